@@ -1,0 +1,48 @@
+/*
+ * bytes.h - little-endian reads and writes of unaligned bytes, and a
+ * growable byte buffer that remembers allocation failure.
+ */
+#ifndef PULLEY_BYTES_H
+#define PULLEY_BYTES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline uint16_t pvm_rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t pvm_rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t pvm_rd64(const uint8_t *p) { return pvm_rd32(p) | (uint64_t)pvm_rd32(p + 4) << 32; }
+static inline void pvm_wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static inline void pvm_wr32(uint8_t *p, uint32_t v)
+{
+    pvm_wr16(p, (uint16_t)v);
+    pvm_wr16(p + 2, (uint16_t)(v >> 16));
+}
+static inline void pvm_wr64(uint8_t *p, uint64_t v)
+{
+    pvm_wr32(p, (uint32_t)v);
+    pvm_wr32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* A growable buffer.  After a failed allocation `failed` is set, further
+ * appends are ignored, and the caller reports the error once at the end. */
+typedef struct pvm_buf {
+    uint8_t *data;
+    size_t len, cap;
+    bool failed;
+} pvm_buf;
+
+/* Make room for n more bytes; returns a pointer to them or NULL. */
+uint8_t *pvm_buf_reserve(pvm_buf *b, size_t n);
+void pvm_buf_append(pvm_buf *b, const void *data, size_t n);
+void pvm_buf_u8(pvm_buf *b, uint8_t v);
+void pvm_buf_u16(pvm_buf *b, uint16_t v);
+void pvm_buf_u32(pvm_buf *b, uint32_t v);
+void pvm_buf_u64(pvm_buf *b, uint64_t v);
+void pvm_buf_free(pvm_buf *b);
+
+#endif

@@ -1,0 +1,18 @@
+/*
+ * error.c - formatting of error reports.
+ */
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+int pvm_errorf(pvm_error *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}

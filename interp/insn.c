@@ -1,0 +1,127 @@
+/*
+ * insn.c - the generic instruction encoder and decoder, driven by the
+ * format descriptors of isa.c.
+ */
+#include "insn.h"
+
+static int64_t read_imm(pvm_imm_kind k, const uint8_t *p)
+{
+    switch (k) {
+    case PVM_IMM_NONE: return 0;
+    case PVM_IMM_S8: return (int8_t)p[0];
+    case PVM_IMM_S16: return (int16_t)pvm_rd16(p);
+    case PVM_IMM_S32:
+    case PVM_IMM_OFF32:
+    case PVM_IMM_REL32: return (int32_t)pvm_rd32(p);
+    case PVM_IMM_U32:
+    case PVM_IMM_FUNC:
+    case PVM_IMM_HOST:
+    case PVM_IMM_F32:
+    case PVM_IMM_TABLE: return (int64_t)pvm_rd32(p);
+    case PVM_IMM_TRAP: return p[0];
+    case PVM_IMM_I64:
+    case PVM_IMM_F64: return (int64_t)pvm_rd64(p);
+    }
+    return 0;
+}
+
+const char *pvm_decode(const uint8_t *code, size_t size, size_t off, pvm_insn *out)
+{
+    size_t avail = size - off;
+    unsigned op = code[off];
+    size_t hdr = 1;
+    if (op == PVM_ESCAPE_BYTE) {
+        if (avail < 3)
+            return "truncated extended opcode";
+        op = PVM_OP_EXT_FIRST + pvm_rd16(code + off + 1);
+        hdr = 3;
+    }
+    const pvm_op_info *info = pvm_op_lookup(op);
+    if (!info)
+        return hdr == 1 ? "invalid opcode" : "invalid extended opcode";
+    const pvm_format_info *fmt = &pvm_formats[info->format];
+    if (avail < info->length)
+        return "truncated instruction";
+
+    const uint8_t *p = code + off + hdr;
+    uint32_t pack = 0;
+    for (unsigned i = 0; i < fmt->pack_bytes; i++)
+        pack |= (uint32_t)p[i] << (8 * i);
+    if (fmt->nregs < 4 && (pack >> (5 * fmt->nregs)) != 0)
+        return "non-zero padding bits after the register operands";
+    for (unsigned i = 0; i < 4; i++)
+        out->reg[i] = i < fmt->nregs ? (uint8_t)((pack >> (5 * i)) & 31) : 0;
+
+    out->op = (uint16_t)op;
+    out->imm = read_imm(fmt->imm, p + fmt->pack_bytes);
+    out->length = info->length;
+    out->table = NULL;
+    if (fmt->imm == PVM_IMM_TABLE) {
+        uint64_t entries = (uint64_t)out->imm;
+        if (entries == 0)
+            return "jump table without entries";
+        if (entries > (avail - info->length) / 4)
+            return "jump table runs past the end of the code";
+        out->table = code + off + info->length;
+        out->length += (uint32_t)(4 * entries);
+    }
+    return NULL;
+}
+
+int pvm_imm_fits(pvm_imm_kind k, int64_t v)
+{
+    switch (k) {
+    case PVM_IMM_NONE: return v == 0;
+    case PVM_IMM_S8: return v >= INT8_MIN && v <= INT8_MAX;
+    case PVM_IMM_S16: return v >= INT16_MIN && v <= INT16_MAX;
+    case PVM_IMM_S32:
+    case PVM_IMM_OFF32:
+    case PVM_IMM_REL32: return v >= INT32_MIN && v <= INT32_MAX;
+    case PVM_IMM_U32:
+    case PVM_IMM_FUNC:
+    case PVM_IMM_HOST:
+    case PVM_IMM_F32: return v >= 0 && v <= (int64_t)UINT32_MAX;
+    case PVM_IMM_TABLE: return v >= 1 && v <= (int64_t)UINT32_MAX;
+    case PVM_IMM_TRAP: return v >= 0 && v <= UINT8_MAX;
+    case PVM_IMM_I64:
+    case PVM_IMM_F64: return 1;
+    }
+    return 0;
+}
+
+size_t pvm_encode(pvm_buf *b, const pvm_insn *insn)
+{
+    const pvm_op_info *info = pvm_op_lookup(insn->op);
+    if (!info)
+        return 0;
+    const pvm_format_info *fmt = &pvm_formats[info->format];
+    if (!pvm_imm_fits((pvm_imm_kind)fmt->imm, insn->imm))
+        return 0;
+    uint32_t pack = 0;
+    for (unsigned i = 0; i < fmt->nregs; i++) {
+        if (insn->reg[i] > 31)
+            return 0;
+        pack |= (uint32_t)insn->reg[i] << (5 * i);
+    }
+
+    size_t start = b->len;
+    if (PVM_OP_IS_EXT(insn->op)) {
+        pvm_buf_u8(b, PVM_ESCAPE_BYTE);
+        pvm_buf_u16(b, (uint16_t)(insn->op - PVM_OP_EXT_FIRST));
+    } else {
+        pvm_buf_u8(b, (uint8_t)insn->op);
+    }
+    for (unsigned i = 0; i < fmt->pack_bytes; i++)
+        pvm_buf_u8(b, (uint8_t)(pack >> (8 * i)));
+    uint64_t v = (uint64_t)insn->imm;
+    switch (fmt->imm_bytes) {
+    case 1: pvm_buf_u8(b, (uint8_t)v); break;
+    case 2: pvm_buf_u16(b, (uint16_t)v); break;
+    case 4: pvm_buf_u32(b, (uint32_t)v); break;
+    case 8: pvm_buf_u64(b, v); break;
+    default: break;
+    }
+    if (fmt->imm == PVM_IMM_TABLE)
+        pvm_buf_append(b, insn->table, 4 * (size_t)insn->imm);
+    return b->failed ? 0 : b->len - start;
+}

@@ -1,0 +1,54 @@
+/*
+ * insn.h - one instruction, decoded: the generic encoder and decoder that
+ * every tool shares (assembler, disassembler, verifier, analysis).  The
+ * interpreter does not use these: it reads operands in place with the
+ * per-opcode constants of isa.h.
+ */
+#ifndef PULLEY_INSN_H
+#define PULLEY_INSN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bytes.h"
+#include "isa.h"
+
+typedef struct pvm_insn {
+    uint16_t op;          /* pvm_op */
+    uint8_t reg[4];       /* register numbers, in operand order */
+    uint32_t length;      /* encoded bytes, jump table entries included */
+    /* The immediate: sign-extended for S8, S16, S32, OFF32 and REL32;
+     * zero-extended for U32, FUNC, HOST and TRAP; the raw bits for I64,
+     * F32 and F64; the entry count for TABLE. */
+    int64_t imm;
+    const uint8_t *table; /* TABLE: the entries, 4 little-endian bytes each */
+} pvm_insn;
+
+/* Decode the instruction at code[off] (off < size).  Returns NULL and fills
+ * *out, or returns a static message saying what is wrong: an unknown opcode,
+ * an instruction running past `size`, non-zero padding bits in the register
+ * pack.  Never reads code[size] or beyond. */
+const char *pvm_decode(const uint8_t *code, size_t size, size_t off, pvm_insn *out);
+
+/* Entry i of a jump table (i < insn->imm). */
+static inline int32_t pvm_insn_table_entry(const pvm_insn *insn, uint32_t i)
+{
+    return (int32_t)pvm_rd32(insn->table + 4 * (size_t)i);
+}
+
+/* The descriptor of the instruction's format. */
+static inline const pvm_format_info *pvm_insn_format(const pvm_insn *insn)
+{
+    return &pvm_formats[pvm_ops[insn->op].format];
+}
+
+/* Append the encoding of insn to b (insn->length is ignored; for a jump
+ * table, insn->imm entries are copied from insn->table).  Returns the number
+ * of bytes appended, or 0 if insn->op is not an opcode or a register number
+ * or immediate does not fit its operand.  Allocation failure sets b->failed. */
+size_t pvm_encode(pvm_buf *b, const pvm_insn *insn);
+
+/* Does value v fit immediate kind k (as pvm_insn.imm would hold it)? */
+int pvm_imm_fits(pvm_imm_kind k, int64_t v);
+
+#endif

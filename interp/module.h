@@ -1,0 +1,109 @@
+/*
+ * module.h - a bytecode module in memory: its functions (all code in one
+ * blob, each function at an offset), host imports, heap limits and data
+ * segments; and the .pbc binary container that stores it.
+ *
+ * .pbc layout (little-endian; every string is a u32 length and its bytes):
+ *
+ *   magic "\0PBC"   u32 format version (PVM_PBC_VERSION)
+ *   u32 entry function index (PVM_NO_ENTRY: none)
+ *   u64 initial heap bytes   u64 maximum heap bytes
+ *   u32 import count;   per import:   string name
+ *   u32 function count; per function: string name, string params,
+ *                                     string results, u32 code size, code
+ *   u32 data count;     per segment:  u64 heap offset, u32 size, bytes
+ *
+ * Parameter and result types are strings of letters: i (i32), l (i64),
+ * f (f32), d (f64).  Integer arguments and results travel in x0, x1, ...
+ * in order; float ones in f0, f1, ...
+ */
+#ifndef PULLEY_MODULE_H
+#define PULLEY_MODULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bytes.h"
+#include "error.h"
+
+#define PVM_PBC_MAGIC "\0PBC"
+#define PVM_PBC_VERSION 1u
+#define PVM_NO_ENTRY UINT32_MAX
+/* Zero bytes kept after the code blob: the interpreter may read a few bytes
+ * past the end of a short final instruction. */
+#define PVM_CODE_PADDING 8
+/* Limits checked when a module is built or loaded. */
+#define PVM_MAX_NAME 4096
+#define PVM_MAX_TYPES 64
+#define PVM_MAX_FUNCS (1u << 20)
+#define PVM_MAX_IMPORTS (1u << 16)
+#define PVM_MAX_CODE (1u << 30)
+#define PVM_MAX_HEAP (UINT64_C(8) << 30) /* 8 GiB */
+
+typedef struct pvm_function {
+    char *name;
+    char *params;    /* type letters, NUL-terminated */
+    char *results;
+    uint32_t offset; /* of the first instruction in the module's code blob */
+    uint32_t size;   /* bytes of code */
+} pvm_function;
+
+typedef struct pvm_data_segment {
+    uint64_t offset; /* heap offset the bytes are copied to at start-up */
+    uint32_t size;
+    uint8_t *bytes;
+} pvm_data_segment;
+
+typedef struct pvm_module {
+    uint8_t *code;      /* every function's code, then PVM_CODE_PADDING zeros */
+    size_t code_size;   /* without the padding */
+    size_t code_cap;
+    pvm_function *funcs;
+    uint32_t nfuncs;
+    char **imports;
+    uint32_t nimports;
+    pvm_data_segment *data;
+    uint32_t ndata;
+    uint32_t entry;     /* function index or PVM_NO_ENTRY */
+    uint64_t heap_min;  /* bytes */
+    uint64_t heap_max;  /* bytes */
+    /* Set by the verifier: one bit per code byte, set where an instruction
+     * starts.  The interpreter runs only verified modules. */
+    uint8_t *insn_starts;
+    bool verified;
+} pvm_module;
+
+pvm_module *pvm_module_new(void);
+void pvm_module_free(pvm_module *m);
+
+/* Append a function (code is copied).  Returns its index, or -1 with err
+ * filled (bad type letters, name or code too long, out of memory). */
+int pvm_module_add_function(pvm_module *m, const char *name, const char *params,
+                            const char *results, const uint8_t *code,
+                            size_t size, pvm_error *err);
+/* Append a host import by name.  Returns its index or -1. */
+int pvm_module_add_import(pvm_module *m, const char *name, pvm_error *err);
+/* Append a data segment (bytes are copied).  Returns its index or -1. */
+int pvm_module_add_data(pvm_module *m, uint64_t offset, const uint8_t *bytes,
+                        uint32_t size, pvm_error *err);
+
+/* Index of the function or import with this name, or -1. */
+int pvm_module_find_function(const pvm_module *m, const char *name);
+int pvm_module_find_import(const pvm_module *m, const char *name);
+
+/* Is every letter of s a type letter (i, l, f, d)? */
+bool pvm_valid_types(const char *s);
+
+/* Serialise to .pbc bytes (appended to out).  Returns 0 or -1. */
+int pvm_module_write(const pvm_module *m, pvm_buf *out, pvm_error *err);
+/* Parse .pbc bytes.  Every count, length and index is checked against the
+ * bytes that remain, before anything is allocated from it; errors name the
+ * byte offset.  The result is not yet verified. */
+pvm_module *pvm_module_read(const uint8_t *bytes, size_t size, pvm_error *err);
+
+/* Read a whole file into memory (for the tools).  Returns NULL with err
+ * naming the file on failure. */
+uint8_t *pvm_read_file(const char *path, size_t *size, pvm_error *err);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * verify.h - the bytecode verifier.  No function runs before its module
+ * passed it.
+ *
+ * Checks, for every function: the code decodes to whole instructions (no
+ * truncated instruction, no unknown opcode, no stray bits in a register
+ * pack); trap kinds are known; every branch and jump-table target is the
+ * start of an instruction of the same function; every call names an
+ * existing function and every host call an existing import; the last
+ * instruction never falls through.  And for the module: the entry index,
+ * heap limits and data segments are in range.
+ */
+#ifndef PULLEY_VERIFY_H
+#define PULLEY_VERIFY_H
+
+#include "error.h"
+#include "module.h"
+
+/* Verify m.  On success sets m->insn_starts and m->verified and returns 0.
+ * Otherwise returns -1 and err says "function NAME, offset N: problem". */
+int pvm_verify_module(pvm_module *m, pvm_error *err);
+
+#endif
