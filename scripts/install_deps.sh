@@ -1,0 +1,25 @@
+#!/bin/sh
+# install_deps.sh - install the Debian packages the toolkit needs, if missing.
+set -eu
+
+packages="cmake make gcc clang libclang-rt-14-dev pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev sqlite3"
+
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "installing:$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+  sudo="sudo"
+else
+  echo "install_deps: missing packages:$missing; run as root or install sudo" >&2
+  exit 1
+fi
+$sudo apt-get update -qq
+# shellcheck disable=SC2086 # the list is meant to split into words
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing

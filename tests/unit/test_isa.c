@@ -1,0 +1,156 @@
+/*
+ * test_isa.c - the opcode table and what isa.c derives from it: every row is
+ * complete and consistent, names and numbers are unique and round-trip, and
+ * encodings leave the escape byte free.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "isa.h"
+
+static void every_opcode_has_a_name_a_format_and_semantics(void **state)
+{
+    (void)state;
+    unsigned seen = 0;
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        const pvm_op_info *info = pvm_op_lookup(op);
+        if (!info)
+            continue;
+        seen++;
+        assert_true(strlen(info->name) > 0);
+        assert_true(info->format < PVM_FMT_COUNT);
+        assert_non_null(info->semantics);
+        assert_true(strlen(info->semantics) > 0);
+    }
+    assert_int_equal(seen, pvm_op_count());
+    assert_true(seen > 150); /* the baseline ISA is complete, not a sketch */
+}
+
+static void primary_opcodes_leave_the_escape_byte_free(void **state)
+{
+    (void)state;
+    assert_true(PVM_OP_PRIMARY_END <= PVM_ESCAPE_BYTE);
+    assert_null(pvm_op_lookup(PVM_ESCAPE_BYTE));
+    for (unsigned op = PVM_OP_PRIMARY_END; op < PVM_OP_EXT_FIRST; op++)
+        assert_null(pvm_op_lookup(op));
+    assert_true(PVM_OP_EXT_COUNT > 0);
+    assert_non_null(pvm_op_lookup(PVM_OP_EXT_FIRST));
+    assert_null(pvm_op_lookup(PVM_OP_END));
+}
+
+static void length_is_header_plus_register_pack_plus_immediate(void **state)
+{
+    (void)state;
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        const pvm_op_info *info = pvm_op_lookup(op);
+        if (!info)
+            continue;
+        const pvm_format_info *fmt = &pvm_formats[info->format];
+        unsigned header = PVM_OP_IS_EXT(op) ? 3 : 1;
+        assert_int_equal(fmt->pack_bytes, (fmt->nregs * 5 + 7) / 8);
+        assert_int_equal(info->length, header + fmt->pack_bytes + fmt->imm_bytes);
+    }
+}
+
+static void register_operands_come_first_and_are_x_or_f(void **state)
+{
+    (void)state;
+    for (unsigned f = 0; f < PVM_FMT_COUNT; f++) {
+        const pvm_format_info *fmt = &pvm_formats[f];
+        assert_true(fmt->nregs <= 4);
+        for (unsigned i = 0; i < 4; i++) {
+            if (i < fmt->nregs)
+                assert_true(fmt->reg[i] == PVM_REG_X || fmt->reg[i] == PVM_REG_F);
+            else
+                assert_int_equal(fmt->reg[i], PVM_REG_NONE);
+        }
+    }
+}
+
+static void names_are_unique_and_found_by_lookup(void **state)
+{
+    (void)state;
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        const pvm_op_info *info = pvm_op_lookup(op);
+        if (info)
+            assert_int_equal(pvm_op_by_name(info->name, strlen(info->name)), (int)op);
+    }
+    assert_int_equal(pvm_op_by_name("xadd32", 6), PVM_OP_xadd32);
+    assert_int_equal(pvm_op_by_name("xadd3", 5), -1);
+    assert_int_equal(pvm_op_by_name("xadd32x", 7), -1);
+}
+
+static void branch_flag_matches_branch_operands(void **state)
+{
+    (void)state;
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        const pvm_op_info *info = pvm_op_lookup(op);
+        if (!info)
+            continue;
+        unsigned imm = pvm_formats[info->format].imm;
+        int has_targets = imm == PVM_IMM_REL32 || imm == PVM_IMM_TABLE;
+        assert_int_equal(!!(info->flags & PVM_FLAG_BRANCH), has_targets);
+        if (imm == PVM_IMM_FUNC || imm == PVM_IMM_HOST)
+            assert_true(info->flags & PVM_FLAG_CALL);
+    }
+}
+
+static void the_baseline_has_no_fused_operations(void **state)
+{
+    (void)state;
+    /* One operation per instruction: no op both branches and computes,
+     * and no op has both a register result and an immediate other than a
+     * constant or a memory offset (the fused forms are for the toolkit to
+     * discover). */
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        const pvm_op_info *info = pvm_op_lookup(op);
+        if (!info)
+            continue;
+        const pvm_format_info *fmt = &pvm_formats[info->format];
+        if (info->flags & PVM_FLAG_BRANCH)
+            assert_true(fmt->nregs <= 1);
+        if (fmt->nregs >= 3)
+            assert_int_equal(fmt->imm, PVM_IMM_NONE);
+    }
+}
+
+static void isa_hash_is_stable(void **state)
+{
+    (void)state;
+    assert_true(pvm_isa_hash() != 0);
+    assert_true(pvm_isa_hash() == pvm_isa_hash());
+}
+
+static void trap_kinds_have_unique_names_and_messages(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k < PVM_TRAP_COUNT; k++) {
+        const char *name = pvm_trap_name(k);
+        assert_int_equal(pvm_trap_by_name(name, strlen(name)), (int)k);
+        assert_true(strlen(pvm_trap_message(k)) > 0);
+    }
+    assert_string_equal(pvm_trap_name(PVM_TRAP_DIV_BY_ZERO), "div_by_zero");
+    assert_string_equal(pvm_trap_name(PVM_TRAP_COUNT), "unknown");
+    assert_int_equal(pvm_trap_by_name("nosuch", 6), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_opcode_has_a_name_a_format_and_semantics),
+        cmocka_unit_test(primary_opcodes_leave_the_escape_byte_free),
+        cmocka_unit_test(length_is_header_plus_register_pack_plus_immediate),
+        cmocka_unit_test(register_operands_come_first_and_are_x_or_f),
+        cmocka_unit_test(names_are_unique_and_found_by_lookup),
+        cmocka_unit_test(branch_flag_matches_branch_operands),
+        cmocka_unit_test(the_baseline_has_no_fused_operations),
+        cmocka_unit_test(isa_hash_is_stable),
+        cmocka_unit_test(trap_kinds_have_unique_names_and_messages),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
