@@ -2,7 +2,7 @@
 # install_deps.sh - install the Debian packages the toolkit needs, if missing.
 set -eu
 
-packages="cmake make gcc clang libclang-rt-14-dev pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev sqlite3"
+packages="cmake make gcc clang lld libclang-rt-14-dev wasi-libc libclang-rt-14-dev-wasm32 wabt pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev sqlite3"
 
 missing=""
 for p in $packages; do

@@ -1,0 +1,1 @@
+# Wasm front-end tests (being written).
