@@ -17,10 +17,10 @@ csv=$results/dispatch.csv
 # mode  compiler
 modes="switch:gcc goto:gcc goto-clang:clang tail:clang"
 # program  function  arguments
-workloads="fib.pasm fib 30
-loops.pasm loops 3000
-memory.pasm sieve 2000000
-float.pasm newton 3000000"
+workloads="fib.pasm fib 34
+loops.pasm loops 7000
+memory.pasm sieve 10000000
+float.pasm leibniz 30000000"
 
 for m in $modes; do
   mode=${m%%:*} cc=${m#*:}

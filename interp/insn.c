@@ -47,7 +47,7 @@ const char *pvm_decode(const uint8_t *code, size_t size, size_t off, pvm_insn *o
     uint32_t pack = 0;
     for (unsigned i = 0; i < fmt->pack_bytes; i++)
         pack |= (uint32_t)p[i] << (8 * i);
-    if (fmt->nregs < 4 && (pack >> (5 * fmt->nregs)) != 0)
+    if ((pack >> (5 * fmt->nregs)) != 0)
         return "non-zero padding bits after the register operands";
     for (unsigned i = 0; i < 4; i++)
         out->reg[i] = i < fmt->nregs ? (uint8_t)((pack >> (5 * i)) & 31) : 0;
