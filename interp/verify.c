@@ -1,10 +1,12 @@
 /*
- * verify.c - the bytecode verifier: decodes every function once, checks
- * operands and control flow, and records where instructions start so the
- * interpreter can validate return addresses.
+ * verify.c - the bytecode verifier: checks the module's tables, decodes
+ * every function once, checks operands and control flow, and records where
+ * instructions start so the interpreter can validate return addresses.
  */
 #include "verify.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "insn.h"
@@ -12,69 +14,101 @@
 static void mark(uint8_t *bits, size_t i) { bits[i / 8] |= (uint8_t)(1u << (i % 8)); }
 static int is_marked(const uint8_t *bits, size_t i) { return bits[i / 8] >> (i % 8) & 1; }
 
-/* Is the target of a branch at function offset `at` with relative offset
- * `rel` an instruction start inside the function? */
-static int target_ok(const pvm_function *f, const uint8_t *starts, uint32_t at, int64_t rel)
+/* 0 if the branch at offset `at` of f with relative offset `rel` lands on an
+ * instruction start of f; otherwise -1 with err saying where it lands.
+ * `entry` is the jump table entry holding rel, or -1 for a plain branch. */
+static int check_target(const pvm_function *f, const uint8_t *starts, uint32_t at,
+                        int64_t rel, int64_t entry, pvm_error *err)
 {
     int64_t target = (int64_t)at + rel;
-    return target >= 0 && target < (int64_t)f->size &&
-           is_marked(starts, f->offset + (size_t)target);
+    bool inside = target >= 0 && target < (int64_t)f->size;
+    if (inside && is_marked(starts, f->offset + (size_t)target))
+        return 0;
+    char what[40] = "branch";
+    if (entry >= 0)
+        snprintf(what, sizeof what, "jump table entry %lld", (long long)entry);
+    if (!inside)
+        return pvm_errorf(err, "function %s, offset %u: %s to offset %lld is outside the function (%u bytes)",
+                          f->name, at, what, (long long)target, f->size);
+    uint32_t insn = (uint32_t)target; /* offset 0 is always a start */
+    while (!is_marked(starts, f->offset + (size_t)insn))
+        insn--;
+    return pvm_errorf(err, "function %s, offset %u: %s to offset %lld lands inside the instruction at offset %u",
+                      f->name, at, what, (long long)target, insn);
+}
+
+/* The operand rules that the decoder cannot check alone: function, import
+ * and trap-kind immediates name something that exists. */
+static int check_operands(const pvm_module *m, const pvm_function *f, uint32_t at,
+                          const pvm_insn *insn, pvm_error *err)
+{
+    const char *name = pvm_ops[insn->op].name;
+    switch (pvm_insn_format(insn)->imm) {
+    case PVM_IMM_FUNC:
+        if ((uint64_t)insn->imm >= m->nfuncs)
+            return pvm_errorf(err, "function %s, offset %u: %s to function %lld, but the module has %u",
+                              f->name, at, name, (long long)insn->imm, m->nfuncs);
+        break;
+    case PVM_IMM_HOST:
+        if ((uint64_t)insn->imm >= m->nimports)
+            return pvm_errorf(err, "function %s, offset %u: %s to import %lld, but the module has %u",
+                              f->name, at, name, (long long)insn->imm, m->nimports);
+        break;
+    case PVM_IMM_TRAP:
+        if (insn->imm >= PVM_TRAP_COUNT)
+            return pvm_errorf(err, "function %s, offset %u: unknown trap kind %lld", f->name,
+                              at, (long long)insn->imm);
+        /* The VM would report kind none as a normal return. */
+        if (insn->imm == PVM_TRAP_NONE)
+            return pvm_errorf(err, "function %s, offset %u: trap kind none is not a trap",
+                              f->name, at);
+        break;
+    default:
+        break;
+    }
+    return 0;
 }
 
 /* Pass 1: decode every instruction of f, check its operands, mark starts.
  * Returns 0, or -1 with err. */
-static int decode_function(const pvm_module *m, uint32_t index, uint8_t *starts,
+static int decode_function(const pvm_module *m, const pvm_function *f, uint8_t *starts,
                            pvm_error *err)
 {
-    const pvm_function *f = &m->funcs[index];
     const uint8_t *code = m->code + f->offset;
     pvm_insn insn = {0};
     if (f->size == 0)
-        return pvm_errorf(err, "function %s: empty body", f->name);
+        return pvm_errorf(err, "function %s, offset 0: empty function (no instructions)",
+                          f->name);
     for (uint32_t at = 0; at < f->size; at += insn.length) {
         const char *problem = pvm_decode(code, f->size, at, &insn);
         if (problem)
             return pvm_errorf(err, "function %s, offset %u: %s", f->name, at, problem);
         mark(starts, f->offset + (size_t)at);
-        const pvm_format_info *fmt = pvm_insn_format(&insn);
-        const char *name = pvm_ops[insn.op].name;
-        if (fmt->imm == PVM_IMM_FUNC && (uint64_t)insn.imm >= m->nfuncs)
-            return pvm_errorf(err, "function %s, offset %u: %s to function %lld, but the module has %u",
-                              f->name, at, name, (long long)insn.imm, m->nfuncs);
-        if (fmt->imm == PVM_IMM_HOST && (uint64_t)insn.imm >= m->nimports)
-            return pvm_errorf(err, "function %s, offset %u: %s to import %lld, but the module has %u",
-                              f->name, at, name, (long long)insn.imm, m->nimports);
-        if (fmt->imm == PVM_IMM_TRAP && insn.imm >= PVM_TRAP_COUNT)
-            return pvm_errorf(err, "function %s, offset %u: unknown trap kind %lld", f->name,
-                              at, (long long)insn.imm);
+        if (check_operands(m, f, at, &insn, err))
+            return -1;
         if (at + insn.length == f->size && !(pvm_ops[insn.op].flags & PVM_FLAG_TERM))
             return pvm_errorf(err, "function %s, offset %u: last instruction %s falls through the end",
-                              f->name, at, name);
+                              f->name, at, pvm_ops[insn.op].name);
     }
     return 0;
 }
 
 /* Pass 2: every branch target of f is an instruction start inside f. */
-static int check_branches(const pvm_module *m, uint32_t index, const uint8_t *starts,
+static int check_branches(const pvm_module *m, const pvm_function *f, const uint8_t *starts,
                           pvm_error *err)
 {
-    const pvm_function *f = &m->funcs[index];
     const uint8_t *code = m->code + f->offset;
     pvm_insn insn = {0};
     for (uint32_t at = 0; at < f->size; at += insn.length) {
         pvm_decode(code, f->size, at, &insn); /* succeeded in pass 1 */
         const pvm_format_info *fmt = pvm_insn_format(&insn);
-        if (fmt->imm == PVM_IMM_REL32 && !target_ok(f, starts, at, insn.imm))
-            return pvm_errorf(err, "function %s, offset %u: branch target %+lld is not an instruction start in the function",
-                              f->name, at, (long long)insn.imm);
-        if (fmt->imm == PVM_IMM_TABLE) {
-            for (uint32_t i = 0; i < (uint32_t)insn.imm; i++) {
-                int32_t rel = pvm_insn_table_entry(&insn, i);
-                if (!target_ok(f, starts, at, rel))
-                    return pvm_errorf(err, "function %s, offset %u: jump table entry %u (%+d) is not an instruction start in the function",
-                                      f->name, at, i, rel);
-            }
-        }
+        if (fmt->imm == PVM_IMM_REL32 && check_target(f, starts, at, insn.imm, -1, err))
+            return -1;
+        if (fmt->imm != PVM_IMM_TABLE)
+            continue;
+        for (uint32_t i = 0; i < (uint32_t)insn.imm; i++)
+            if (check_target(f, starts, at, pvm_insn_table_entry(&insn, i), i, err))
+                return -1;
     }
     return 0;
 }
@@ -95,11 +129,15 @@ static int check_module_tables(const pvm_module *m, pvm_error *err)
                               i, d->size, (unsigned long long)d->offset,
                               (unsigned long long)m->heap_min);
     }
+    /* Functions lie in the code blob in order, without overlapping: one
+     * map of instruction starts then serves them all. */
+    size_t end = 0;
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         const pvm_function *f = &m->funcs[i];
-        if ((size_t)f->offset + f->size > m->code_size)
-            return pvm_errorf(err, "function %s: code %u..%u lies outside the code blob", f->name,
-                              f->offset, f->offset + f->size);
+        if (f->offset < end || (size_t)f->offset + f->size > m->code_size)
+            return pvm_errorf(err, "function %s: code at %u (%u bytes) overlaps another function or lies outside the code",
+                              f->name, f->offset, f->size);
+        end = (size_t)f->offset + f->size;
     }
     return 0;
 }
@@ -113,7 +151,8 @@ int pvm_verify_module(pvm_module *m, pvm_error *err)
     if (!starts)
         return pvm_errorf(err, "out of memory");
     for (uint32_t i = 0; i < m->nfuncs; i++) {
-        if (decode_function(m, i, starts, err) || check_branches(m, i, starts, err)) {
+        const pvm_function *f = &m->funcs[i];
+        if (decode_function(m, f, starts, err) || check_branches(m, f, starts, err)) {
             free(starts);
             return -1;
         }

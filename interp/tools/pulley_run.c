@@ -1,1 +1,291 @@
-/* placeholder: replaced by its implementation */
+/*
+ * pulley_run.c - `pulley-run`: load a module (.pbc, or .pasm assembled on
+ * the fly), verify it, bind the builtin host functions, run its entry (or a
+ * named) function with arguments from the command line and print the
+ * results.  Linked against the traced VM, the same source is `pulley-trace`.
+ *
+ * Exit status: 0 after a normal return, the program's status after the
+ * `exit` import, 2 after a trap, 1 for usage, load and verification errors.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+
+#include "cli.h"
+#include "host_builtins.h"
+#include "verify.h"
+#include "vm.h"
+
+/* A trap's exit status; so usage errors exit with CLI_FAILURE here. */
+enum { EXIT_TRAP = 2 };
+
+static cli_tool tool = {
+    "pulley-run", /* or the name this source was built and called as */
+    "[OPTIONS] FILE [ARGS...]",
+    "Run a Pulley bytecode module: FILE is a .pbc module or .pasm assembly\n"
+    "(told apart by the .pbc magic bytes).  Runs the entry function (the\n"
+    "module's entry, else \"main\") with ARGS as its parameters (integers in\n"
+    "x0.., floats in f0..) and prints each result on its own line.  The\n"
+    "program may import print_i64, print_f64, print_char and exit.\n"
+    "Long options may also follow FILE; \"--\" ends them.\n"
+    "\n"
+    "Options:\n"
+    "  -i, --invoke=NAME  run function NAME instead\n"
+    "  -s, --stack=BYTES  stack size, a multiple of 16 (default: 1 MiB)\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and the VM's build, and exit\n"
+    "\n"
+    "Exit status: 0 after a return, the status given to the exit import,\n"
+    "2 after a trap, 1 for a usage, load or verification error.\n",
+};
+
+static int usage_error(const char *message)
+{
+    cli_usage_error(&tool, message);
+    return CLI_FAILURE;
+}
+
+static int version(void)
+{
+    printf("%s %s (dispatch %s%s%s)\n", tool.name, PULLEY_VERSION, pvm_dispatch_mode(),
+           pvm_built_with_trace() ? ", trace" : "", pvm_built_with_profile() ? ", profile" : "");
+    return CLI_OK;
+}
+
+typedef struct options {
+    const char *invoke;
+    uint64_t stack;
+    const char *file;
+    char **args;
+    int nargs;
+} options;
+
+/* Parse an unsigned decimal or 0x-hex integer that fills all of s. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    *out = strtoull(s, &end, 0);
+    return errno || *end ? -1 : 0;
+}
+
+/* Options come before FILE; long ones may also follow it, as in
+ * "pulley-run prog.pasm --invoke f 3".  After FILE, the first argument not
+ * starting with "--" (so "-5" too), or "--" itself, starts the arguments
+ * of the guest function.  Returns -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, options *o)
+{
+    static const struct option longopts[] = {
+        {"invoke", required_argument, NULL, 'i'},
+        {"stack", required_argument, NULL, 's'},
+        CLI_STANDARD_OPTIONS,
+    };
+    opterr = 0;
+    while (!o->file || (optind < argc && strncmp(argv[optind], "--", 2) == 0)) {
+        int opt = getopt_long(argc, argv, "+:i:s:hV", longopts, NULL);
+        switch (opt) {
+        case -1:
+            if (o->file || optind >= argc)
+                goto done;
+            o->file = argv[optind++];
+            break;
+        case 'i': o->invoke = optarg; break;
+        case 's':
+            if (parse_u64(optarg, &o->stack) || o->stack == 0)
+                return usage_error("--stack needs a positive number of bytes");
+            break;
+        case 'h': return cli_help(&tool);
+        case 'V': return version();
+        default: cli_bad_option(&tool, argv, opt); return CLI_FAILURE;
+        }
+    }
+done:
+    if (!o->file)
+        return usage_error("no input file");
+    o->args = argv + optind;
+    o->nargs = argc - optind;
+    return -1;
+}
+
+/* Load and verify FILE; NULL after reporting the error. */
+static pvm_module *load(const char *path)
+{
+    pvm_module *m = cli_load_module(&tool, path);
+    pvm_error err;
+    if (m && pvm_verify_module(m, &err) != 0) {
+        cli_error(&tool, "%s: verification failed: %s", path, err.msg);
+        pvm_module_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* The function to run: --invoke NAME, the entry, or "main"; -1 if none. */
+static int pick_function(const pvm_module *m, const char *invoke)
+{
+    if (invoke) {
+        int index = pvm_module_find_function(m, invoke);
+        if (index < 0)
+            cli_error(&tool, "no function named \"%s\"", invoke);
+        return index;
+    }
+    if (m->entry != PVM_NO_ENTRY)
+        return (int)m->entry;
+    int index = pvm_module_find_function(m, "main");
+    if (index < 0)
+        cli_error(&tool, "the module has no entry function and no \"main\" (use --invoke NAME)");
+    return index;
+}
+
+/* Parse one argument of type letter t into vm's next x or f register. */
+static int set_argument(pvm_vm *vm, char t, const char *s, unsigned *nx, unsigned *nf)
+{
+    char *end;
+    errno = 0;
+    if (*s == '\0' || isspace((unsigned char)*s))
+        return -1;
+    if (t == 'i' || t == 'l') {
+        int64_t lo = t == 'i' ? INT32_MIN : INT64_MIN;
+        uint64_t hi = t == 'i' ? UINT32_MAX : UINT64_MAX;
+        uint64_t v;
+        if (*s == '-') {
+            long long neg = strtoll(s, &end, 0);
+            if (neg < lo)
+                errno = ERANGE;
+            v = (uint64_t)neg;
+        } else {
+            v = strtoull(s, &end, 0);
+            if (v > hi)
+                errno = ERANGE;
+        }
+        if (errno || end == s || *end)
+            return -1;
+        vm->x[(*nx)++] = t == 'i' ? (uint32_t)v : v;
+        return 0;
+    }
+    if (t == 'f') {
+        float f = strtof(s, &end);
+        uint32_t bits;
+        memcpy(&bits, &f, sizeof bits);
+        vm->f[*nf].bits = bits;
+    } else {
+        double d = strtod(s, &end);
+        memcpy(&vm->f[*nf].bits, &d, sizeof d);
+    }
+    (*nf)++;
+    return *end ? -1 : 0;
+}
+
+static const char *type_name(char t)
+{
+    switch (t) {
+    case 'i': return "i32";
+    case 'l': return "i64";
+    case 'f': return "f32";
+    default: return "f64";
+    }
+}
+
+/* Put args into the registers of fn's parameters.  Returns 0, or the exit
+ * status after reporting a usage error. */
+static int set_arguments(pvm_vm *vm, const pvm_function *fn, char **args, int nargs)
+{
+    char message[300];
+    size_t want = strlen(fn->params);
+    if ((size_t)nargs != want) {
+        snprintf(message, sizeof message, "function %s takes %zu argument%s, got %d", fn->name,
+                 want, want == 1 ? "" : "s", nargs);
+        return usage_error(message);
+    }
+    unsigned nx = 0, nf = 0;
+    for (size_t i = 0; i < want; i++) {
+        if (set_argument(vm, fn->params[i], args[i], &nx, &nf) != 0) {
+            snprintf(message, sizeof message, "argument %zu of %s: \"%s\" is not a valid %s",
+                     i + 1, fn->name, args[i], type_name(fn->params[i]));
+            return usage_error(message);
+        }
+    }
+    return 0;
+}
+
+static void print_results(const pvm_vm *vm, const char *results)
+{
+    unsigned nx = 0, nf = 0;
+    for (const char *t = results; *t; t++) {
+        switch (*t) {
+        case 'i': printf("%" PRId32 "\n", (int32_t)(uint32_t)vm->x[nx++]); break;
+        case 'l': printf("%" PRId64 "\n", (int64_t)vm->x[nx++]); break;
+        case 'f': {
+            float f;
+            uint32_t bits = (uint32_t)vm->f[nf++].bits;
+            memcpy(&f, &bits, sizeof f);
+            printf("%.9g\n", f);
+            break;
+        }
+        default: {
+            double d;
+            memcpy(&d, &vm->f[nf++].bits, sizeof d);
+            printf("%.17g\n", d);
+            break;
+        }
+        }
+    }
+}
+
+/* Run function `index` of m; returns the exit status. */
+static int run(const pvm_module *m, uint32_t index, const options *o)
+{
+    pvm_error err;
+    pvm_vm_config cfg = {.stack_size = o->stack};
+    pvm_vm *vm = pvm_vm_new(m, &cfg, &err);
+    if (!vm) {
+        cli_error(&tool, "%s", err.msg);
+        return CLI_FAILURE;
+    }
+    int status = CLI_FAILURE;
+    pulley_bind_builtins(vm, stdout);
+    if (pvm_vm_check_imports(vm, &err) != 0)
+        cli_error(&tool, "%s: %s", o->file, err.msg);
+    else if (set_arguments(vm, &m->funcs[index], o->args, o->nargs) == 0) {
+        pvm_trap_kind trap = pvm_vm_call(vm, index);
+        if (trap == PVM_TRAP_NONE) {
+            print_results(vm, m->funcs[index].results);
+            status = CLI_OK;
+        } else if (trap == PVM_TRAP_EXIT) {
+            status = vm->exit_status;
+        } else {
+            fflush(stdout); /* the program's output comes before the trap */
+            cli_error(&tool, "trap: %s (%s) in function %s at offset %" PRIu32,
+                      pvm_trap_message(trap), pvm_trap_name(trap), m->funcs[vm->trap_func].name,
+                      vm->trap_offset);
+            status = EXIT_TRAP;
+        }
+    }
+    pvm_vm_free(vm);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 0) { /* pulley-run or pulley-trace */
+        const char *slash = strrchr(argv[0], '/');
+        tool.name = slash ? slash + 1 : argv[0];
+    }
+    options o = {0};
+    int status = parse_options(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    pvm_module *m = load(o.file);
+    if (!m)
+        return CLI_FAILURE;
+    int index = pick_function(m, o.invoke);
+    status = index < 0 ? CLI_FAILURE : run(m, (uint32_t)index, &o);
+    pvm_module_free(m);
+    if (fflush(stdout) != 0) {
+        cli_error(&tool, "writing the output failed");
+        return CLI_FAILURE;
+    }
+    return status;
+}

@@ -1,0 +1,116 @@
+#!/bin/sh
+# run_cli.sh - pulley-run's command line: --help, --version, and each usage
+# or load error (no file, a missing file, an unknown function, a wrong
+# argument count or value, a bad option, code that fails verification, an
+# unknown import) exits 1 with a message on stderr prefixed "pulley-run:".
+# Environment: PULLEY_RUN, PULLEY_TRACE, PROGRAMS.
+set -eu
+: "${PULLEY_RUN:?}" "${PULLEY_TRACE:?}" "${PROGRAMS:?}"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# run STATUS COMMAND...: COMMAND exits with STATUS and no sanitizer report.
+run() {
+    want_status=$1
+    shift
+    status=0
+    "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
+    if grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
+        fail "$*: sanitizer report: $(cat "$tmp/err")"
+    fi
+    [ "$status" -eq "$want_status" ] ||
+        fail "$*: exit status $status, expected $want_status; stderr: $(cat "$tmp/err")"
+}
+
+# has FILE TEXT: the last run's stdout or stderr (FILE) contains TEXT.
+has() {
+    grep -q -F -e "$2" "$tmp/$1" || fail "$1 lacks '$2': $(cat "$tmp/$1")"
+}
+
+# usage_error TEXT ARGS...: pulley-run ARGS exits 1 saying TEXT on stderr.
+usage_error() {
+    text=$1
+    shift
+    run 1 "$PULLEY_RUN" "$@"
+    has err "pulley-run: "
+    has err "$text"
+    [ ! -s "$tmp/out" ] || fail "pulley-run $*: printed on stdout: $(cat "$tmp/out")"
+}
+
+fib=$PROGRAMS/fib.pasm
+
+run 0 "$PULLEY_RUN" --help
+has out 'Usage: pulley-run [OPTIONS] FILE [ARGS...]'
+has out '--invoke=NAME'
+has out '--stack=BYTES'
+run 0 "$PULLEY_RUN" -h
+has out 'Usage: pulley-run'
+
+run 0 "$PULLEY_RUN" --version
+grep -E -q '^pulley-run [0-9]+\.[0-9]+\.[0-9]+ \(dispatch (switch|goto|tail)' "$tmp/out" ||
+    fail "--version printed: $(cat "$tmp/out")"
+run 0 "$PULLEY_TRACE" --version
+grep -E -q '^pulley-trace [0-9.]+ \(dispatch [a-z]+, trace' "$tmp/out" ||
+    fail "pulley-trace --version printed: $(cat "$tmp/out")"
+
+usage_error 'no input file'
+usage_error 'no input file' --invoke fib
+usage_error "$tmp/missing.pbc" "$tmp/missing.pbc"
+usage_error 'no function named "nope"' --invoke nope "$fib"
+usage_error 'function fib takes 1 argument, got 0' --invoke fib "$fib"
+usage_error 'function fib takes 1 argument, got 2' --invoke fib "$fib" 1 2
+usage_error 'function main takes 0 arguments, got 1' "$fib" 5
+usage_error 'argument 1 of fib: "ten" is not a valid i64' --invoke fib "$fib" ten
+usage_error 'argument 1 of fib: "99999999999999999999" is not a valid i64' \
+    --invoke fib "$fib" 99999999999999999999
+usage_error "unknown option '--bogus'" --bogus "$fib"
+usage_error "unknown option '--bogus'" "$fib" --bogus
+usage_error "unknown option '-q'" -q "$fib"
+usage_error "option '--invoke' needs an argument" "$fib" --invoke
+usage_error '--stack needs a positive number of bytes' --stack 0 "$fib"
+usage_error '--stack needs a positive number of bytes' --stack lots "$fib"
+
+# Code that assembles but does not verify never runs.
+printf '.func main\n    nop\n.end\n' >"$tmp/falls.pasm"
+usage_error 'last instruction nop falls through the end' "$tmp/falls.pasm"
+has err 'function main, offset 0'
+
+# Assembler errors keep their FILE:LINE:COL.
+printf '.func main\n    bogus x0\n    ret\n.end\n' >"$tmp/typo.pasm"
+usage_error "$tmp/typo.pasm:2:" "$tmp/typo.pasm"
+
+# A host function that pulley-run does not provide.
+printf '.import launch_rockets\n.func main\n    ret\n.end\n' >"$tmp/import.pasm"
+usage_error 'launch_rockets' "$tmp/import.pasm"
+
+# A module without entry function and without main.
+printf '.func helper\n    ret\n.end\n' >"$tmp/noentry.pasm"
+usage_error 'no entry function' "$tmp/noentry.pasm"
+run 0 "$PULLEY_RUN" --invoke helper "$tmp/noentry.pasm"
+
+# Arguments and results of each type: integers in x0, x1; floats in f0, f1.
+printf '.func pass i32 f32 i64 f64 -> i32 f32 i64 f64\n    ret\n.end\n' >"$tmp/types.pasm"
+run 0 "$PULLEY_RUN" --invoke pass "$tmp/types.pasm" 4294967295 0.1 -0x8000000000000000 0.1
+[ "$(cat "$tmp/out")" = "$(printf -- '-1\n0.100000001\n-9223372036854775808\n0.10000000000000001')" ] ||
+    fail "pass printed: $(cat "$tmp/out")"
+run 0 "$PULLEY_RUN" --invoke pass "$tmp/types.pasm" -2147483648 -inf 18446744073709551615 -0
+[ "$(cat "$tmp/out")" = "$(printf -- '-2147483648\n-inf\n-1\n-0')" ] ||
+    fail "pass printed: $(cat "$tmp/out")"
+usage_error 'argument 1 of pass: "4294967296" is not a valid i32' \
+    --invoke pass "$tmp/types.pasm" 4294967296 0 0 0
+usage_error 'argument 1 of pass: "-2147483649" is not a valid i32' \
+    --invoke pass "$tmp/types.pasm" -2147483649 0 0 0
+usage_error 'argument 2 of pass: "1.5x" is not a valid f32' \
+    --invoke pass "$tmp/types.pasm" 0 1.5x 0 0
+usage_error 'argument 4 of pass: "" is not a valid f64' --invoke pass "$tmp/types.pasm" 0 0 0 ''
+
+# Guest arguments after FILE are not options: "-5" is a number.
+run 0 "$PULLEY_RUN" --invoke percent "$PROGRAMS/trap_div.pasm" -5 10
+[ "$(cat "$tmp/out")" = "-50" ] || fail "percent(-5, 10) printed $(cat "$tmp/out")"
+echo "run_cli: ok"
