@@ -115,7 +115,7 @@ typedef enum pvm_op {
 #define PVM_OP_IS_EXT(op) ((op) >= PVM_OP_EXT_FIRST)
 #define PVM_OP_EXT_COUNT (PVM_OP_END - PVM_OP_EXT_FIRST)
 
-_Static_assert(PVM_OP_PRIMARY_END <= PVM_ESCAPE_BYTE,
+_Static_assert(PVM_OP_PRIMARY_END < PVM_ESCAPE_BYTE,
                "primary opcodes must leave the escape byte free");
 
 /* Flags column. */

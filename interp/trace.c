@@ -1,1 +1,98 @@
-/* placeholder: replaced by its implementation */
+/*
+ * trace.c - the instruction tracer of PULLEY_TRACE builds: before each
+ * instruction, print the registers the previous one changed and then the
+ * instruction itself (function+offset and its disassembly).  The format is
+ * described in trace.h; offsets are hex, as in the disassembler's comments.
+ */
+#include "trace.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "disasm.h"
+#include "insn.h"
+
+static FILE *trace_file(const pvm_vm *vm)
+{
+    return vm->trace_out ? vm->trace_out : stderr;
+}
+
+static void print_x(FILE *out, const char *name, uint64_t v)
+{
+    fprintf(out, "    %s = 0x%" PRIx64 " (%" PRId64 ")\n", name, v, (int64_t)v);
+}
+
+/* An f register holds an f32 in its low half (upper half zero) or an f64. */
+static void print_f(FILE *out, unsigned r, uint64_t bits)
+{
+    if (bits >> 32 == 0) {
+        uint32_t b = (uint32_t)bits;
+        float v;
+        memcpy(&v, &b, sizeof v);
+        fprintf(out, "    f%u = 0x%" PRIx64 " (f32 %.9g)\n", r, bits, v);
+    } else {
+        double v;
+        memcpy(&v, &bits, sizeof v);
+        fprintf(out, "    f%u = 0x%" PRIx64 " (f64 %.17g)\n", r, bits, v);
+    }
+}
+
+/* Print the registers that differ from the snapshot taken before the
+ * pending instruction, and drop the snapshot. */
+static void print_changes(pvm_vm *vm)
+{
+    pvm_trace_state *t = &vm->trace;
+    if (!t->pc)
+        return;
+    FILE *out = trace_file(vm);
+    char name[8];
+    for (unsigned r = 0; r < PVM_NUM_XREGS; r++) {
+        if (vm->x[r] != t->x[r]) {
+            snprintf(name, sizeof name, "x%u", r);
+            print_x(out, name, vm->x[r]);
+        }
+    }
+    for (unsigned r = 0; r < PVM_NUM_FREGS; r++)
+        if (vm->f[r].bits != t->f[r].bits)
+            print_f(out, r, vm->f[r].bits);
+    if (vm->sp != t->sp)
+        print_x(out, "sp", vm->sp);
+    if (vm->fp != t->fp)
+        print_x(out, "fp", vm->fp);
+    if (vm->lr != t->lr)
+        print_x(out, "lr", vm->lr);
+    t->pc = NULL;
+}
+
+void pvm_trace_insn(pvm_vm *vm, const uint8_t *pc)
+{
+    print_changes(vm);
+
+    const pvm_module *m = vm->module;
+    size_t off = (size_t)(pc - m->code);
+    const pvm_function *f = &m->funcs[pvm_vm_func_at(vm, off)];
+    size_t at = off - f->offset;
+    char text[256];
+    pvm_insn insn;
+    const char *problem = pvm_decode(m->code, m->code_size, off, &insn);
+    if (problem)
+        snprintf(text, sizeof text, "(%s)", problem);
+    else
+        pvm_format_insn(text, sizeof text, &insn, at, m);
+    fprintf(trace_file(vm), "%s+%04zx: %s\n", f->name, at, text);
+
+    pvm_trace_state *t = &vm->trace;
+    memcpy(t->x, vm->x, sizeof t->x);
+    memcpy(t->f, vm->f, sizeof t->f);
+    t->sp = vm->sp;
+    t->fp = vm->fp;
+    t->lr = vm->lr;
+    t->pc = pc;
+}
+
+void pvm_trace_end(pvm_vm *vm, pvm_trap_kind kind)
+{
+    print_changes(vm);
+    if (kind != PVM_TRAP_NONE)
+        fprintf(trace_file(vm), "    trap: %s\n", pvm_trap_message(kind));
+}

@@ -46,6 +46,16 @@ typedef struct pvm_vm_config {
 } pvm_vm_config;
 
 #define PVM_DEFAULT_STACK (UINT64_C(1) << 20)
+#define PVM_MAX_STACK (UINT64_C(1) << 30) /* stack sizes are multiples of 16 */
+
+/* The tracer's view of the machine before the instruction it printed last,
+ * so that it can print the registers that instruction changed. */
+typedef struct pvm_trace_state {
+    const uint8_t *pc;        /* that instruction; NULL: nothing pending */
+    uint64_t x[PVM_NUM_XREGS];
+    pvm_freg f[PVM_NUM_FREGS];
+    uint64_t sp, fp, lr;
+} pvm_trace_state;
 
 struct pvm_vm {
     /* Registers and machine state; valid between calls and inside host
@@ -72,15 +82,24 @@ struct pvm_vm {
     int exit_status;          /* for PVM_TRAP_EXIT */
 
     /* Profiling hook (PULLEY_PROFILE): where the pc is stored before each
-     * instruction; NULL: nowhere.  Interpreter-private slot by default. */
+     * instruction (0 while control is outside bytecode).  Points at
+     * pc_slot_own when the VM is created; a sampler may point it at a slot
+     * of its own between calls.  NULL: the VM's own slot. */
     _Atomic(uintptr_t) *pc_slot;
+    _Atomic(uintptr_t) pc_slot_own;
     /* Tracer output (PULLEY_TRACE); NULL: stderr. */
     FILE *trace_out;
+    pvm_trace_state trace;
     void *user;               /* for the embedder */
+
+    /* Calls of pvm_vm_call in progress (host functions may call back). */
+    unsigned depth;
 };
 
-/* Create a VM for a verified module; the heap starts at m->heap_min bytes
- * with the data segments copied in.  Returns NULL with err on failure. */
+/* Create a VM for a verified module, which must outlive it unchanged; the
+ * heap starts at m->heap_min bytes with the data segments copied in.  The
+ * stack size must be a multiple of 16 up to PVM_MAX_STACK.  Returns NULL
+ * with err on failure. */
 pvm_vm *pvm_vm_new(const pvm_module *m, const pvm_vm_config *cfg, pvm_error *err);
 void pvm_vm_free(pvm_vm *vm);
 
@@ -92,8 +111,13 @@ int pvm_vm_check_imports(const pvm_vm *vm, pvm_error *err);
 /* Call function `func` with the arguments already in vm->x / vm->f.
  * Returns PVM_TRAP_NONE when it returns (results in the registers), else
  * the trap kind, with vm->trap_func / trap_offset naming the instruction.
- * sp is reset to the stack top when the outermost call starts. */
+ * sp and fp are reset to the stack top when the outermost call starts; a
+ * call made from a host function runs below the caller's frame and gives
+ * it back its sp, fp and lr when it ends. */
 pvm_trap_kind pvm_vm_call(pvm_vm *vm, uint32_t func);
+
+/* Index of the function whose code contains module code offset `off`. */
+uint32_t pvm_vm_func_at(const pvm_vm *vm, size_t off);
 
 /* Grow the heap by `bytes`; returns the old size, or UINT64_MAX. */
 uint64_t pvm_vm_heap_grow(pvm_vm *vm, uint64_t bytes);

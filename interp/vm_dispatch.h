@@ -1,0 +1,170 @@
+/*
+ * vm_dispatch.h - the vocabulary the op bodies of vm_ops.h are written in,
+ * and how it maps onto each dispatch mode.  Included only by vm_exec.c,
+ * after every other header (the accessor names are short).
+ *
+ * Exactly one of these is defined by the build (interp/CMakeLists.txt):
+ *
+ *   PULLEY_DISPATCH_SWITCH  a `switch` over the opcode number (extended
+ *                           opcodes as 256 + their u16 code) in one function;
+ *                           OPCODE(name) is a case, NEXT() jumps back to the
+ *                           switch.
+ *   PULLEY_DISPATCH_GOTO    computed-goto threading in one function;
+ *                           OPCODE(name) is a label, NEXT() jumps straight
+ *                           through the table to the next op's label.
+ *   PULLEY_DISPATCH_TAIL    one function per op with a fixed signature;
+ *                           NEXT() is a guaranteed tail call (clang's
+ *                           musttail) through the table to the next handler.
+ *
+ * In every mode the interpreter state the ops touch most lives in locals or
+ * arguments the compiler can keep in machine registers: pc, x (the integer
+ * register file), mem and mem_size (the data space, reloaded by RELOAD_MEM
+ * after anything that may move it); vm holds the rest.
+ *
+ * Vocabulary of an op body (between OPCODE(name) and END_OPCODE):
+ *   A B C D          register numbers of operands 0..3
+ *   X(r)             integer register r (uint64_t lvalue)
+ *   FBITS(r)         float register r's bits (uint64_t lvalue)
+ *   F32(r) F64(r)    its value as f32 (low half) or f64
+ *   SET_F32(r, v)    f[r] = f32 v, upper half zero;  SET_F64(r, v)
+ *   IMM_S8 IMM_U8 IMM_S16 IMM_S32 IMM_U32 IMM_I64   the immediate
+ *   ADDR(r)          x[r] + s32 offset immediate, wrapping mod 2^64
+ *   CHECK_MEM(a, n)  trap MEMORY_FAULT unless bytes a .. a+n-1 exist
+ *   CHECK_TRUNC(v, lo, hi)  Wasm's trapping float->int range check
+ *   NEXT()           go on with the next instruction
+ *   JUMP(p)          go on at code address p
+ *   TRAP(NAME)       stop with PVM_TRAP_NAME;  TRAP_WITH(kind)
+ *   RETURN_TO_EMBEDDER()  stop: pvm_vm_call returns PVM_TRAP_NONE
+ */
+#ifndef PULLEY_VM_DISPATCH_H
+#define PULLEY_VM_DISPATCH_H
+
+#include "vm_hooks.h"
+
+#define UNLIKELY(c) __builtin_expect(!!(c), 0)
+
+/* ---- operands: the same in every mode --------------------------------- */
+
+/* The per-op constants every body may use: the instruction's length and
+ * where its register pack and immediate are. */
+#define OP_CONSTANTS_(name)                                                    \
+    enum {                                                                     \
+        OP_LEN_ = PVM_LEN_##name,                                              \
+        OP_REGS_ = PVM_REGS_##name,                                            \
+        OP_IMM_ = PVM_IMM_##name                                               \
+    };
+
+/* The register pack, read as one little-endian word (the code is followed
+ * by PVM_CODE_PADDING zero bytes, so this never reads past it). */
+#define OP_PACK_ pvm_rd32(pc + OP_REGS_)
+#define A (OP_PACK_ & 31)
+#define B ((OP_PACK_ >> 5) & 31)
+#define C ((OP_PACK_ >> 10) & 31)
+#define D ((OP_PACK_ >> 15) & 31)
+
+#define X(r) x[r]
+#define FBITS(r) vm->f[r].bits
+#define F32(r) pvm_f32_of(FBITS(r))
+#define F64(r) pvm_f64_of(FBITS(r))
+#define SET_F32(r, v) (FBITS(r) = pvm_bits_of_f32(v))
+#define SET_F64(r, v) (FBITS(r) = pvm_bits_of_f64(v))
+
+#define IMM_S8 ((int8_t)pc[OP_IMM_])
+#define IMM_U8 (pc[OP_IMM_])
+#define IMM_S16 ((int16_t)pvm_rd16(pc + OP_IMM_))
+#define IMM_S32 ((int32_t)pvm_rd32(pc + OP_IMM_))
+#define IMM_U32 pvm_rd32(pc + OP_IMM_)
+#define IMM_I64 pvm_rd64(pc + OP_IMM_)
+
+/* ---- memory, code, traps ---------------------------------------------- */
+
+#define ADDR(r) (X(r) + (uint64_t)(int64_t)IMM_S32)
+/* mem_size is at least the stack size (>= 16), so this cannot wrap. */
+#define CHECK_MEM(addr, n)                                                     \
+    do {                                                                       \
+        if (UNLIKELY((addr) > mem_size - (n)))                                 \
+            TRAP(MEMORY_FAULT);                                                \
+    } while (0)
+#define RELOAD_MEM() (mem = vm->mem, mem_size = vm->mem_size)
+
+/* v (a double) truncates to an integer in range iff lo < v < hi. */
+#define CHECK_TRUNC(v, lo, hi)                                                 \
+    do {                                                                       \
+        if (UNLIKELY((v) != (v)))                                              \
+            TRAP(BAD_CONVERSION);                                              \
+        if (UNLIKELY(!((v) > (lo) && (v) < (hi))))                             \
+            TRAP(INT_OVERFLOW);                                                \
+    } while (0)
+
+#define CODE (vm->module->code)
+#define FUNC_ENTRY(i) (CODE + vm->module->funcs[i].offset)
+/* lr for a call made by this instruction: its successor's offset + 1. */
+#define RETURN_ADDRESS() ((uint64_t)(pc + OP_LEN_ - CODE) + 1)
+
+#define TRAP(name) TRAP_WITH(PVM_TRAP_##name)
+#define TRAP_WITH(kind)                                                        \
+    do {                                                                       \
+        pvm_trap_kind trap_ = (kind);                                          \
+        HOOK_EXIT(trap_);                                                      \
+        return pvm_trap_at(vm, pc, trap_);                                     \
+    } while (0)
+#define RETURN_TO_EMBEDDER()                                                   \
+    do {                                                                       \
+        HOOK_EXIT(PVM_TRAP_NONE);                                              \
+        return PVM_TRAP_NONE;                                                  \
+    } while (0)
+
+#define NEXT()                                                                 \
+    do {                                                                       \
+        pc += OP_LEN_;                                                         \
+        DISPATCH();                                                            \
+    } while (0)
+#define JUMP(target)                                                           \
+    do {                                                                       \
+        pc = (target);                                                         \
+        DISPATCH();                                                            \
+    } while (0)
+
+/* ---- the three modes -------------------------------------------------- */
+
+#if defined(PULLEY_DISPATCH_SWITCH)
+
+#define OPCODE(name) case PVM_OP_##name: { OP_CONSTANTS_(name)
+#define END_OPCODE }
+#define DISPATCH() goto dispatch_
+
+#elif defined(PULLEY_DISPATCH_GOTO)
+
+#define OPCODE(name) op_##name: { OP_CONSTANTS_(name)
+#define END_OPCODE }
+#define DISPATCH()                                                             \
+    do {                                                                       \
+        HOOK_BEFORE(pc);                                                       \
+        goto *primary_[*pc];                                                   \
+    } while (0)
+
+#elif defined(PULLEY_DISPATCH_TAIL)
+
+/* Every handler takes the interpreter state as arguments and passes it on. */
+#define HANDLER_PARAMS                                                         \
+    pvm_vm *vm, const uint8_t *pc, uint64_t *x __attribute__((unused)),        \
+        uint8_t *mem __attribute__((unused)),                                  \
+        uint64_t mem_size __attribute__((unused)) HOOK_PARAMS
+#define HANDLER_ARGS vm, pc, x, mem, mem_size HOOK_ARGS
+#define TAIL_CALL(handler)                                                     \
+    __attribute__((musttail)) return (handler)(HANDLER_ARGS)
+
+#define OPCODE(name)                                                           \
+    static pvm_trap_kind op_##name(HANDLER_PARAMS) { OP_CONSTANTS_(name)
+#define END_OPCODE }
+#define DISPATCH()                                                             \
+    do {                                                                       \
+        HOOK_BEFORE(pc);                                                       \
+        TAIL_CALL(primary_[*pc]);                                              \
+    } while (0)
+
+#else
+#error "define one of PULLEY_DISPATCH_SWITCH, _GOTO or _TAIL"
+#endif
+
+#endif
