@@ -1,23 +1,47 @@
 /*
  * asm.h - the text assembler (.pasm).
  *
- * Syntax, one item per line; ";" starts a comment:
+ * One item per line; ";" starts a comment.  Module directives (outside
+ * functions):
  *
- *   .entry NAME                     entry function (default: "main" if any)
- *   .memory MIN [MAX]               heap bytes, initial and maximum
- *   .import NAME                    a host function, callable by call_host
- *   .data OFFSET "bytes\n\x00"      heap bytes copied at start-up
- *   .func NAME [TYPE...] [-> TYPE...]   start a function; TYPE: i32 i64 f32 f64
- *   LABEL:                          a branch target in the current function
- *   MNEMONIC OPERAND, ...           an instruction; operands in table order:
- *                                   x0..x31, f0..f31, integers (decimal,
- *                                   0x hex, negative), floats (1.5, -0, inf,
- *                                   nan, or 0x bits), labels, function and
- *                                   import names, trap kind names, and for
- *                                   br_table a bracketed label list [a, b, c]
- *   .end                            end the function
+ *   .entry NAME | .entry #N        the entry function (default: the function
+ *                                  named main, if there is one)
+ *   .noentry                       no entry function, even if main exists
+ *   .memory MIN [MAX]              heap bytes, initial and maximum (default 0;
+ *                                  MAX defaults to MIN); before any .data
+ *   .import NAME                   a host function, for call_host; imports
+ *                                  are numbered in order from #0
+ *   .data OFFSET "bytes" ["more"]  heap bytes copied at start-up; must lie
+ *                                  below the maximum heap
  *
- * Names that are not plain identifiers are written in double quotes.
+ * Functions, numbered in order from #0:
+ *
+ *   .func NAME [TYPE...] [-> TYPE...]    TYPE: i32 i64 f32 f64
+ *   LABEL:                         a branch target (may precede an
+ *                                  instruction on the same line)
+ *   MNEMONIC OPERAND, ...          any opcode of opcodes.def
+ *   .end
+ *
+ * Operands come in the order of the opcode's format (opcodes.def):
+ *
+ *   x0..x31, f0..f31               registers
+ *   12, -3, 0xff, -0x80            integer immediates, range-checked for
+ *                                  their kind (s8 ... i64, u32, offsets)
+ *   LABEL | +16 | -4               branch targets: a label of the same
+ *                                  function, or a byte offset from the
+ *                                  branching instruction's start, always
+ *                                  written with its sign
+ *   [T, T, ...]                    br_table's targets: br_table x3, [a, b]
+ *   NAME | #N                      call: a function (defined anywhere in the
+ *                                  file) or its index; call_host: an import
+ *                                  or its index
+ *   unreachable | 3                trap: a trap kind name or number (0..255)
+ *   1.5, -0, 1e-45, inf, -nan      float immediates (as strtof/strtod read
+ *   0x7fc00001                     them), or 0x and the raw bits in hex
+ *
+ * Names (functions, imports) that are not identifiers [A-Za-z_.$][A-Za-z0-9_.$]*
+ * are written in double quotes, with escapes \n \t \r \0 \\ \" \' \xHH; the
+ * same strings give .data its bytes.
  */
 #ifndef PULLEY_ASM_H
 #define PULLEY_ASM_H
@@ -28,7 +52,8 @@
 #include "module.h"
 
 /* Assemble text (len bytes; need not be NUL-terminated).  `filename` is used
- * in messages, which read "FILE:LINE:COL: message".  Returns NULL on error. */
+ * in messages, which read "FILE:LINE:COL: message"; assembly stops at the
+ * first error.  Returns NULL on error. */
 pvm_module *pvm_assemble(const char *filename, const char *text, size_t len,
                          pvm_error *err);
 

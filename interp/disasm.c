@@ -1,1 +1,345 @@
-/* placeholder: replaced by its implementation */
+/*
+ * disasm.c - the disassembler: one instruction as .pasm text, and a whole
+ * module as a .pasm file that re-assembles to identical bytes.  Operands
+ * are printed by the opcode's format (opcodes.def); names, strings and
+ * floats are written so that asm_lexer.c reads them back unchanged.
+ */
+#include "disasm.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm_lexer.h"
+
+/* ---- text into a buffer ----------------------------------------------------- */
+
+typedef struct strbuf {
+    char *buf;
+    size_t cap, len; /* len counts every character produced, even unstored */
+    bool grow;       /* grow buf to fit; else truncate as snprintf does */
+    bool failed;     /* growing ran out of memory */
+} strbuf;
+
+static void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(strbuf *sb, const char *fmt, ...)
+{
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    size_t room = sb->len < sb->cap ? sb->cap - sb->len : 0;
+    int n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, ap);
+    if (n >= 0 && (size_t)n >= room && sb->grow && !sb->failed) {
+        size_t need = sb->len + (size_t)n + 1;
+        size_t cap = 2 * sb->cap > need ? 2 * sb->cap : need;
+        char *grown = realloc(sb->buf, cap);
+        if (grown) {
+            sb->buf = grown;
+            sb->cap = cap;
+            vsnprintf(sb->buf + sb->len, cap - sb->len, fmt, again);
+        } else {
+            sb->failed = true;
+        }
+    }
+    va_end(again);
+    va_end(ap);
+    if (n > 0)
+        sb->len += (size_t)n;
+}
+
+/* Bytes as they are written between double quotes. */
+static void sb_escaped(strbuf *sb, const uint8_t *bytes, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        char e[4];
+        int n = pasm_escape_byte(e, bytes[i]);
+        sb_printf(sb, "%.*s", n, e);
+    }
+}
+
+/* A name, bare if it is an identifier, else quoted. */
+static void sb_name(strbuf *sb, const char *name)
+{
+    size_t len = strlen(name);
+    if (pasm_is_bare_name(name, len)) {
+        sb_printf(sb, "%s", name);
+        return;
+    }
+    sb_printf(sb, "\"");
+    sb_escaped(sb, (const uint8_t *)name, len);
+    sb_printf(sb, "\"");
+}
+
+/* A function or import operand: its name, or #N when it has none. */
+static void sb_ref(strbuf *sb, const char *name, int64_t index)
+{
+    if (name)
+        sb_name(sb, name);
+    else
+        sb_printf(sb, "#%" PRId64, index);
+}
+
+/* A float as the shortest of %.9g / %.17g when that reads back to the same
+ * bits, else (always for NaN) its raw bits in hex. */
+static void sb_float(strbuf *sb, uint64_t bits, bool f64)
+{
+    char text[48];
+    bool nan;
+    if (f64) {
+        double v;
+        memcpy(&v, &bits, sizeof v);
+        nan = isnan(v);
+        snprintf(text, sizeof text, "%.17g", v);
+    } else {
+        float v;
+        uint32_t b = (uint32_t)bits;
+        memcpy(&v, &b, sizeof v);
+        nan = isnan(v);
+        snprintf(text, sizeof text, "%.9g", (double)v);
+    }
+    uint64_t back;
+    if (!nan && !pasm_float_bits(text, strlen(text), f64, &back) && back == bits)
+        sb_printf(sb, "%s", text);
+    else if (f64)
+        sb_printf(sb, "0x%016" PRIx64, bits);
+    else
+        sb_printf(sb, "0x%08" PRIx32, (uint32_t)bits);
+}
+
+/* ---- one instruction -------------------------------------------------------- */
+
+/* Where a function's labels are: bit i set for offset i (0 <= i <= size). */
+typedef struct label_map {
+    const uint8_t *bits;
+    size_t size;
+} label_map;
+
+static bool has_label(const label_map *labels, int64_t off)
+{
+    return labels && off >= 0 && (uint64_t)off <= labels->size &&
+           (labels->bits[off >> 3] >> (off & 7) & 1);
+}
+
+/* A branch target `rel` bytes from the instruction at `at`. */
+static void sb_target(strbuf *sb, size_t at, int32_t rel, const label_map *labels)
+{
+    int64_t target = (int64_t)at + rel;
+    if (has_label(labels, target))
+        sb_printf(sb, ".L%" PRIx64, (uint64_t)target);
+    else
+        sb_printf(sb, "%+" PRId32, rel);
+}
+
+static void format_insn(strbuf *sb, const pvm_insn *insn, size_t at, const pvm_module *m,
+                        const label_map *labels)
+{
+    const pvm_format_info *fmt = pvm_insn_format(insn);
+    sb_printf(sb, "%s", pvm_ops[insn->op].name);
+    for (unsigned i = 0; i < fmt->nregs; i++)
+        sb_printf(sb, "%s%c%u", i ? ", " : " ", fmt->reg[i] == PVM_REG_X ? 'x' : 'f',
+                  insn->reg[i]);
+    if (fmt->imm == PVM_IMM_NONE)
+        return;
+    sb_printf(sb, fmt->nregs ? ", " : " ");
+    int64_t imm = insn->imm;
+    switch ((pvm_imm_kind)fmt->imm) {
+    case PVM_IMM_REL32:
+        sb_target(sb, at, (int32_t)imm, labels);
+        break;
+    case PVM_IMM_TABLE:
+        for (uint32_t i = 0; i < (uint32_t)imm; i++) {
+            sb_printf(sb, i ? ", " : "[");
+            sb_target(sb, at, pvm_insn_table_entry(insn, i), labels);
+        }
+        sb_printf(sb, "]");
+        break;
+    case PVM_IMM_FUNC:
+        sb_ref(sb, m && imm < m->nfuncs ? m->funcs[imm].name : NULL, imm);
+        break;
+    case PVM_IMM_HOST:
+        sb_ref(sb, m && imm < m->nimports ? m->imports[imm] : NULL, imm);
+        break;
+    case PVM_IMM_TRAP:
+        if (imm < PVM_TRAP_COUNT)
+            sb_printf(sb, "%s", pvm_trap_name((unsigned)imm));
+        else
+            sb_printf(sb, "%" PRId64, imm);
+        break;
+    case PVM_IMM_F32:
+    case PVM_IMM_F64:
+        sb_float(sb, (uint64_t)imm, fmt->imm == PVM_IMM_F64);
+        break;
+    default: /* integers, held signed or zero-extended as the kind says */
+        sb_printf(sb, "%" PRId64, imm);
+        break;
+    }
+}
+
+int pvm_format_insn(char *buf, size_t cap, const pvm_insn *insn, size_t at,
+                    const pvm_module *m)
+{
+    strbuf sb = {.buf = buf, .cap = cap};
+    if (cap)
+        buf[0] = 0;
+    format_insn(&sb, insn, at, m, NULL);
+    return sb.len > INT32_MAX ? INT32_MAX : (int)sb.len;
+}
+
+/* ---- a whole module ------------------------------------------------------- */
+
+static void set_bit(uint8_t *bits, int64_t i) { bits[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+
+/* Decode every instruction of f and fill `labels` (size / 8 + 1 zeroed
+ * bytes, as `starts`): a bit for each branch target that is an instruction
+ * start or the end of the function. */
+static int find_labels(const pvm_module *m, const pvm_function *f, uint8_t *labels,
+                       uint8_t *starts, pvm_error *err)
+{
+    const uint8_t *code = m->code + f->offset;
+    for (size_t off = 0; off < f->size;) {
+        pvm_insn insn;
+        const char *msg = pvm_decode(code, f->size, off, &insn);
+        if (msg)
+            return pvm_errorf(err, "function %s, offset 0x%zx: %s", f->name, off, msg);
+        set_bit(starts, (int64_t)off);
+        const pvm_format_info *fmt = pvm_insn_format(&insn);
+        uint32_t ntargets = fmt->imm == PVM_IMM_REL32   ? 1
+                            : fmt->imm == PVM_IMM_TABLE ? (uint32_t)insn.imm
+                                                        : 0;
+        for (uint32_t i = 0; i < ntargets; i++) {
+            int64_t target = (int64_t)off + (fmt->imm == PVM_IMM_REL32
+                                                 ? insn.imm
+                                                 : pvm_insn_table_entry(&insn, i));
+            if (target >= 0 && target <= f->size)
+                set_bit(labels, target);
+        }
+        off += insn.length;
+    }
+    set_bit(starts, f->size);
+    for (size_t i = 0; i <= f->size / 8; i++)
+        labels[i] &= starts[i];
+    return 0;
+}
+
+/* Write the text gathered in sb and start a new line. */
+static void emit(FILE *out, strbuf *sb)
+{
+    if (!sb->failed && sb->len)
+        fwrite(sb->buf, 1, sb->len, out);
+    sb->len = 0;
+}
+
+/* Pad the line in sb with spaces to column `col` (at least one space). */
+static void sb_pad(strbuf *sb, size_t col)
+{
+    sb_printf(sb, "%*s", sb->len < col ? (int)(col - sb->len) : 1, "");
+}
+
+static void print_directives(FILE *out, strbuf *sb, const pvm_module *m)
+{
+    if (m->entry != PVM_NO_ENTRY) {
+        sb_printf(sb, ".entry ");
+        sb_ref(sb, m->entry < m->nfuncs ? m->funcs[m->entry].name : NULL, m->entry);
+        sb_printf(sb, "\n");
+    } else if (pvm_module_find_function(m, "main") >= 0) {
+        sb_printf(sb, ".noentry\n");
+    }
+    if (m->heap_min || m->heap_max)
+        sb_printf(sb, ".memory %" PRIu64 " %" PRIu64 "\n", m->heap_min, m->heap_max);
+    for (uint32_t i = 0; i < m->nimports; i++) {
+        sb_printf(sb, ".import ");
+        sb_name(sb, m->imports[i]);
+        sb_printf(sb, "\n");
+    }
+    for (uint32_t i = 0; i < m->ndata; i++) {
+        sb_printf(sb, ".data %" PRIu64 " \"", m->data[i].offset);
+        sb_escaped(sb, m->data[i].bytes, m->data[i].size);
+        sb_printf(sb, "\"\n");
+    }
+    if (sb->len)
+        sb_printf(sb, "\n");
+    emit(out, sb);
+}
+
+/* The function's code, already known to decode, with labels. */
+static void print_function(FILE *out, strbuf *sb, const pvm_module *m, uint32_t index,
+                           const label_map *labels, const pvm_disasm_options *opt)
+{
+    const pvm_function *f = &m->funcs[index];
+    sb_printf(sb, ".func ");
+    sb_name(sb, f->name);
+    for (const char *t = f->params; *t; t++)
+        sb_printf(sb, " %s", pasm_type_name(*t));
+    if (*f->results)
+        sb_printf(sb, " ->");
+    for (const char *t = f->results; *t; t++)
+        sb_printf(sb, " %s", pasm_type_name(*t));
+    sb_pad(sb, 36);
+    sb_printf(sb, "; #%" PRIu32 ", %" PRIu32 " bytes @%08" PRIx32 "\n", index, f->size,
+              f->offset);
+    emit(out, sb);
+
+    const uint8_t *code = m->code + f->offset;
+    pvm_insn insn;
+    for (size_t off = 0; off < f->size; off += insn.length) {
+        pvm_decode(code, f->size, off, &insn);
+        if (has_label(labels, (int64_t)off))
+            sb_printf(sb, ".L%zx:\n", off);
+        size_t line_start = sb->len;
+        sb_printf(sb, "    ");
+        format_insn(sb, &insn, off, m, labels);
+        sb_pad(sb, line_start + 36);
+        sb_printf(sb, "; +%04zx @%08zx", off, f->offset + off);
+        if (opt && opt->hex) {
+            sb_printf(sb, " ");
+            for (uint32_t i = 0; i < insn.length; i++)
+                sb_printf(sb, " %02x", code[off + i]);
+        }
+        sb_printf(sb, "\n");
+        emit(out, sb);
+    }
+    if (has_label(labels, f->size))
+        sb_printf(sb, ".L%" PRIx32 ":\n", f->size);
+    sb_printf(sb, ".end\n");
+    emit(out, sb);
+}
+
+int pvm_disassemble_module(FILE *out, const pvm_module *m,
+                           const pvm_disasm_options *opt, pvm_error *err)
+{
+    /* Labels of every function: decoding them all first also means that
+     * nothing is printed for a module with undecodable code. */
+    uint8_t **labels = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *labels);
+    int r = labels ? 0 : pvm_errorf(err, "out of memory");
+    for (uint32_t i = 0; r == 0 && i < m->nfuncs; i++) {
+        size_t n = m->funcs[i].size / 8 + 1;
+        uint8_t *starts = calloc(n, 1);
+        if (!starts || !(labels[i] = calloc(n, 1)))
+            r = pvm_errorf(err, "out of memory");
+        else
+            r = find_labels(m, &m->funcs[i], labels[i], starts, err);
+        free(starts);
+    }
+
+    strbuf sb = {.grow = true};
+    if (r == 0) {
+        print_directives(out, &sb, m);
+        for (uint32_t i = 0; i < m->nfuncs; i++) {
+            label_map map = {labels[i], m->funcs[i].size};
+            if (i)
+                fputc('\n', out);
+            print_function(out, &sb, m, i, &map, opt);
+        }
+        if (sb.failed)
+            r = pvm_errorf(err, "out of memory");
+        else if (fflush(out) != 0 || ferror(out))
+            r = pvm_errorf(err, "error writing the disassembly");
+    }
+    free(sb.buf);
+    for (uint32_t i = 0; labels && i < m->nfuncs; i++)
+        free(labels[i]);
+    free(labels);
+    return r;
+}

@@ -1,6 +1,25 @@
 /*
  * disasm.h - the disassembler.  Its module output is valid .pasm that
- * re-assembles to identical bytes.
+ * re-assembles to identical .pbc bytes.
+ *
+ * Module output:
+ *
+ *   .entry main
+ *   .memory 65536 65536
+ *   .import print_i64
+ *   .data 16 "hello\n\x00"
+ *
+ *   .func main i64 -> i64              ; #0, 14 bytes @00000000
+ *       xconst8 x1, 0                  ; +0000 @00000000
+ *   .L3:
+ *       br_if_not x0, .Le              ; +0003 @00000003
+ *       ...
+ *   .end
+ *
+ * Every branch target that is an instruction start of the function (or its
+ * end) gets a label ".L<hex offset>"; other targets are printed as signed
+ * byte offsets (+16, -4).  Each instruction's comment gives its offset in
+ * the function and its address in the module's code; with --hex, its bytes.
  */
 #ifndef PULLEY_DISASM_H
 #define PULLEY_DISASM_H
@@ -9,24 +28,29 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "error.h"
 #include "insn.h"
 #include "module.h"
 
-/* Write one instruction as text ("xadd32 x0, x1, x2") into buf.  Branch
- * targets are written as labels ".L<offset>" (offsets relative to the
- * function start, `at` being the instruction's own offset); function and
- * import operands by name when m is not NULL.  Returns the length that
- * snprintf would. */
+/* Write one instruction as .pasm text ("xadd32 x0, x1, x2") into buf.
+ * Branch targets are written as signed byte offsets from the instruction,
+ * which is at offset `at` of its function ("jump -4"), so the text does not
+ * depend on labels; function and import operands by name when m is not NULL
+ * and the index exists, otherwise as "#N".  Inside a function the text
+ * assembles back to the same bytes.  Returns the length snprintf would. */
 int pvm_format_insn(char *buf, size_t cap, const pvm_insn *insn, size_t at,
                     const pvm_module *m);
 
 typedef struct pvm_disasm_options {
-    bool hex;        /* add each instruction's bytes to its comment */
+    bool hex; /* add each instruction's bytes to its comment */
 } pvm_disasm_options;
 
-/* Write the whole module as .pasm, each instruction followed by a comment
- * with its offset.  Returns 0, or -1 if the code does not decode. */
+/* Write the whole module as .pasm (opt may be NULL: no hex bytes).
+ * Returns 0; or -1 with err saying
+ * "function NAME, offset 0x1a: problem" if some code does not decode (it
+ * has not been verified), or if writing fails.  Nothing is written for a
+ * module whose code does not decode. */
 int pvm_disassemble_module(FILE *out, const pvm_module *m,
-                           const pvm_disasm_options *opt);
+                           const pvm_disasm_options *opt, pvm_error *err);
 
 #endif
