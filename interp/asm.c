@@ -365,7 +365,7 @@ static int parse_ref(assembler *A, ref_kind kind, size_t at, int64_t *out)
 {
     *out = 0;
     if (A->tok.kind == PASM_TOK_INDEX) {
-        uint32_t index;
+        uint32_t index = 0;
         int r = parse_index(A, &index);
         *out = index;
         return r;
@@ -584,7 +584,7 @@ static int dir_memory(assembler *A, const pasm_token *d)
     if (A->m->ndata)
         return error_at(A, AT(d), ".memory must come before .data");
     pasm_token t = A->tok;
-    uint64_t min, max;
+    uint64_t min = 0, max = 0;
     if (parse_u64(A, &min))
         return -1;
     max = min;
@@ -629,7 +629,7 @@ static int dir_data(assembler *A, const pasm_token *d)
 {
     (void)d;
     pasm_token t = A->tok;
-    uint64_t offset;
+    uint64_t offset = 0;
     if (parse_u64(A, &offset))
         return -1;
     if (A->tok.kind != PASM_TOK_STRING)

@@ -13,7 +13,7 @@ uint8_t *pvm_buf_reserve(pvm_buf *b, size_t n)
         b->failed = true;
         return NULL;
     }
-    if (b->len + n > b->cap) {
+    if (!b->data || b->len + n > b->cap) {
         size_t cap = b->cap ? b->cap : 64;
         while (cap < b->len + n)
             cap *= 2;

@@ -116,7 +116,7 @@ static int read_string(reader *r, const char *what, size_t limit, char *buf)
 {
     char length_of[64];
     snprintf(length_of, sizeof length_of, "%s length", what);
-    uint32_t len;
+    uint32_t len = 0;
     if (read_length(r, length_of, limit, &len))
         return -1;
     if (memchr(r->bytes + r->pos, 0, len))
@@ -197,7 +197,7 @@ static int read_functions(reader *r, pvm_module *m, named **names)
     char name[PVM_MAX_NAME + 1], params[PVM_MAX_TYPES + 1], results[PVM_MAX_TYPES + 1];
     for (uint32_t i = 0; i < n; i++) {
         size_t at = r->pos;
-        uint32_t size;
+        uint32_t size = 0;
         pvm_error e;
         if (read_string(r, "function name", PVM_MAX_NAME, name) ||
             read_types(r, "parameter types", params) ||
@@ -219,8 +219,8 @@ static int read_data(reader *r, pvm_module *m)
         return -1;
     for (uint32_t i = 0; i < n; i++) {
         size_t at = r->pos;
-        uint64_t offset;
-        uint32_t size;
+        uint64_t offset = 0;
+        uint32_t size = 0;
         pvm_error e;
         if (read_u64(r, "data segment offset", &offset) ||
             read_length(r, "data segment size", UINT32_MAX, &size))
@@ -241,7 +241,7 @@ static int read_data(reader *r, pvm_module *m)
 /* The fixed-size header: magic, version, entry, heap limits. */
 static int read_header(reader *r, pvm_module *m)
 {
-    uint32_t version;
+    uint32_t version = 0;
     if (r->size < 4 || memcmp(r->bytes, PVM_PBC_MAGIC, 4) != 0)
         return pvm_errorf(r->err, "offset 0: bad magic (not a .pbc file)");
     r->pos = 4;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # bootstrap.sh - set up a fresh Debian 12 machine for the toolkit and run it.
 #
-#   sh scripts/bootstrap.sh demo   install what is missing, build, run the demo
-#   sh scripts/bootstrap.sh test   install what is missing, build, run every test
+#   sh scripts/bootstrap.sh demo             install what is missing, build, run the demo
+#   sh scripts/bootstrap.sh test [WAST_DIR]  install what is missing, build, run every
+#                                            test (with the Wasm spec suite in WAST_DIR)
 #
 # Packages are installed with apt-get when run as root, or through sudo.
 # The build goes to ./build (override with BUILD_DIR=...).
@@ -13,11 +14,17 @@ cd "$here"
 action=${1:-}
 case "$action" in
   demo|test) ;;
-  *) echo "usage: sh scripts/bootstrap.sh demo|test" >&2; exit 2 ;;
+  *) echo "usage: sh scripts/bootstrap.sh demo | test [WAST_DIR]" >&2; exit 2 ;;
 esac
+spec_args=""
+if [ "$action" = test ] && [ -n "${2:-}" ]; then
+  [ -d "$2" ] || { echo "bootstrap: $2: not a directory of .wast files" >&2; exit 2; }
+  spec_args="-DPULLEY_SPEC_TESTS_DIR=$(cd "$2" && pwd)"
+fi
 
 sh scripts/install_deps.sh
-sh scripts/build.sh "${BUILD_DIR:-build}"
+# shellcheck disable=SC2086 # empty or one word
+sh scripts/build.sh "${BUILD_DIR:-build}" $spec_args
 
 case "$action" in
   demo) sh scripts/demo.sh "${BUILD_DIR:-build}" ;;

@@ -90,7 +90,7 @@ static int read_leb(pvm_wasm_reader *r, unsigned bits, int is_signed, uint64_t *
 
 int pvm_wasm_read_u32(pvm_wasm_reader *r, uint32_t *out)
 {
-    uint64_t v;
+    uint64_t v = 0;
     if (read_leb(r, 32, 0, &v))
         return -1;
     *out = (uint32_t)v;
@@ -99,7 +99,7 @@ int pvm_wasm_read_u32(pvm_wasm_reader *r, uint32_t *out)
 
 int pvm_wasm_read_s32(pvm_wasm_reader *r, int32_t *out)
 {
-    uint64_t v;
+    uint64_t v = 0;
     if (read_leb(r, 32, 1, &v))
         return -1;
     *out = (int32_t)(uint32_t)v;
@@ -108,7 +108,7 @@ int pvm_wasm_read_s32(pvm_wasm_reader *r, int32_t *out)
 
 int pvm_wasm_read_s33(pvm_wasm_reader *r, int64_t *out)
 {
-    uint64_t v;
+    uint64_t v = 0;
     if (read_leb(r, 33, 1, &v))
         return -1;
     *out = (int64_t)v;
@@ -117,7 +117,7 @@ int pvm_wasm_read_s33(pvm_wasm_reader *r, int64_t *out)
 
 int pvm_wasm_read_s64(pvm_wasm_reader *r, int64_t *out)
 {
-    uint64_t v;
+    uint64_t v = 0;
     if (read_leb(r, 64, 1, &v))
         return -1;
     *out = (int64_t)v;

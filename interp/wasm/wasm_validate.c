@@ -297,7 +297,7 @@ static int check_and_keep(validator *v, types ts)
 
 static int check_br_table(validator *v, const pvm_wasm_insn *in)
 {
-    types deflt, target;
+    types deflt = {0}, target = {0};
     if (pop(v, PVM_WASM_I32, NULL) || label(v, in->idx, &deflt))
         return -1;
     pvm_wasm_reader tr = v->r;
@@ -343,7 +343,7 @@ static int check_end(validator *v, const pvm_wasm_insn *in)
 static int check_special(validator *v, const pvm_wasm_insn *in)
 {
     const pvm_wasm_module *m = v->m;
-    types params, results, lt;
+    types params = {0}, results = {0}, lt = {0};
     uint8_t t, t1, t2;
     switch (in->op) {
     case PVM_WASM_OP_UNREACHABLE:
