@@ -1,0 +1,233 @@
+/*
+ * agent.c - the profiling agent (interp/profile_agent.h): ties together
+ * the database (profile_db, run_store), the registry of what the VM
+ * registered, the sampler thread and the writer thread.
+ *
+ * Threads: the caller's (registrations, close), the sampler (reads slots,
+ * fills buffers), the writer (compresses, writes chunks).  One mutex
+ * guards the registry and the outcome; the sampler has its own for slots.
+ */
+#include "profile_agent.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc_hist.h"
+#include "profile_db.h"
+#include "registry.h"
+#include "run_store.h"
+#include "sample_queue.h"
+#include "sampler.h"
+#include "writer.h"
+
+/* 32 buffers of 8192 samples: over 25 s of backlog at 10 kHz per VM. */
+enum { QUEUE_BUFFERS = 32, BUFFER_SAMPLES = 8192 };
+
+struct pvm_agent {
+    const pvm_agent_isa *isa;
+    unsigned hz;
+    uint64_t started_ns;
+    profile_db db;
+    int64_t run_id;
+    sample_queue queue;
+    sampler sampler;
+    writer writer;
+
+    pthread_mutex_t lock; /* guards what follows */
+    registry reg;
+    bool closing;
+    char *outcome;
+    int exit_status, has_exit_status;
+};
+
+static void set_err(char *err, size_t cap, const char *msg)
+{
+    if (cap)
+        snprintf(err, cap, "%s", msg);
+}
+
+/* End the run row without its content (nothing was registered or the
+ * registry cannot be indexed). */
+static void end_run_only(pvm_agent *a, const run_end *end)
+{
+    char ignored[256];
+    registry none = {0};
+    run_store_finish(&a->db, a->run_id, a->isa, &none, &(pc_hist){0}, end, ignored,
+                     sizeof ignored);
+}
+
+pvm_agent *pvm_agent_open(const pvm_agent_config *cfg, char *err, size_t errcap)
+{
+    if (!cfg || !cfg->db_path || !cfg->isa) {
+        set_err(err, errcap, "pvm_agent_open: a database path and an ISA are required");
+        return NULL;
+    }
+    unsigned hz = cfg->sample_hz ? cfg->sample_hz : PVM_AGENT_DEFAULT_HZ;
+    if (hz > PVM_AGENT_MAX_HZ) {
+        snprintf(err, errcap, "sample rate %u Hz is above the maximum (%u Hz)", hz,
+                 PVM_AGENT_MAX_HZ);
+        return NULL;
+    }
+    pvm_agent *a = calloc(1, sizeof *a);
+    if (!a) {
+        set_err(err, errcap, "out of memory");
+        return NULL;
+    }
+    a->isa = cfg->isa;
+    a->hz = hz;
+    a->started_ns = sampler_now_ns();
+    if (pthread_mutex_init(&a->lock, NULL) != 0) {
+        set_err(err, errcap, "cannot create a mutex");
+        free(a);
+        return NULL;
+    }
+    if (pdb_open(&a->db, cfg->db_path, err, errcap) != 0)
+        goto no_db;
+    if (run_store_begin(&a->db, cfg, hz, &a->run_id, err, errcap) != 0)
+        goto no_run;
+    if (sample_queue_init(&a->queue, QUEUE_BUFFERS, BUFFER_SAMPLES) != 0) {
+        set_err(err, errcap, "out of memory for sample buffers");
+        goto no_queue;
+    }
+    if (writer_start(&a->writer, &a->queue, &a->db, a->run_id, 1000000000ull / hz, err,
+                     errcap) != 0)
+        goto no_writer;
+    if (sampler_start(&a->sampler, hz, &a->queue, err, errcap) != 0) {
+        sample_queue_close(&a->queue);
+        writer_join(&a->writer);
+        pc_hist_free(&a->writer.hist);
+        goto no_writer;
+    }
+    return a;
+no_writer:
+    sample_queue_destroy(&a->queue);
+no_queue:
+    end_run_only(a, &(run_end){.outcome = "collector failed to start",
+                               .summary = &(pvm_agent_summary){0}});
+no_run:
+    pdb_close(&a->db, (char[256]){0}, 256);
+no_db:
+    pthread_mutex_destroy(&a->lock);
+    free(a);
+    return NULL;
+}
+
+int pvm_agent_register_module(pvm_agent *a, const char *name, const void *decode_ctx)
+{
+    pthread_mutex_lock(&a->lock);
+    int h = a->closing ? -1 : registry_add_module(&a->reg, name, decode_ctx);
+    pthread_mutex_unlock(&a->lock);
+    return h;
+}
+
+int pvm_agent_register_function(pvm_agent *a, int module, uint32_t index, const char *name,
+                                uintptr_t address, const uint8_t *code, size_t size)
+{
+    pthread_mutex_lock(&a->lock);
+    int h = a->closing ? -1
+                       : registry_add_function(&a->reg, module, index, name, address, code, size);
+    pthread_mutex_unlock(&a->lock);
+    return h;
+}
+
+int pvm_agent_register_slot(pvm_agent *a, _Atomic(uintptr_t) *slot)
+{
+    return slot ? sampler_add_slot(&a->sampler, slot) : -1;
+}
+
+int pvm_agent_unregister_slot(pvm_agent *a, _Atomic(uintptr_t) *slot)
+{
+    return sampler_remove_slot(&a->sampler, slot);
+}
+
+static int add_count(pvm_agent *a, reg_counts *c, int func, uint32_t from, uint32_t to,
+                     uint64_t count)
+{
+    pthread_mutex_lock(&a->lock);
+    int rc = a->closing ? -1 : registry_add_count(&a->reg, c, func, from, to, count);
+    pthread_mutex_unlock(&a->lock);
+    return rc;
+}
+
+int pvm_agent_add_exec_count(pvm_agent *a, int func, uint32_t offset, uint64_t count)
+{
+    return add_count(a, &a->reg.execs, func, offset, 0, count);
+}
+
+int pvm_agent_add_edge_count(pvm_agent *a, int func, uint32_t from, uint32_t to, uint64_t count)
+{
+    return add_count(a, &a->reg.edges, func, from, to, count);
+}
+
+void pvm_agent_set_outcome(pvm_agent *a, const char *outcome, int exit_status)
+{
+    char *copy = outcome ? strdup(outcome) : NULL;
+    pthread_mutex_lock(&a->lock);
+    free(a->outcome);
+    a->outcome = copy; /* NULL (out of memory) leaves it unknown */
+    a->exit_status = exit_status;
+    a->has_exit_status = 1;
+    pthread_mutex_unlock(&a->lock);
+}
+
+int pvm_agent_close(pvm_agent *a, pvm_agent_summary *summary, char *err, size_t errcap)
+{
+    pthread_mutex_lock(&a->lock);
+    a->closing = true;
+    pthread_mutex_unlock(&a->lock);
+
+    sampler_stop(&a->sampler); /* queues the last buffer, closes the queue */
+    writer_join(&a->writer);
+    pvm_agent_summary s = {
+        .run_id = a->run_id,
+        .samples_taken = a->sampler.taken,
+        .samples_written = a->writer.written,
+        .samples_dropped = a->sampler.dropped + a->writer.dropped,
+        .ticks_missed = a->sampler.ticks_missed,
+        .sampled_ns = a->sampler.sampled_ns,
+        .bytes_stored = a->writer.bytes,
+        .chunks = a->writer.chunks,
+    };
+    int rc = 0;
+    if (a->writer.error[0]) {
+        set_err(err, errcap, a->writer.error);
+        rc = -1;
+    }
+    char store_err[512] = "";
+    pthread_mutex_lock(&a->lock);
+    run_end end = {
+        .outcome = a->outcome,
+        .exit_status = a->exit_status,
+        .has_exit_status = a->has_exit_status,
+        .duration_ns = sampler_now_ns() - a->started_ns,
+        .summary = &s,
+    };
+    if (registry_sort(&a->reg) != 0) {
+        snprintf(store_err, sizeof store_err, "out of memory sorting the functions");
+        end_run_only(a, &end);
+    } else {
+        run_store_finish(&a->db, a->run_id, a->isa, &a->reg, &a->writer.hist, &end, store_err,
+                         sizeof store_err);
+    }
+    pthread_mutex_unlock(&a->lock);
+    char close_err[256];
+    if (pdb_close(&a->db, close_err, sizeof close_err) != 0 && !store_err[0])
+        snprintf(store_err, sizeof store_err, "%s", close_err);
+    if (store_err[0] && rc == 0) {
+        set_err(err, errcap, store_err);
+        rc = -1;
+    }
+    if (summary)
+        *summary = s;
+    sampler_destroy(&a->sampler);
+    sample_queue_destroy(&a->queue);
+    pc_hist_free(&a->writer.hist);
+    registry_free(&a->reg);
+    free(a->outcome);
+    pthread_mutex_destroy(&a->lock);
+    free(a);
+    return rc;
+}

@@ -1,0 +1,245 @@
+/*
+ * profile_db.c - opening, checking, creating and migrating the profile
+ * database, and the checked SQLite helpers everything else writes with.
+ *
+ * Opening reads before it writes: the header's application_id and
+ * user_version say whether the file is ours and how old; a quick_check
+ * finds damage; only then is WAL mode switched on and the schema created
+ * or migrated, inside BEGIN IMMEDIATE so that collectors starting together
+ * do it once.
+ */
+#include "profile_db.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+extern const char pdb_schema_sql[]; /* sql/schema.sql, embedded by the build */
+
+/* migrations[v] takes a database from version v to v + 1; version 0 is an
+ * empty file.  A new schema version adds its sql/migrations file here. */
+static const char *const migrations[] = {pdb_schema_sql};
+_Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION,
+               "one migration per schema version");
+
+enum { BUSY_TIMEOUT_MS = 60000, BUSY_RETRIES = 50 };
+
+static int fail(char *err, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int pdb_fail(profile_db *p, const char *what, char *err, size_t errcap)
+{
+    return fail(err, errcap, "%s: %s: %s", p->path, what, sqlite3_errmsg(p->db));
+}
+
+static bool busy(int rc) { return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED; }
+
+static void pause_briefly(void)
+{
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+}
+
+int pdb_exec(profile_db *p, const char *sql, char *err, size_t errcap)
+{
+    char *msg = NULL;
+    int rc = sqlite3_exec(p->db, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK) {
+        fail(err, errcap, "%s: %s", p->path, msg ? msg : sqlite3_errstr(rc));
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Run sql (a statement without results), retrying while the database is
+ * busy beyond the busy timeout. */
+static int exec_retrying(profile_db *p, const char *sql, char *err, size_t errcap)
+{
+    for (int i = 0;; i++) {
+        int rc = sqlite3_exec(p->db, sql, NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            return 0;
+        if (!busy(rc) || i == BUSY_RETRIES)
+            return pdb_fail(p, sql, err, errcap);
+        pause_briefly();
+    }
+}
+
+int pdb_begin(profile_db *p, char *err, size_t errcap)
+{
+    return exec_retrying(p, "BEGIN IMMEDIATE", err, errcap);
+}
+
+int pdb_commit(profile_db *p, char *err, size_t errcap)
+{
+    return exec_retrying(p, "COMMIT", err, errcap);
+}
+
+void pdb_rollback(profile_db *p)
+{
+    if (!sqlite3_get_autocommit(p->db))
+        (void)sqlite3_exec(p->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int pdb_prepare(profile_db *p, const char *sql, sqlite3_stmt **st, char *err, size_t errcap)
+{
+    if (sqlite3_prepare_v2(p->db, sql, -1, st, NULL) != SQLITE_OK)
+        return pdb_fail(p, "preparing a statement", err, errcap);
+    return 0;
+}
+
+int pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap)
+{
+    if (rc != SQLITE_OK)
+        return pdb_fail(p, "binding a value", err, errcap);
+    rc = sqlite3_step(st);
+    if (rc != SQLITE_DONE) {
+        pdb_fail(p, sqlite3_sql(st), err, errcap);
+        sqlite3_reset(st);
+        return -1;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return 0;
+}
+
+int pdb_finalize(profile_db *p, sqlite3_stmt *st, char *err, size_t errcap)
+{
+    if (sqlite3_finalize(st) != SQLITE_OK)
+        return pdb_fail(p, "finishing a statement", err, errcap);
+    return 0;
+}
+
+/* The integer result of a one-row query. */
+static int query_int(profile_db *p, const char *sql, int64_t *out, char *err, size_t errcap)
+{
+    sqlite3_stmt *st;
+    if (pdb_prepare(p, sql, &st, err, errcap) != 0)
+        return -1;
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        pdb_fail(p, sql, err, errcap);
+        sqlite3_finalize(st);
+        return -1;
+    }
+    *out = sqlite3_column_int64(st, 0);
+    return pdb_finalize(p, st, err, errcap);
+}
+
+/* Is the file ours?  *version is its schema version, 0 for an empty
+ * database.  Refuses foreign and newer files. */
+static int check_ours(profile_db *p, int64_t *version, char *err, size_t errcap)
+{
+    int64_t app, objects;
+    if (query_int(p, "PRAGMA application_id", &app, err, errcap) != 0 ||
+        query_int(p, "PRAGMA user_version", version, err, errcap) != 0 ||
+        query_int(p, "SELECT count(*) FROM sqlite_schema", &objects, err, errcap) != 0)
+        return -1;
+    if (app == 0 && *version == 0 && objects == 0)
+        return 0; /* empty: ours to create */
+    if (app != PDB_APPLICATION_ID)
+        return fail(err, errcap,
+                    "%s: not a pulley profile database (application_id %lld); refusing to "
+                    "touch it",
+                    p->path, (long long)app);
+    if (*version > PDB_SCHEMA_VERSION)
+        return fail(err, errcap,
+                    "%s: profile schema version %lld is newer than this collector's (%d); "
+                    "use a newer pulley-collect",
+                    p->path, (long long)*version, PDB_SCHEMA_VERSION);
+    if (*version < 1)
+        return fail(err, errcap, "%s: profile database without a schema version", p->path);
+    return 0;
+}
+
+/* Read-only checks: ours, not newer, not damaged. */
+static int check_file(profile_db *p, char *err, size_t errcap)
+{
+    int64_t version;
+    if (pdb_exec(p, "BEGIN", err, errcap) != 0)
+        return -1;
+    int rc = check_ours(p, &version, err, errcap);
+    if (rc == 0 && version > 0) {
+        sqlite3_stmt *st;
+        rc = pdb_prepare(p, "PRAGMA quick_check(1)", &st, err, errcap);
+        if (rc == 0) {
+            int step = sqlite3_step(st);
+            const unsigned char *text = step == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+            if (!text || strcmp((const char *)text, "ok") != 0)
+                rc = fail(err, errcap, "%s: the database is damaged (%s); refusing to write to it",
+                          p->path, text ? (const char *)text : sqlite3_errmsg(p->db));
+            sqlite3_finalize(st);
+        }
+    }
+    pdb_rollback(p);
+    return rc;
+}
+
+/* Create or migrate the schema, once, under a write lock. */
+static int upgrade(profile_db *p, char *err, size_t errcap)
+{
+    int64_t version;
+    if (pdb_begin(p, err, errcap) != 0)
+        return -1;
+    if (check_ours(p, &version, err, errcap) != 0)
+        goto failed;
+    for (; version < PDB_SCHEMA_VERSION; version++)
+        if (pdb_exec(p, migrations[version], err, errcap) != 0)
+            goto failed;
+    if (pdb_commit(p, err, errcap) == 0)
+        return 0;
+failed:
+    pdb_rollback(p);
+    return -1;
+}
+
+int pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
+{
+    p->path = path;
+    if (errcap)
+        err[0] = '\0';
+    int rc = sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        if (p->db)
+            pdb_fail(p, "cannot open", err, errcap);
+        else
+            fail(err, errcap, "%s: cannot open: %s", path, sqlite3_errstr(rc));
+        sqlite3_close(p->db);
+        p->db = NULL;
+        return -1;
+    }
+    sqlite3_extended_result_codes(p->db, 1);
+    if (sqlite3_busy_timeout(p->db, BUSY_TIMEOUT_MS) != SQLITE_OK ||
+        check_file(p, err, errcap) != 0 ||
+        exec_retrying(p, "PRAGMA journal_mode = WAL", err, errcap) != 0 ||
+        pdb_exec(p, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", err, errcap) != 0 ||
+        upgrade(p, err, errcap) != 0) {
+        if (!*err)
+            pdb_fail(p, "setting up", err, errcap);
+        sqlite3_close(p->db);
+        p->db = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int pdb_close(profile_db *p, char *err, size_t errcap)
+{
+    if (!p->db)
+        return 0;
+    int rc = sqlite3_close(p->db);
+    p->db = NULL;
+    if (rc != SQLITE_OK)
+        return fail(err, errcap, "%s: closing: %s", p->path, sqlite3_errstr(rc));
+    return 0;
+}

@@ -1,0 +1,49 @@
+/*
+ * profile_db.h - the profile database connection: opening it safely
+ * (refusing foreign, newer or damaged files before writing a byte),
+ * creating and migrating the schema (sql/schema.sql), WAL mode and a busy
+ * timeout so that several collectors can write one database at once, and
+ * small helpers that check every SQLite return code.
+ */
+#ifndef PULLEY_PROFILE_DB_H
+#define PULLEY_PROFILE_DB_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+/* PRAGMA application_id of a profile database ("PVMP") and the schema
+ * version this collector writes (PRAGMA user_version). */
+#define PDB_APPLICATION_ID 0x50564D50
+#define PDB_SCHEMA_VERSION 1
+
+typedef struct profile_db {
+    sqlite3 *db;
+    const char *path;
+} profile_db;
+
+/* Open or create the database at path, ready for writing.  Returns 0, or
+ * -1 with err (and nothing written) for a file that is not a profile
+ * database, has a newer schema, or is damaged. */
+int pdb_open(profile_db *p, const char *path, char *err, size_t errcap);
+/* Close; returns 0 or -1 with err. */
+int pdb_close(profile_db *p, char *err, size_t errcap);
+
+/* BEGIN IMMEDIATE (waiting for other writers), COMMIT (retrying while
+ * busy), ROLLBACK (after a failure; errors ignored). */
+int pdb_begin(profile_db *p, char *err, size_t errcap);
+int pdb_commit(profile_db *p, char *err, size_t errcap);
+void pdb_rollback(profile_db *p);
+
+/* Run SQL text without results. */
+int pdb_exec(profile_db *p, const char *sql, char *err, size_t errcap);
+/* Prepare one statement. */
+int pdb_prepare(profile_db *p, const char *sql, sqlite3_stmt **st, char *err, size_t errcap);
+/* Step a bound statement to SQLITE_DONE, then reset it and clear its
+ * bindings.  rc is the result of binding it (SQLITE_OK: go on). */
+int pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap);
+/* Finalize; returns -1 with err if the statement's last step failed. */
+int pdb_finalize(profile_db *p, sqlite3_stmt *st, char *err, size_t errcap);
+/* Set err to "what: SQLite's message" and return -1. */
+int pdb_fail(profile_db *p, const char *what, char *err, size_t errcap);
+
+#endif

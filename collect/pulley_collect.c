@@ -1,0 +1,181 @@
+/*
+ * pulley_collect.c - `pulley-collect`: run a program on the profiling VM
+ * and record a run (PC samples, every bytecode function, the opcode table)
+ * in an SQLite profile database.  See collect/README.md.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "pulley_isa_desc.h"
+#include "runner.h"
+#include "session.h"
+#include "vm.h"
+
+static const cli_tool tool = {
+    "pulley-collect",
+    "[OPTIONS] [--] PROGRAM [ARGS...]",
+    "Run PROGRAM (a .pbc module, .pasm assembly or .wasm module, told apart\n"
+    "by its first bytes) on the profiling build of the VM, sample the pc of\n"
+    "every VM, and append the run to an SQLite profile database: compressed\n"
+    "sample streams, every bytecode function and its disassembly, the\n"
+    "opcode table, and the per-instruction sample histogram.\n"
+    "The program's stdin, stdout, stderr and exit status pass through; a\n"
+    "one-line summary goes to stderr at the end.  SIGINT, SIGTERM and SIGHUP\n"
+    "end the run cleanly (every sample taken is committed) and then kill\n"
+    "pulley-collect with the same signal.\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output=DB    profile database (default: ./profile.db)\n"
+    "  -f, --freq=HZ      samples per second per VM (default: 10000)\n"
+    "  -l, --label=NAME   label stored with the run\n"
+    "  -i, --invoke=NAME  .pbc/.pasm: run function NAME (default: the entry,\n"
+    "                     else \"main\"); ARGS are its parameters\n"
+    "  -d, --dir=DIR      .wasm: let the program use directory DIR (repeatable)\n"
+    "      --exact        use the counting build: exact instruction and\n"
+    "                     branch counts (not available yet)\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Exit status: the program's (0 after a return, the status it exited with,\n"
+    "2 after a trap); 1 if it could not be run or recorded; 2 for bad usage.\n",
+};
+
+enum { MAX_DIRS = 64 };
+
+typedef struct options {
+    pvm_agent_config cfg;
+    collect_program prog;
+    const char *dirs[MAX_DIRS];
+    int exact;
+} options;
+
+static int parse_hz(const char *s, unsigned *hz)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || end == s || *end || v == 0 || v > PVM_AGENT_MAX_HZ)
+        return -1;
+    *hz = (unsigned)v;
+    return 0;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, options *o)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'}, {"freq", required_argument, NULL, 'f'},
+        {"label", required_argument, NULL, 'l'},  {"invoke", required_argument, NULL, 'i'},
+        {"dir", required_argument, NULL, 'd'},    {"exact", no_argument, NULL, 'x'},
+        CLI_STANDARD_OPTIONS,
+    };
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "+:o:f:l:i:d:hV", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'o': o->cfg.db_path = optarg; break;
+        case 'f':
+            if (parse_hz(optarg, &o->cfg.sample_hz) != 0)
+                return cli_usage_error(&tool, "--freq needs a rate from 1 to 1000000 Hz");
+            break;
+        case 'l': o->cfg.label = optarg; break;
+        case 'i': o->prog.invoke = optarg; break;
+        case 'd':
+            if (o->prog.ndirs == MAX_DIRS)
+                return cli_usage_error(&tool, "too many --dir options");
+            o->dirs[o->prog.ndirs++] = optarg;
+            break;
+        case 'x': o->exact = 1; break;
+        case 'h': return cli_help(&tool);
+        case 'V': return cli_version(&tool);
+        default: return cli_bad_option(&tool, argv, opt);
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error(&tool, "no program to run");
+    o->prog.path = argv[optind];
+    o->prog.args = argv + optind + 1;
+    o->prog.nargs = argc - optind - 1;
+    o->prog.dirs = o->dirs;
+    return -1;
+}
+
+/* The command line as one string, each argument single-quoted when it
+ * holds anything but safe characters. */
+static char *quote_command(int argc, char **argv)
+{
+    size_t cap = 1;
+    for (int i = 0; i < argc; i++)
+        cap += strlen(argv[i]) * 4 + 3;
+    char *out = malloc(cap), *p = out;
+    if (!out)
+        return NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789-_./=:,+@%") == strlen(a);
+        if (i)
+            *p++ = ' ';
+        if (plain) {
+            p = stpcpy(p, a);
+            continue;
+        }
+        *p++ = '\'';
+        for (; *a; a++)
+            p = *a == '\'' ? stpcpy(p, "'\\''") : (*p = *a, p + 1);
+        *p++ = '\'';
+    }
+    *p = '\0';
+    return out;
+}
+
+static bool is_wasm(const char *path)
+{
+    unsigned char magic[4];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false; /* the runner reports the error */
+    bool wasm = fread(magic, 1, 4, f) == 4 && memcmp(magic, "\0asm", 4) == 0;
+    fclose(f);
+    return wasm;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {.cfg = {.db_path = "profile.db"}};
+    int status = parse_options(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    if (!pvm_built_with_profile()) {
+        cli_error(&tool, "this VM was built without the profiling hook (PULLEY_PROFILE)");
+        return CLI_FAILURE;
+    }
+    if (o.exact) {
+        cli_error(&tool, "--exact needs the counting build of the VM (PULLEY_COUNT), which "
+                         "this build does not have yet");
+        return CLI_FAILURE;
+    }
+    char build[128];
+    snprintf(build, sizeof build, "dispatch=%s profile%s", pvm_dispatch_mode(),
+             pvm_built_with_trace() ? " trace" : "");
+    const char *slash = strrchr(o.prog.path, '/');
+    o.cfg.benchmark = slash ? slash + 1 : o.prog.path;
+    o.cfg.build_flags = build;
+    o.cfg.isa = pulley_agent_isa();
+    char *command = quote_command(argc, argv);
+    o.cfg.command_line = command;
+    collect_session s = {.tool = tool.name};
+    if (!command || session_block_signals() != 0 || session_start(&s, &o.cfg) != 0) {
+        if (!command)
+            cli_error(&tool, "out of memory");
+        free(command);
+        return CLI_FAILURE;
+    }
+    status = is_wasm(o.prog.path) ? collect_run_wasm(&s, &o.prog) : collect_run_pulley(&s, &o.prog);
+    free(command);
+    if (fflush(stdout) != 0)
+        return cli_error(&tool, "writing the output failed");
+    return status;
+}

@@ -1,0 +1,15 @@
+/*
+ * pulley_isa_desc.h - the Pulley VM's instruction set described for the
+ * profiling agent: the opcode table from pvm_ops[] and pvm_formats[] (never
+ * a hand list) and a decoder that disassembles with pvm_format_insn.
+ */
+#ifndef PULLEY_ISA_DESC_H
+#define PULLEY_ISA_DESC_H
+
+#include "profile_agent.h"
+
+/* The descriptor; a module's decode context is its pvm_module (function
+ * operands are then printed by name), or NULL. */
+const pvm_agent_isa *pulley_agent_isa(void);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * registry.c - the agent's in-memory record of modules, functions and
+ * counts, and the address index that maps sampled pcs to functions.
+ */
+#include "registry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Make room for one more element of `size` bytes in *items. */
+static int reserve(void **items, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t want = *cap ? *cap * 2 : 16;
+    void *grown = realloc(*items, want * size);
+    if (!grown)
+        return -1;
+    *items = grown;
+    *cap = want;
+    return 0;
+}
+
+int registry_add_module(registry *r, const char *name, const void *decode_ctx)
+{
+    if (!name || r->nmodules >= INT32_MAX ||
+        reserve((void **)&r->modules, r->nmodules, &r->modules_cap, sizeof *r->modules) != 0)
+        return -1;
+    char *copy = strdup(name);
+    if (!copy)
+        return -1;
+    r->modules[r->nmodules] = (reg_module){copy, decode_ctx};
+    return (int)r->nmodules++;
+}
+
+int registry_add_function(registry *r, int module, uint32_t index, const char *name,
+                          uintptr_t address, const uint8_t *code, size_t size)
+{
+    if (module < 0 || (size_t)module >= r->nmodules || !name || (!code && size) ||
+        r->nfuncs >= INT32_MAX ||
+        reserve((void **)&r->funcs, r->nfuncs, &r->funcs_cap, sizeof *r->funcs) != 0)
+        return -1;
+    char *name_copy = strdup(name);
+    uint8_t *code_copy = malloc(size ? size : 1);
+    if (!name_copy || !code_copy) {
+        free(name_copy);
+        free(code_copy);
+        return -1;
+    }
+    if (size)
+        memcpy(code_copy, code, size);
+    r->funcs[r->nfuncs] = (reg_function){module, index, name_copy, address, code_copy, size};
+    free(r->by_address); /* stale */
+    r->by_address = NULL;
+    return (int)r->nfuncs++;
+}
+
+int registry_add_count(registry *r, reg_counts *c, int func, uint32_t from, uint32_t to,
+                       uint64_t count)
+{
+    if (func < 0 || (size_t)func >= r->nfuncs ||
+        reserve((void **)&c->items, c->n, &c->cap, sizeof *c->items) != 0)
+        return -1;
+    c->items[c->n++] = (reg_count){func, from, to, count};
+    return 0;
+}
+
+static int by_address(const void *a, const void *b)
+{
+    uintptr_t x = ((const reg_address *)a)->address, y = ((const reg_address *)b)->address;
+    return x < y ? -1 : x > y;
+}
+
+int registry_sort(registry *r)
+{
+    free(r->by_address);
+    r->by_address = malloc((r->nfuncs ? r->nfuncs : 1) * sizeof *r->by_address);
+    if (!r->by_address)
+        return -1;
+    for (size_t i = 0; i < r->nfuncs; i++)
+        r->by_address[i] = (reg_address){r->funcs[i].address, i};
+    qsort(r->by_address, r->nfuncs, sizeof *r->by_address, by_address);
+    return 0;
+}
+
+int registry_find_pc(const registry *r, uintptr_t pc)
+{
+    size_t lo = 0, hi = r->nfuncs; /* count of functions starting at or below pc */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->by_address[mid].address <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return -1;
+    const reg_function *f = &r->funcs[r->by_address[lo - 1].func];
+    return pc - f->address < f->size ? (int)r->by_address[lo - 1].func : -1;
+}
+
+void registry_free(registry *r)
+{
+    for (size_t i = 0; i < r->nmodules; i++)
+        free(r->modules[i].name);
+    for (size_t i = 0; i < r->nfuncs; i++) {
+        free(r->funcs[i].name);
+        free(r->funcs[i].code);
+    }
+    free(r->modules);
+    free(r->funcs);
+    free(r->execs.items);
+    free(r->edges.items);
+    free(r->by_address);
+    *r = (registry){0};
+}

@@ -1,0 +1,337 @@
+/*
+ * run_store.c - the rows of one run (see run_store.h).  Every SQLite call
+ * is checked; a failed transaction is rolled back.
+ */
+#include "run_store.h"
+
+#include "sample_codec.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#ifndef PULLEY_VERSION
+#error "PULLEY_VERSION is defined by the build"
+#endif
+
+/* UTC now, ISO 8601 with milliseconds. */
+static void utc_now(char *buf, size_t cap)
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t n = strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf + n, cap - n, ".%03ldZ", ts.tv_nsec / 1000000);
+}
+
+static void host_name(char *buf, size_t cap)
+{
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(buf, cap, "%s %s %s %s", u.nodename, u.sysname, u.release, u.machine);
+    else
+        snprintf(buf, cap, "unknown");
+}
+
+static int bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+    return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
+}
+
+static int insert_opcodes(profile_db *p, int64_t run, const pvm_agent_isa *isa, char *err,
+                          size_t errcap)
+{
+    sqlite3_stmt *st;
+    if (pdb_prepare(p,
+                    "INSERT INTO opcodes (run_id, id, name, format, operands, length, flags,"
+                    " flag_names, semantics) VALUES (?,?,?,?,?,?,?,?,?)",
+                    &st, err, errcap) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < isa->nopcodes; i++) {
+        const pvm_agent_opcode *o = &isa->opcodes[i];
+        int b = sqlite3_bind_int64(st, 1, run);
+        b = b ? b : sqlite3_bind_int64(st, 2, o->id);
+        b = b ? b : bind_text(st, 3, o->name);
+        b = b ? b : bind_text(st, 4, o->format ? o->format : "");
+        b = b ? b : bind_text(st, 5, o->operands ? o->operands : "");
+        b = b ? b : sqlite3_bind_int64(st, 6, o->length);
+        b = b ? b : sqlite3_bind_int64(st, 7, o->flags);
+        b = b ? b : bind_text(st, 8, o->flag_names ? o->flag_names : "");
+        b = b ? b : bind_text(st, 9, o->semantics ? o->semantics : "");
+        rc = pdb_run(p, st, b, err, errcap);
+    }
+    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+}
+
+int run_store_begin(profile_db *p, const pvm_agent_config *cfg, unsigned hz, int64_t *run_id,
+                    char *err, size_t errcap)
+{
+    char start[64], host[512], hash[32];
+    utc_now(start, sizeof start);
+    host_name(host, sizeof host);
+    snprintf(hash, sizeof hash, "%016" PRIx64, cfg->isa->hash);
+    sqlite3_stmt *st;
+    if (pdb_begin(p, err, errcap) != 0)
+        return -1;
+    if (pdb_prepare(p,
+                    "INSERT INTO runs (label, benchmark, command_line, start_time, sample_hz,"
+                    " exact, build_flags, host, isa_name, isa_hash, collector)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    &st, err, errcap) != 0)
+        goto failed;
+    int b = bind_text(st, 1, cfg->label);
+    b = b ? b : bind_text(st, 2, cfg->benchmark);
+    b = b ? b : bind_text(st, 3, cfg->command_line ? cfg->command_line : "");
+    b = b ? b : bind_text(st, 4, start);
+    b = b ? b : sqlite3_bind_int64(st, 5, hz);
+    b = b ? b : sqlite3_bind_int(st, 6, cfg->exact != 0);
+    b = b ? b : bind_text(st, 7, cfg->build_flags);
+    b = b ? b : bind_text(st, 8, host);
+    b = b ? b : bind_text(st, 9, cfg->isa->name ? cfg->isa->name : "unknown");
+    b = b ? b : bind_text(st, 10, hash);
+    b = b ? b : bind_text(st, 11, "pulley-collect " PULLEY_VERSION);
+    int rc = pdb_run(p, st, b, err, errcap);
+    if (pdb_finalize(p, st, err, errcap) != 0 || rc != 0)
+        goto failed;
+    *run_id = sqlite3_last_insert_rowid(p->db);
+    if (insert_opcodes(p, *run_id, cfg->isa, err, errcap) != 0 || pdb_commit(p, err, errcap) != 0)
+        goto failed;
+    return 0;
+failed:
+    pdb_rollback(p);
+    return -1;
+}
+
+int run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err, size_t errcap)
+{
+    sqlite3_stmt *st;
+    if (pdb_begin(p, err, errcap) != 0)
+        return -1;
+    if (pdb_prepare(p,
+                    "INSERT INTO sample_chunks (run_id, seq, encoding, sample_count, first_ns,"
+                    " last_ns, raw_bytes, data) VALUES (?,?,?,?,?,?,?,?)",
+                    &st, err, errcap) != 0)
+        goto failed;
+    int b = sqlite3_bind_int64(st, 1, run_id);
+    b = b ? b : sqlite3_bind_int64(st, 2, c->seq);
+    b = b ? b : sqlite3_bind_text(st, 3, SAMPLE_ENCODING, -1, SQLITE_STATIC);
+    b = b ? b : sqlite3_bind_int64(st, 4, (sqlite3_int64)c->samples);
+    b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)c->first_ns);
+    b = b ? b : sqlite3_bind_int64(st, 6, (sqlite3_int64)c->last_ns);
+    b = b ? b : sqlite3_bind_int64(st, 7, (sqlite3_int64)c->raw_bytes);
+    b = b ? b : sqlite3_bind_blob64(st, 8, c->data, c->len, SQLITE_STATIC);
+    int rc = pdb_run(p, st, b, err, errcap);
+    if (pdb_finalize(p, st, err, errcap) != 0 || rc != 0 || pdb_commit(p, err, errcap) != 0)
+        goto failed;
+    return 0;
+failed:
+    pdb_rollback(p);
+    return -1;
+}
+
+/* ---- the end of a run --------------------------------------------------- */
+
+enum { TEXT_CAP = 512 };
+
+static int insert_modules(profile_db *p, int64_t run, const registry *r, int64_t *ids, char *err,
+                          size_t errcap)
+{
+    sqlite3_stmt *st;
+    if (pdb_prepare(p, "INSERT INTO modules (run_id, name) VALUES (?,?)", &st, err, errcap) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < r->nmodules; i++) {
+        int b = sqlite3_bind_int64(st, 1, run);
+        b = b ? b : bind_text(st, 2, r->modules[i].name);
+        rc = pdb_run(p, st, b, err, errcap);
+        ids[i] = sqlite3_last_insert_rowid(p->db);
+    }
+    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+}
+
+static int insert_functions(profile_db *p, int64_t run, const registry *r,
+                            const int64_t *module_ids, int64_t *ids, char *err, size_t errcap)
+{
+    sqlite3_stmt *st;
+    if (pdb_prepare(p,
+                    "INSERT INTO functions (run_id, module_id, idx, name, address, size, code)"
+                    " VALUES (?,?,?,?,?,?,?)",
+                    &st, err, errcap) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < r->nfuncs; i++) {
+        const reg_function *f = &r->funcs[i];
+        int b = sqlite3_bind_int64(st, 1, run);
+        b = b ? b : sqlite3_bind_int64(st, 2, module_ids[f->module]);
+        b = b ? b : sqlite3_bind_int64(st, 3, f->index);
+        b = b ? b : bind_text(st, 4, f->name);
+        b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)f->address);
+        b = b ? b : sqlite3_bind_int64(st, 6, (sqlite3_int64)f->size);
+        b = b ? b : sqlite3_bind_blob64(st, 7, f->code, f->size, SQLITE_STATIC);
+        rc = pdb_run(p, st, b, err, errcap);
+        ids[i] = sqlite3_last_insert_rowid(p->db);
+    }
+    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+}
+
+/* Decode every function from its start; stop at bytes that do not decode. */
+static int insert_instructions(profile_db *p, const pvm_agent_isa *isa, const registry *r,
+                               const int64_t *ids, char *err, size_t errcap)
+{
+    if (!isa->decode)
+        return 0;
+    sqlite3_stmt *st;
+    if (pdb_prepare(p,
+                    "INSERT INTO instructions (function_id, offset, length, opcode, text)"
+                    " VALUES (?,?,?,?,?)",
+                    &st, err, errcap) != 0)
+        return -1;
+    int rc = 0;
+    char text[TEXT_CAP];
+    for (size_t i = 0; rc == 0 && i < r->nfuncs; i++) {
+        const reg_function *f = &r->funcs[i];
+        const void *ctx = r->modules[f->module].decode_ctx;
+        unsigned len, op;
+        for (size_t off = 0; rc == 0 && off < f->size; off += len) {
+            if (isa->decode(ctx, f->code, f->size, off, &len, &op, text, sizeof text) != 0 ||
+                len == 0)
+                break;
+            int b = sqlite3_bind_int64(st, 1, ids[i]);
+            b = b ? b : sqlite3_bind_int64(st, 2, (sqlite3_int64)off);
+            b = b ? b : sqlite3_bind_int64(st, 3, len);
+            b = b ? b : sqlite3_bind_int64(st, 4, op);
+            b = b ? b : bind_text(st, 5, text);
+            rc = pdb_run(p, st, b, err, errcap);
+        }
+    }
+    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+}
+
+static int insert_pc_samples(profile_db *p, int64_t run, const registry *r, const pc_hist *h,
+                             const int64_t *ids, char *err, size_t errcap)
+{
+    sqlite3_stmt *st;
+    if (pdb_prepare(p,
+                    "INSERT INTO pc_samples (run_id, function_id, offset, pc, samples)"
+                    " VALUES (?,?,?,?,?)",
+                    &st, err, errcap) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < h->cap; i++) {
+        const pc_hist_entry *e = &h->slots[i];
+        if (!e->count)
+            continue;
+        int f = e->pc ? registry_find_pc(r, (uintptr_t)e->pc) : -1;
+        int b = sqlite3_bind_int64(st, 1, run);
+        if (f >= 0) {
+            b = b ? b : sqlite3_bind_int64(st, 2, ids[f]);
+            b = b ? b : sqlite3_bind_int64(st, 3, (sqlite3_int64)(e->pc - r->funcs[f].address));
+        } /* else function_id and offset stay NULL */
+        b = b ? b : sqlite3_bind_int64(st, 4, (sqlite3_int64)e->pc);
+        b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)e->count);
+        rc = pdb_run(p, st, b, err, errcap);
+    }
+    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+}
+
+static int insert_counts(profile_db *p, int64_t run, const reg_counts *c, int edges,
+                         const int64_t *ids, char *err, size_t errcap)
+{
+    const char *sql = edges ? "INSERT INTO edge_counts (run_id, function_id, from_offset,"
+                              " to_offset, count) VALUES (?1,?2,?3,?4,?5)"
+                              " ON CONFLICT (function_id, from_offset, to_offset) DO UPDATE SET count = count + excluded.count"
+                            : "INSERT INTO exec_counts (run_id, function_id, offset, count)"
+                              " VALUES (?1,?2,?3,?5)"
+                              " ON CONFLICT (function_id, offset) DO UPDATE SET count = count + excluded.count";
+    sqlite3_stmt *st;
+    if (pdb_prepare(p, sql, &st, err, errcap) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < c->n; i++) {
+        const reg_count *k = &c->items[i];
+        int b = sqlite3_bind_int64(st, 1, run);
+        b = b ? b : sqlite3_bind_int64(st, 2, ids[k->func]);
+        b = b ? b : sqlite3_bind_int64(st, 3, k->from);
+        b = b ? b : edges ? sqlite3_bind_int64(st, 4, k->to) : SQLITE_OK;
+        b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)k->count);
+        rc = pdb_run(p, st, b, err, errcap);
+    }
+    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+}
+
+static int end_run_row(profile_db *p, int64_t run, const run_end *end, char *err, size_t errcap)
+{
+    char now[64];
+    utc_now(now, sizeof now);
+    const pvm_agent_summary *s = end->summary;
+    sqlite3_stmt *st;
+    if (pdb_prepare(p,
+                    "UPDATE runs SET end_time = ?, duration_ns = ?, sampled_ns = ?,"
+                    " samples_taken = ?, samples_written = ?, samples_dropped = ?,"
+                    " ticks_missed = ?, bytes_stored = ?, outcome = ?, exit_status = ?"
+                    " WHERE id = ?",
+                    &st, err, errcap) != 0)
+        return -1;
+    int b = bind_text(st, 1, now);
+    b = b ? b : sqlite3_bind_int64(st, 2, (sqlite3_int64)end->duration_ns);
+    b = b ? b : sqlite3_bind_int64(st, 3, (sqlite3_int64)s->sampled_ns);
+    b = b ? b : sqlite3_bind_int64(st, 4, (sqlite3_int64)s->samples_taken);
+    b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)s->samples_written);
+    b = b ? b : sqlite3_bind_int64(st, 6, (sqlite3_int64)s->samples_dropped);
+    b = b ? b : sqlite3_bind_int64(st, 7, (sqlite3_int64)s->ticks_missed);
+    b = b ? b : sqlite3_bind_int64(st, 8, (sqlite3_int64)s->bytes_stored);
+    b = b ? b : bind_text(st, 9, end->outcome);
+    b = b ? b : end->has_exit_status ? sqlite3_bind_int(st, 10, end->exit_status)
+                                     : sqlite3_bind_null(st, 10);
+    b = b ? b : sqlite3_bind_int64(st, 11, run);
+    int rc = pdb_run(p, st, b, err, errcap);
+    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+}
+
+static int write_content(profile_db *p, int64_t run, const pvm_agent_isa *isa, const registry *r,
+                         const pc_hist *h, int64_t *module_ids, int64_t *func_ids, char *err,
+                         size_t errcap)
+{
+    return insert_modules(p, run, r, module_ids, err, errcap) ||
+                   insert_functions(p, run, r, module_ids, func_ids, err, errcap) ||
+                   insert_instructions(p, isa, r, func_ids, err, errcap) ||
+                   insert_pc_samples(p, run, r, h, func_ids, err, errcap) ||
+                   insert_counts(p, run, &r->execs, 0, func_ids, err, errcap) ||
+                   insert_counts(p, run, &r->edges, 1, func_ids, err, errcap)
+               ? -1
+               : 0;
+}
+
+int run_store_finish(profile_db *p, int64_t run_id, const pvm_agent_isa *isa, const registry *r,
+                     const pc_hist *h, const run_end *end, char *err, size_t errcap)
+{
+    int64_t *module_ids = malloc((r->nmodules + 1) * sizeof *module_ids);
+    int64_t *func_ids = malloc((r->nfuncs + 1) * sizeof *func_ids);
+    int rc = -1;
+    if (!module_ids || !func_ids)
+        snprintf(err, errcap, "out of memory writing the run");
+    else if (pdb_begin(p, err, errcap) == 0) {
+        if (write_content(p, run_id, isa, r, h, module_ids, func_ids, err, errcap) == 0 &&
+            end_run_row(p, run_id, end, err, errcap) == 0 && pdb_commit(p, err, errcap) == 0)
+            rc = 0;
+        else
+            pdb_rollback(p);
+    }
+    free(module_ids);
+    free(func_ids);
+    if (rc == 0)
+        return 0;
+    /* The content could not be written: still end the run row. */
+    char ignored[256];
+    if (pdb_begin(p, ignored, sizeof ignored) == 0) {
+        if (end_run_row(p, run_id, end, ignored, sizeof ignored) != 0 ||
+            pdb_commit(p, ignored, sizeof ignored) != 0)
+            pdb_rollback(p);
+    }
+    return -1;
+}

@@ -1,0 +1,45 @@
+/*
+ * run_store.h - writing one run into the profile database: the run row
+ * and its opcode table when it starts, sample chunks while it runs, and
+ * when it ends the modules, functions, decoded instructions, pc_samples
+ * histogram, exact counts and the run row's totals, in one transaction.
+ */
+#ifndef PULLEY_RUN_STORE_H
+#define PULLEY_RUN_STORE_H
+
+#include <stdint.h>
+
+#include "pc_hist.h"
+#include "profile_agent.h"
+#include "profile_db.h"
+#include "registry.h"
+
+/* Insert the run row (start time now) and the ISA's opcode table. */
+int run_store_begin(profile_db *p, const pvm_agent_config *cfg, unsigned hz, int64_t *run_id,
+                    char *err, size_t errcap);
+
+/* One compressed chunk of n samples, its own transaction. */
+typedef struct run_chunk {
+    int64_t seq;
+    uint64_t samples, first_ns, last_ns, raw_bytes;
+    const uint8_t *data;
+    size_t len;
+} run_chunk;
+int run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err, size_t errcap);
+
+/* How the run ended. */
+typedef struct run_end {
+    const char *outcome;      /* NULL: unknown */
+    int exit_status;
+    int has_exit_status;
+    uint64_t duration_ns;
+    const pvm_agent_summary *summary;
+} run_end;
+
+/* Write what the run registered and sampled (r must be sorted), then end
+ * the run row.  If the content cannot be written the run row is still
+ * ended; returns -1 with err then. */
+int run_store_finish(profile_db *p, int64_t run_id, const pvm_agent_isa *isa, const registry *r,
+                     const pc_hist *h, const run_end *end, char *err, size_t errcap);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * runner.h - running a program under the profiling agent.  One runner per
+ * kind of program file; each loads the program, registers its module and
+ * every bytecode function, registers the VM's PC slot, runs it, passes its
+ * output through, and ends the session with the program's outcome.
+ */
+#ifndef PULLEY_COLLECT_RUNNER_H
+#define PULLEY_COLLECT_RUNNER_H
+
+#include <stdint.h>
+
+#include "session.h"
+
+typedef struct collect_program {
+    const char *path;
+    const char *invoke;      /* function to run; NULL: the entry, else "main" */
+    char **args;             /* arguments after the program */
+    int nargs;
+    const char *const *dirs; /* --dir: directories the program may use (WASI) */
+    int ndirs;
+} collect_program;
+
+/* Each returns the program's exit status (0 after a return, the status it
+ * exited with, 2 after a trap) or 1 for a load, usage or collector error,
+ * after reporting it.  The session is ended before they return. */
+
+/* A .pbc module or .pasm assembly, on the profiling VM with the builtin
+ * host functions (print_i64, print_f64, print_char, exit). */
+int collect_run_pulley(collect_session *s, const collect_program *p);
+
+/* A .wasm module, translated and run with WASI (interp/wasm, interp/wasi). */
+int collect_run_wasm(collect_session *s, const collect_program *p);
+
+/* Register a loaded module and all its functions with the agent: the
+ * load address of a function is its first code byte in m->code.  Returns
+ * 0, or -1 if the agent refused (run already ended, out of memory). */
+struct pvm_module;
+int collect_register_module(collect_session *s, const char *name, const struct pvm_module *m);
+
+#endif

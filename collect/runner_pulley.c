@@ -1,0 +1,180 @@
+/*
+ * runner_pulley.c - running a .pbc or .pasm program on the profiling VM,
+ * as pulley-run does: the entry function (or --invoke NAME, else "main")
+ * with the arguments from the command line, its results printed one per
+ * line.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "host_builtins.h"
+#include "runner.h"
+#include "verify.h"
+#include "vm.h"
+
+enum { EXIT_TRAP = 2 };
+
+int collect_register_module(collect_session *s, const char *name, const pvm_module *m)
+{
+    const char *slash = strrchr(name, '/');
+    int rc = -1;
+    pvm_agent *a = session_lock(s);
+    int mod = a ? pvm_agent_register_module(a, slash ? slash + 1 : name, m) : -1;
+    for (uint32_t i = 0; mod >= 0 && i < m->nfuncs; i++) {
+        const pvm_function *f = &m->funcs[i];
+        const uint8_t *code = m->code + f->offset;
+        if (pvm_agent_register_function(a, mod, i, f->name, (uintptr_t)code, code, f->size) < 0)
+            mod = -1;
+    }
+    if (mod >= 0)
+        rc = 0;
+    session_unlock(s);
+    return rc;
+}
+
+/* Parse argument s of type letter t into the next x or f register. */
+static int set_argument(pvm_vm *vm, char t, const char *s, unsigned *nx, unsigned *nf)
+{
+    char *end;
+    errno = 0;
+    if (t == 'i' || t == 'l') {
+        int64_t v = *s == '-' ? (int64_t)strtoll(s, &end, 0) : (int64_t)strtoull(s, &end, 0);
+        if (t == 'i' && (v < INT32_MIN || v > (int64_t)UINT32_MAX))
+            errno = ERANGE;
+        vm->x[(*nx)++] = t == 'i' ? (uint32_t)v : (uint64_t)v;
+    } else if (t == 'f') {
+        float f = strtof(s, &end);
+        uint32_t bits;
+        memcpy(&bits, &f, sizeof bits);
+        vm->f[(*nf)++].bits = bits;
+    } else {
+        double d = strtod(s, &end);
+        memcpy(&vm->f[(*nf)++].bits, &d, sizeof d);
+    }
+    return errno || end == s || *end ? -1 : 0;
+}
+
+static void print_results(const pvm_vm *vm, const char *results)
+{
+    unsigned nx = 0, nf = 0;
+    for (const char *t = results; *t; t++) {
+        if (*t == 'i' || *t == 'l') {
+            uint64_t x = vm->x[nx++];
+            printf("%" PRId64 "\n", *t == 'i' ? (int64_t)(int32_t)(uint32_t)x : (int64_t)x);
+        } else if (*t == 'f') {
+            float f;
+            uint32_t bits = (uint32_t)vm->f[nf++].bits;
+            memcpy(&f, &bits, sizeof f);
+            printf("%.9g\n", f);
+        } else {
+            double d;
+            memcpy(&d, &vm->f[nf++].bits, sizeof d);
+            printf("%.17g\n", d);
+        }
+    }
+}
+
+/* The function to run, or -1 after reporting. */
+static int pick_function(const cli_tool *t, const pvm_module *m, const char *invoke)
+{
+    const char *name = invoke ? invoke : "main";
+    int index = invoke || m->entry == PVM_NO_ENTRY ? pvm_module_find_function(m, name)
+                                                   : (int)m->entry;
+    if (index < 0)
+        cli_error(t, "no function named \"%s\"", name);
+    return index;
+}
+
+/* Run function `index` on a VM whose slot the agent samples. */
+static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint32_t index,
+               const collect_program *p)
+{
+    pvm_error err;
+    pvm_vm *vm = pvm_vm_new(m, &(pvm_vm_config){0}, &err);
+    if (!vm) {
+        cli_error(t, "%s", err.msg);
+        session_finish(s, "not run", CLI_FAILURE);
+        return CLI_FAILURE;
+    }
+    const pvm_function *fn = &m->funcs[index];
+    pulley_bind_builtins(vm, stdout);
+    unsigned nx = 0, nf = 0;
+    int status = CLI_FAILURE;
+    if (pvm_vm_check_imports(vm, &err) != 0) {
+        cli_error(t, "%s: %s", p->path, err.msg);
+        goto done;
+    }
+    if ((size_t)p->nargs != strlen(fn->params)) {
+        cli_error(t, "function %s takes %zu arguments, got %d", fn->name, strlen(fn->params),
+                  p->nargs);
+        goto done;
+    }
+    for (int i = 0; i < p->nargs; i++)
+        if (set_argument(vm, fn->params[i], p->args[i], &nx, &nf) != 0) {
+            cli_error(t, "argument %d of %s: \"%s\" is not a valid '%c' value", i + 1, fn->name,
+                      p->args[i], fn->params[i]);
+            goto done;
+        }
+    _Atomic(uintptr_t) *slot = vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
+    pvm_agent *a = session_lock(s);
+    int registered = a && pvm_agent_register_slot(a, slot) == 0;
+    session_unlock(s);
+    if (!registered) {
+        cli_error(t, "cannot register the VM with the profiling agent");
+        goto done;
+    }
+    pvm_trap_kind trap = pvm_vm_call(vm, index);
+    if ((a = session_lock(s)))
+        pvm_agent_unregister_slot(a, slot);
+    session_unlock(s);
+    char outcome[128];
+    if (trap == PVM_TRAP_NONE) {
+        print_results(vm, fn->results);
+        snprintf(outcome, sizeof outcome, "return");
+        status = CLI_OK;
+    } else if (trap == PVM_TRAP_EXIT) {
+        snprintf(outcome, sizeof outcome, "exit");
+        status = vm->exit_status;
+    } else {
+        fflush(stdout);
+        cli_error(t, "trap: %s (%s) in function %s at offset %" PRIu32, pvm_trap_message(trap),
+                  pvm_trap_name(trap), m->funcs[vm->trap_func].name, vm->trap_offset);
+        snprintf(outcome, sizeof outcome, "trap: %s", pvm_trap_name(trap));
+        status = EXIT_TRAP;
+    }
+    pvm_vm_free(vm);
+    fflush(stdout);
+    session_finish(s, outcome, status); /* a collector error is reported, not returned */
+    return status;
+done:
+    pvm_vm_free(vm);
+    session_finish(s, "not run", status);
+    return status;
+}
+
+int collect_run_pulley(collect_session *s, const collect_program *p)
+{
+    cli_tool t = {s->tool, "", ""};
+    pvm_error err;
+    pvm_module *m = cli_load_module(&t, p->path);
+    if (m && pvm_verify_module(m, &err) != 0) {
+        cli_error(&t, "%s: verification failed: %s", p->path, err.msg);
+        pvm_module_free(m);
+        m = NULL;
+    }
+    int index = m ? pick_function(&t, m, p->invoke) : -1;
+    int status = CLI_FAILURE;
+    if (index < 0)
+        session_finish(s, "not run", status);
+    else if (collect_register_module(s, p->path, m) != 0) {
+        cli_error(&t, "cannot register the module with the profiling agent");
+        session_finish(s, "not run", status);
+    } else
+        status = run(s, &t, m, (uint32_t)index, p);
+    pvm_module_free(m); /* after the session ended: the agent decodes with it */
+    return status;
+}

@@ -1,0 +1,56 @@
+/*
+ * sampler.h - the sampler thread and the set of PC slots it reads.
+ *
+ * The thread wakes on absolute deadlines on CLOCK_MONOTONIC (start + k *
+ * period, so it never drifts), reads every registered slot with a relaxed
+ * atomic load and appends (tick k, pc) to the current buffer of the sample
+ * queue.  A full buffer is queued for the writer.  When no buffer is free
+ * the sample is counted as dropped.  A deadline it wakes too late for is
+ * skipped and counted as missed; it never samples in a burst to catch up.
+ * It neither compresses nor writes: that is the writer's job.
+ */
+#ifndef PULLEY_SAMPLER_H
+#define PULLEY_SAMPLER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "sample_queue.h"
+
+typedef struct sampler {
+    uint64_t period_ns;
+    sample_queue *queue;
+
+    pthread_mutex_t slots_lock; /* the sampler holds it while reading slots */
+    _Atomic(uintptr_t) **slots;
+    size_t nslots, slots_cap;
+    uint64_t active_since;      /* when nslots became > 0 */
+    uint64_t sampled_ns;        /* time with nslots > 0, until then */
+    bool stopped;               /* sampled_ns is final */
+
+    pthread_t thread;
+    atomic_bool stop;
+    bool running;
+    struct timespec start;      /* tick 0 */
+
+    /* Written by the sampler thread; read after sampler_stop. */
+    uint64_t taken, dropped, ticks_missed;
+    sample_buf *cur;
+} sampler;
+
+/* Monotonic time in nanoseconds. */
+uint64_t sampler_now_ns(void);
+
+/* Sample `hz` times a second into q.  Returns 0, or -1 with err. */
+int sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t errcap);
+/* Add or remove a slot; 0, or -1 (out of memory; not registered). */
+int sampler_add_slot(sampler *s, _Atomic(uintptr_t) *slot);
+int sampler_remove_slot(sampler *s, _Atomic(uintptr_t) *slot);
+/* Stop the thread, queue the last partial buffer and close the queue. */
+void sampler_stop(sampler *s);
+void sampler_destroy(sampler *s);
+
+#endif

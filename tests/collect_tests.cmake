@@ -1,0 +1,17 @@
+# Collector tests (collect/, sql/): the sample codec, the agent against a
+# synthetic VM, and pulley-collect end to end.  Included at the end of
+# tests/CMakeLists.txt.
+pulley_unit_test(test_collect_codec SOURCES unit/test_collect_codec.c LIBS pulley_collect)
+pulley_unit_test(test_collect_agent SOURCES unit/test_collect_agent.c LIBS pulley_collect)
+
+find_program(PULLEY_SQLITE3 sqlite3 REQUIRED)
+foreach(script collect_cli collect_reliability)
+  add_test(NAME e2e_${script} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/${script}.sh)
+  set_tests_properties(e2e_${script} PROPERTIES ENVIRONMENT
+    "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;SQLITE3=${PULLEY_SQLITE3};PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs;QUERIES=${PROJECT_SOURCE_DIR}/sql/queries")
+endforeach()
+
+# The sampling tests measure time: run them alone, so that a machine busy
+# with other tests does not starve the sampler or the synthetic VM.
+set_tests_properties(test_collect_agent e2e_collect_cli e2e_collect_reliability
+                     PROPERTIES RUN_SERIAL TRUE)

@@ -1,0 +1,92 @@
+#!/bin/sh
+# collect_cli.sh - pulley-collect end to end: the program's output and
+# exit status pass through (return, exit, trap); the run row is complete;
+# the sample count matches duration x rate; every sample is at an
+# instruction start of a registered function or is host time; every
+# example query in sql/queries runs; usage errors exit 2.
+# Environment: PULLEY_COLLECT, SQLITE3, PROGRAMS, QUERIES.
+set -eu
+: "${PULLEY_COLLECT:?}" "${SQLITE3:?}" "${PROGRAMS:?}" "${QUERIES:?}"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+db=$tmp/profile.db
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# run STATUS ARGS...: pulley-collect ARGS exits with STATUS, no sanitizer report.
+run() {
+    want=$1
+    shift
+    status=0
+    "$PULLEY_COLLECT" "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
+    if grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
+        fail "$*: sanitizer report: $(cat "$tmp/err")"
+    fi
+    [ "$status" -eq "$want" ] || fail "$*: exit status $status, expected $want: $(cat "$tmp/err")"
+}
+
+# sql QUERY: one value from the database.
+sql() { "$SQLITE3" -bail "$db" "$1"; }
+
+# A normal return: results on stdout, the summary on stderr.
+run 0 -o "$db" --label first --invoke loops -- "$PROGRAMS/loops.pasm" 2500
+[ "$(cat "$tmp/out")" = 9757814062500 ] || fail "loops printed $(cat "$tmp/out")"
+grep -q "^pulley-collect: [0-9]* samples .* Hz, [0-9]* bytes .*run 1 in $db\$" "$tmp/err" ||
+    fail "no summary line: $(cat "$tmp/err")"
+[ "$(sql "SELECT outcome || ' ' || exit_status || ' ' || label || ' ' || benchmark
+          FROM runs WHERE id = 1")" = "return 0 first loops.pasm" ] || fail "run row: $(sql 'SELECT * FROM runs')"
+
+# The sample count is duration x rate: every deadline is either sampled or
+# counted as missed (on a loaded machine the sampler wakes late), never
+# sampled twice; and nothing is lost on the way.
+sql "SELECT samples_taken, ticks_missed, sampled_ns * sample_hz / 1e9 FROM runs WHERE id = 1" | {
+    IFS='|' read -r taken missed expected
+    awk -v t="$taken" -v m="$missed" -v e="$expected" \
+        'BEGIN { exit !(t + m >= 0.9 * e - 2 && t + m <= 1.02 * e + 2 && t >= 0.1 * e) }' ||
+        fail "$taken samples and $missed missed deadlines in a run that should have about $expected"
+}
+[ "$(sql "SELECT samples_taken = samples_written + samples_dropped AND samples_dropped = 0
+          AND samples_written = (SELECT sum(sample_count) FROM sample_chunks WHERE run_id = 1)
+          AND samples_written = (SELECT sum(samples) FROM pc_samples WHERE run_id = 1)
+          AND bytes_stored = (SELECT sum(length(data)) FROM sample_chunks WHERE run_id = 1)
+          FROM runs WHERE id = 1")" = 1 ] || fail "sample accounting: $(sql 'SELECT * FROM runs')"
+[ "$(sql "SELECT count(*) FROM pc_samples p WHERE NOT (
+            (p.function_id IS NULL AND p.pc = 0) OR EXISTS (SELECT 1 FROM instructions i
+             WHERE i.function_id = p.function_id AND i.offset = p.offset))")" = 0 ] ||
+    fail "samples outside instruction starts"
+[ "$(sql "SELECT function FROM hot_functions WHERE run_id = 1 LIMIT 1")" = loops ] ||
+    fail "loops is not the hottest function"
+[ "$(sql "SELECT count(*) FROM functions WHERE run_id = 1")" = 2 ] || fail "functions not registered"
+[ "$(sql "SELECT count(*) FROM opcodes WHERE run_id = 1 AND name = 'xadd64'")" = 1 ] ||
+    fail "opcode table not stored"
+
+# exit passes its status through; a second run is appended.
+run 3 -o "$db" --freq 2000 -- "$PROGRAMS/collect_exit.pasm" 3000000
+[ "$(sql "SELECT outcome || ' ' || exit_status || ' ' || sample_hz FROM runs WHERE id = 2")" = \
+  "exit 3 2000" ] || fail "exit run: $(sql 'SELECT * FROM runs WHERE id = 2')"
+
+# A trap exits 2 with the message, and the run is still recorded.
+run 2 -o "$db" -- "$PROGRAMS/trap_div.pasm"
+grep -q "trap: integer divide by zero" "$tmp/err" || fail "no trap message: $(cat "$tmp/err")"
+[ "$(sql "SELECT outcome FROM runs WHERE id = 3")" = "trap: div_by_zero" ] || fail "trap run"
+[ "$(sql "SELECT count(*) FROM runs WHERE end_time IS NULL")" = 0 ] || fail "a run was not ended"
+[ "$(sql "PRAGMA integrity_check")" = ok ] || fail "integrity_check"
+
+# Every example query runs and answers.
+run 0 -o "$db" --invoke fib -- "$PROGRAMS/fib.pasm" 30
+for q in "$QUERIES"/*.sql; do
+    "$SQLITE3" -bail "$db" <"$q" >"$tmp/q" 2>&1 || fail "$q: $(cat "$tmp/q")"
+    [ -s "$tmp/q" ] || fail "$q: no rows"
+done
+
+# Usage errors.
+run 2 -o "$db"
+run 2 --freq 0 -- "$PROGRAMS/fib.pasm"
+run 1 -o "$db" -- "$tmp/missing.pasm"
+run 0 --help
+grep -q "^Usage: pulley-collect" "$tmp/out" || fail "--help"
+echo "collect_cli: ok"
