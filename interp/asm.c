@@ -136,6 +136,7 @@ typedef struct assembler {
     char *entry_name;               /* .entry NAME */
     uint32_t entry;                 /* .entry #N, or .noentry */
     unsigned memory_line;           /* 0: no .memory seen */
+    unsigned globals_line, tables_line; /* 0: no .globals / .tables seen */
 } assembler;
 
 static int error_at(const assembler *A, unsigned line, unsigned col,
@@ -204,6 +205,9 @@ static const struct {
     [PVM_IMM_F32] = {"f32", ""},
     [PVM_IMM_F64] = {"f64", ""},
     [PVM_IMM_TABLE] = {"[targets]", ""},
+    [PVM_IMM_GLOBAL] = {"#global", ""},
+    [PVM_IMM_TABLEIDX] = {"#table", ""},
+    [PVM_IMM_TYPE] = {"#type", ""},
 };
 
 /* The current NUMBER token as a value of immediate kind k; advances. */
@@ -373,6 +377,20 @@ static int parse_ref(assembler *A, ref_kind kind, size_t at, int64_t *out)
     return add_ref(A, &A->refs, kind, 0, at);
 }
 
+/* A global, table or type: #N (the verifier checks that it exists). */
+static int parse_index_operand(assembler *A, pvm_imm_kind k, int64_t *out)
+{
+    static const char *const what[] = {[PVM_IMM_GLOBAL] = "a global #N",
+                                       [PVM_IMM_TABLEIDX] = "a table #N",
+                                       [PVM_IMM_TYPE] = "a type #N"};
+    uint32_t index = 0;
+    if (A->tok.kind != PASM_TOK_INDEX)
+        return expected(A, what[k]);
+    int r = parse_index(A, &index);
+    *out = index;
+    return r;
+}
+
 static int parse_float(assembler *A, bool f64, int64_t *out)
 {
     const pasm_token *t = &A->tok;
@@ -412,6 +430,9 @@ static int parse_imm(assembler *A, pvm_insn *insn, size_t start)
     case PVM_IMM_TRAP: return parse_trap(A, &insn->imm);
     case PVM_IMM_F32: return parse_float(A, false, &insn->imm);
     case PVM_IMM_F64: return parse_float(A, true, &insn->imm);
+    case PVM_IMM_GLOBAL:
+    case PVM_IMM_TABLEIDX:
+    case PVM_IMM_TYPE: return parse_index_operand(A, (pvm_imm_kind)fmt->imm, &insn->imm);
     default: return parse_int(A, (pvm_imm_kind)fmt->imm, &insn->imm);
     }
 }
@@ -498,7 +519,7 @@ static int parse_types(assembler *A, char letters[PVM_MAX_TYPES + 1])
         const pasm_token *t = &A->tok;
         char letter = pasm_type_letter(t->text, t->len);
         if (!letter)
-            return error_at(A, AT(t), "unknown type '%.*s' (use i32, i64, f32, f64)",
+            return error_at(A, AT(t), "unknown type '%.*s' (use i32, i64, f32, f64, funcref, externref)",
                             SHOWN(t->len), t->text);
         if (n == PVM_MAX_TYPES)
             return error_at(A, AT(t), "more than %d types", PVM_MAX_TYPES);
@@ -602,6 +623,41 @@ static int dir_memory(assembler *A, const pasm_token *d)
     return 0;
 }
 
+/* .type [TYPE...] [-> TYPE...]: the next entry of the type table. */
+static int dir_type(assembler *A, const pasm_token *d)
+{
+    char params[PVM_MAX_TYPES + 1], results[PVM_MAX_TYPES + 1] = "";
+    if (parse_types(A, params))
+        return -1;
+    if (A->tok.kind == PASM_TOK_ARROW && (advance(A) || parse_types(A, results)))
+        return -1;
+    pvm_error e;
+    if (pvm_module_add_type(A->m, params, results, &e) < 0)
+        return error_at(A, AT(d), "%s", e.msg);
+    return 0;
+}
+
+/* .globals N and .tables N: how many the module has. */
+static int dir_count(assembler *A, const pasm_token *d)
+{
+    bool globals = is_token(d, ".globals");
+    unsigned *line = globals ? &A->globals_line : &A->tables_line;
+    uint32_t limit = globals ? PVM_MAX_GLOBALS : PVM_MAX_TABLES;
+    if (*line)
+        return error_at(A, AT(d), "duplicate %.*s (first at line %u)", (int)d->len, d->text,
+                        *line);
+    pasm_token t = A->tok;
+    uint64_t n = 0;
+    if (parse_u64(A, &n))
+        return -1;
+    if (n > limit)
+        return error_at(A, AT(&t), "%llu %s exceed the limit of %u", (unsigned long long)n,
+                        globals ? "globals" : "tables", limit);
+    *(globals ? &A->m->nglobals : &A->m->ntables) = (uint32_t)n;
+    *line = d->line;
+    return 0;
+}
+
 static int dir_import(assembler *A, const pasm_token *d)
 {
     (void)d;
@@ -663,7 +719,8 @@ static const struct directive {
     {".func", false, dir_func},    {".end", false, dir_end},
     {".entry", true, dir_entry},   {".noentry", true, dir_entry},
     {".memory", true, dir_memory}, {".import", true, dir_import},
-    {".data", true, dir_data},
+    {".data", true, dir_data},     {".type", true, dir_type},
+    {".globals", true, dir_count}, {".tables", true, dir_count},
 };
 
 static int parse_directive(assembler *A, const pasm_token *d)

@@ -13,10 +13,16 @@
  *                                  are numbered in order from #0
  *   .data OFFSET "bytes" ["more"]  heap bytes copied at start-up; must lie
  *                                  below the maximum heap
+ *   .type [TYPE...] [-> TYPE...]   an entry of the type table (sigcheck's
+ *                                  operand); types are numbered in order
+ *                                  from #0
+ *   .globals N | .tables N         how many globals / tables the module
+ *                                  has (default 0), numbered from #0
  *
  * Functions, numbered in order from #0:
  *
- *   .func NAME [TYPE...] [-> TYPE...]    TYPE: i32 i64 f32 f64
+ *   .func NAME [TYPE...] [-> TYPE...]    TYPE: i32 i64 f32 f64 funcref
+ *                                        externref
  *   LABEL:                         a branch target (may precede an
  *                                  instruction on the same line)
  *   MNEMONIC OPERAND, ...          any opcode of opcodes.def
@@ -32,9 +38,10 @@
  *                                  branching instruction's start, always
  *                                  written with its sign
  *   [T, T, ...]                    br_table's targets: br_table x3, [a, b]
- *   NAME | #N                      call: a function (defined anywhere in the
- *                                  file) or its index; call_host: an import
- *                                  or its index
+ *   NAME | #N                      call, func_ref: a function (defined
+ *                                  anywhere in the file) or its index;
+ *                                  call_host: an import or its index
+ *   #N                             a global, table or type by its index
  *   unreachable | 3                trap: a trap kind name or number (0..255)
  *   1.5, -0, 1e-45, inf, -nan      float immediates (as strtof/strtod read
  *   0x7fc00001                     them), or 0x and the raw bits in hex

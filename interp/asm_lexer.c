@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module.h"
+
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 static bool is_alpha(int c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 static bool is_name_start(int c) { return is_alpha(c) || c == '_' || c == '.' || c == '$'; }
@@ -262,13 +264,15 @@ const char *pasm_float_bits(const char *text, size_t len, bool f64, uint64_t *bi
     return NULL;
 }
 
-static const char type_letters[] = "ilfd";
-static const char *const type_names[] = {"i32", "i64", "f32", "f64"};
+static const char type_letters[] = PVM_TYPE_LETTERS;
+static const char *const type_names[] = {"i32", "i64", "f32", "f64", "funcref", "externref"};
+_Static_assert(sizeof type_names / sizeof type_names[0] == sizeof type_letters - 1,
+               "a name for every type letter");
 
 char pasm_type_letter(const char *text, size_t len)
 {
-    for (size_t i = 0; i < 4; i++)
-        if (len == 3 && memcmp(text, type_names[i], 3) == 0)
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (strlen(type_names[i]) == len && memcmp(text, type_names[i], len) == 0)
             return type_letters[i];
     return 0;
 }

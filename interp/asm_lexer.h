@@ -98,8 +98,8 @@ const char *pasm_float_bits(const char *text, size_t len, bool f64,
                             uint64_t *bits);
 
 /* The type letter of a type name (i32 -> 'i', i64 -> 'l', f32 -> 'f',
- * f64 -> 'd', as module.h stores them), or 0; and the inverse (NULL if the
- * letter is not a type). */
+ * f64 -> 'd', funcref -> 'r', externref -> 'e', as module.h stores them),
+ * or 0; and the inverse (NULL if the letter is not a type). */
 char pasm_type_letter(const char *text, size_t len);
 const char *pasm_type_name(char letter);
 

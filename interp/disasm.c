@@ -81,6 +81,17 @@ static void sb_ref(strbuf *sb, const char *name, int64_t index)
         sb_printf(sb, "#%" PRId64, index);
 }
 
+/* Type letters as the assembler's type names: " i32 i64 -> f64". */
+static void sb_signature(strbuf *sb, const char *params, const char *results)
+{
+    for (const char *t = params; *t; t++)
+        sb_printf(sb, " %s", pasm_type_name(*t));
+    if (*results)
+        sb_printf(sb, " ->");
+    for (const char *t = results; *t; t++)
+        sb_printf(sb, " %s", pasm_type_name(*t));
+}
+
 /* A float as the shortest of %.9g / %.17g when that reads back to the same
  * bits, else (always for NaN) its raw bits in hex. */
 static void sb_float(strbuf *sb, uint64_t bits, bool f64)
@@ -171,6 +182,11 @@ static void format_insn(strbuf *sb, const pvm_insn *insn, size_t at, const pvm_m
     case PVM_IMM_F64:
         sb_float(sb, (uint64_t)imm, fmt->imm == PVM_IMM_F64);
         break;
+    case PVM_IMM_GLOBAL:
+    case PVM_IMM_TABLEIDX:
+    case PVM_IMM_TYPE:
+        sb_printf(sb, "#%" PRId64, imm);
+        break;
     default: /* integers, held signed or zero-extended as the kind says */
         sb_printf(sb, "%" PRId64, imm);
         break;
@@ -248,10 +264,21 @@ static void print_directives(FILE *out, strbuf *sb, const pvm_module *m)
     }
     if (m->heap_min || m->heap_max)
         sb_printf(sb, ".memory %" PRIu64 " %" PRIu64 "\n", m->heap_min, m->heap_max);
+    if (m->nglobals)
+        sb_printf(sb, ".globals %" PRIu32 "\n", m->nglobals);
+    if (m->ntables)
+        sb_printf(sb, ".tables %" PRIu32 "\n", m->ntables);
     for (uint32_t i = 0; i < m->nimports; i++) {
         sb_printf(sb, ".import ");
         sb_name(sb, m->imports[i]);
         sb_printf(sb, "\n");
+    }
+    for (uint32_t i = 0; i < m->ntypes; i++) {
+        size_t line_start = sb->len;
+        sb_printf(sb, ".type");
+        sb_signature(sb, m->types[i].params, m->types[i].results);
+        sb_pad(sb, line_start + 36);
+        sb_printf(sb, "; #%" PRIu32 "\n", i);
     }
     for (uint32_t i = 0; i < m->ndata; i++) {
         sb_printf(sb, ".data %" PRIu64 " \"", m->data[i].offset);
@@ -270,12 +297,7 @@ static void print_function(FILE *out, strbuf *sb, const pvm_module *m, uint32_t 
     const pvm_function *f = &m->funcs[index];
     sb_printf(sb, ".func ");
     sb_name(sb, f->name);
-    for (const char *t = f->params; *t; t++)
-        sb_printf(sb, " %s", pasm_type_name(*t));
-    if (*f->results)
-        sb_printf(sb, " ->");
-    for (const char *t = f->results; *t; t++)
-        sb_printf(sb, " %s", pasm_type_name(*t));
+    sb_signature(sb, f->params, f->results);
     sb_pad(sb, 36);
     sb_printf(sb, "; #%" PRIu32 ", %" PRIu32 " bytes @%08" PRIx32 "\n", index, f->size,
               f->offset);

@@ -6,7 +6,10 @@
  *
  *   .entry main
  *   .memory 65536 65536
+ *   .globals 2
+ *   .tables 1
  *   .import print_i64
+ *   .type i32 -> i64                   ; #0
  *   .data 16 "hello\n\x00"
  *
  *   .func main i64 -> i64              ; #0, 14 bytes @00000000
@@ -36,7 +39,8 @@
  * Branch targets are written as signed byte offsets from the instruction,
  * which is at offset `at` of its function ("jump -4"), so the text does not
  * depend on labels; function and import operands by name when m is not NULL
- * and the index exists, otherwise as "#N".  Inside a function the text
+ * and the index exists, otherwise as "#N"; globals, tables and types as
+ * "#N".  Inside a function the text
  * assembles back to the same bytes.  Returns the length snprintf would. */
 int pvm_format_insn(char *buf, size_t cap, const pvm_insn *insn, size_t at,
                     const pvm_module *m);

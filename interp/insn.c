@@ -17,7 +17,10 @@ static int64_t read_imm(pvm_imm_kind k, const uint8_t *p)
     case PVM_IMM_FUNC:
     case PVM_IMM_HOST:
     case PVM_IMM_F32:
-    case PVM_IMM_TABLE: return (int64_t)pvm_rd32(p);
+    case PVM_IMM_TABLE:
+    case PVM_IMM_GLOBAL:
+    case PVM_IMM_TABLEIDX:
+    case PVM_IMM_TYPE: return (int64_t)pvm_rd32(p);
     case PVM_IMM_TRAP: return p[0];
     case PVM_IMM_I64:
     case PVM_IMM_F64: return (int64_t)pvm_rd64(p);
@@ -80,7 +83,10 @@ int pvm_imm_fits(pvm_imm_kind k, int64_t v)
     case PVM_IMM_U32:
     case PVM_IMM_FUNC:
     case PVM_IMM_HOST:
-    case PVM_IMM_F32: return v >= 0 && v <= (int64_t)UINT32_MAX;
+    case PVM_IMM_F32:
+    case PVM_IMM_GLOBAL:
+    case PVM_IMM_TABLEIDX:
+    case PVM_IMM_TYPE: return v >= 0 && v <= (int64_t)UINT32_MAX;
     case PVM_IMM_TABLE: return v >= 1 && v <= (int64_t)UINT32_MAX;
     case PVM_IMM_TRAP: return v >= 0 && v <= UINT8_MAX;
     case PVM_IMM_I64:

@@ -18,8 +18,8 @@ typedef struct pvm_insn {
     uint8_t reg[4];       /* register numbers, in operand order */
     uint32_t length;      /* encoded bytes, jump table entries included */
     /* The immediate: sign-extended for S8, S16, S32, OFF32 and REL32;
-     * zero-extended for U32, FUNC, HOST and TRAP; the raw bits for I64,
-     * F32 and F64; the entry count for TABLE. */
+     * zero-extended for U32, FUNC, HOST, GLOBAL, TABLEIDX, TYPE and TRAP;
+     * the raw bits for I64, F32 and F64; the entry count for TABLE. */
     int64_t imm;
     const uint8_t *table; /* TABLE: the entries, 4 little-endian bytes each */
 } pvm_insn;

@@ -39,6 +39,9 @@ typedef enum pvm_imm_kind {
     PVM_IMM_F32,   /* the 32 bits of an f32 */
     PVM_IMM_F64,   /* the 64 bits of an f64 */
     PVM_IMM_TABLE, /* u32 count N, then N signed 32-bit branch offsets */
+    PVM_IMM_GLOBAL,   /* u32 index of a global of the module (< nglobals) */
+    PVM_IMM_TABLEIDX, /* u32 index of a table of the module (< ntables) */
+    PVM_IMM_TYPE,     /* u32 index into the module's type table (< ntypes) */
 } pvm_imm_kind;
 
 /* Encoded sizes, usable in constant expressions.  The names are token-pasted
@@ -63,6 +66,9 @@ typedef enum pvm_imm_kind {
 #define PVM_IMMSIZE_F32 4
 #define PVM_IMMSIZE_F64 8
 #define PVM_IMMSIZE_TABLE 4 /* the count; the entries follow */
+#define PVM_IMMSIZE_GLOBAL 4
+#define PVM_IMMSIZE_TABLEIDX 4
+#define PVM_IMMSIZE_TYPE 4
 
 /* Bytes taken by a register pack of n registers (5 bits each). */
 #define PVM_REGPACK_BYTES(n) (((n) * 5 + 7) / 8)
@@ -164,19 +170,24 @@ uint64_t pvm_isa_hash(void);
 
 /* ---- trap kinds --------------------------------------------------------- */
 
-/* T(ENUM_NAME, "name", "message") */
+/* T(ENUM_NAME, "name", "message"); the messages are Wasm's wherever Wasm
+ * has the trap (an undefined element is a call_indirect index past the
+ * table, an uninitialized element a null reference called). */
 #define PVM_TRAP_KINDS(T)                                                      \
     T(NONE, "none", "no trap")                                                 \
-    T(UNREACHABLE, "unreachable", "unreachable executed")                      \
+    T(UNREACHABLE, "unreachable", "unreachable")                               \
     T(DIV_BY_ZERO, "div_by_zero", "integer divide by zero")                    \
     T(INT_OVERFLOW, "int_overflow", "integer overflow")                        \
     T(BAD_CONVERSION, "bad_conversion", "invalid conversion to integer")       \
-    T(HEAP_OOB, "heap_oob", "out of bounds heap access")                       \
+    T(HEAP_OOB, "heap_oob", "out of bounds memory access")                     \
+    T(TABLE_OOB, "table_oob", "out of bounds table access")                    \
     T(MEMORY_FAULT, "memory_fault", "access outside the data space")           \
-    T(STACK_OVERFLOW, "stack_overflow", "stack overflow")                      \
+    T(STACK_OVERFLOW, "stack_overflow", "call stack exhausted")                \
     T(STACK_UNDERFLOW, "stack_underflow", "stack underflow")                   \
+    T(UNDEFINED_ELEMENT, "undefined_element", "undefined element")            \
+    T(NULL_REFERENCE, "null_reference", "uninitialized element")               \
     T(BAD_CALL, "bad_call", "call to a function that does not exist")          \
-    T(BAD_SIGNATURE, "bad_signature", "indirect call signature mismatch")      \
+    T(BAD_SIGNATURE, "bad_signature", "indirect call type mismatch")           \
     T(BAD_RETURN, "bad_return", "return to an address that is not an instruction") \
     T(HOST_ERROR, "host_error", "host function failed")                        \
     T(EXIT, "exit", "program exited")                                          \

@@ -33,10 +33,15 @@ void pvm_module_free(pvm_module *m)
     }
     for (uint32_t i = 0; i < m->nimports; i++)
         free(m->imports[i]);
+    for (uint32_t i = 0; i < m->ntypes; i++) {
+        free(m->types[i].params);
+        free(m->types[i].results);
+    }
     for (uint32_t i = 0; i < m->ndata; i++)
         free(m->data[i].bytes);
     free(m->funcs);
     free(m->imports);
+    free(m->types);
     free(m->data);
     free(m->code);
     free(m->insn_starts);
@@ -48,7 +53,7 @@ bool pvm_valid_types(const char *s)
     if (strlen(s) > PVM_MAX_TYPES)
         return false;
     for (; *s; s++)
-        if (!strchr("ilfd", *s))
+        if (!strchr(PVM_TYPE_LETTERS, *s))
             return false;
     return true;
 }
@@ -66,7 +71,7 @@ int pvm_module_add_function(pvm_module *m, const char *name, const char *params,
     if (strlen(name) > PVM_MAX_NAME)
         return pvm_errorf(err, "function name longer than %d bytes", PVM_MAX_NAME);
     if (!pvm_valid_types(params) || !pvm_valid_types(results))
-        return pvm_errorf(err, "function %s: bad type letters (use i, l, f, d)", name);
+        return pvm_errorf(err, "function %s: bad type letters (use i, l, f, d, r, e)", name);
     if (m->nfuncs >= PVM_MAX_FUNCS)
         return pvm_errorf(err, "more than %u functions", PVM_MAX_FUNCS);
     if (size > PVM_MAX_CODE - m->code_size)
@@ -123,6 +128,29 @@ int pvm_module_add_import(pvm_module *m, const char *name, pvm_error *err)
         return pvm_errorf(err, "out of memory");
     m->verified = false;
     return (int)m->nimports++;
+}
+
+int pvm_module_add_type(pvm_module *m, const char *params, const char *results,
+                        pvm_error *err)
+{
+    if (!pvm_valid_types(params) || !pvm_valid_types(results))
+        return pvm_errorf(err, "type %u: bad type letters (use i, l, f, d, r, e)", m->ntypes);
+    if (m->ntypes >= PVM_MAX_FUNCTYPES)
+        return pvm_errorf(err, "more than %u types", PVM_MAX_FUNCTYPES);
+    pvm_functype *types = grow_by_one(m->types, m->ntypes, sizeof *types);
+    if (!types)
+        return pvm_errorf(err, "out of memory");
+    m->types = types;
+    pvm_functype *t = &m->types[m->ntypes];
+    t->params = strdup(params);
+    t->results = strdup(results);
+    if (!t->params || !t->results) {
+        free(t->params);
+        free(t->results);
+        return pvm_errorf(err, "out of memory");
+    }
+    m->verified = false;
+    return (int)m->ntypes++;
 }
 
 int pvm_module_add_data(pvm_module *m, uint64_t offset, const uint8_t *bytes,

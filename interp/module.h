@@ -1,21 +1,28 @@
 /*
  * module.h - a bytecode module in memory: its functions (all code in one
- * blob, each function at an offset), host imports, heap limits and data
- * segments; and the .pbc binary container that stores it.
+ * blob, each function at an offset), host imports, type table, heap limits,
+ * global and table counts and data segments; and the .pbc binary container
+ * that stores it.
  *
  * .pbc layout (little-endian; every string is a u32 length and its bytes):
  *
  *   magic "\0PBC"   u32 format version (PVM_PBC_VERSION)
  *   u32 entry function index (PVM_NO_ENTRY: none)
  *   u64 initial heap bytes   u64 maximum heap bytes
+ *   u32 global count         u32 table count
  *   u32 import count;   per import:   string name
+ *   u32 type count;     per type:     string params, string results
  *   u32 function count; per function: string name, string params,
  *                                     string results, u32 code size, code
  *   u32 data count;     per segment:  u64 heap offset, u32 size, bytes
  *
- * Parameter and result types are strings of letters: i (i32), l (i64),
- * f (f32), d (f64).  Integer arguments and results travel in x0, x1, ...
- * in order; float ones in f0, f1, ...
+ * Parameter and result types are strings of letters (PVM_TYPE_LETTERS):
+ * i (i32), l (i64), f (f32), d (f64), r (funcref), e (externref).  Integer
+ * and reference arguments and results travel in x0, x1, ... in order; float
+ * ones in f0, f1, ...  References are distinct letters so that sigcheck
+ * tells them from i64.  The type table lists signatures for
+ * sigcheck (a function's own signature need not be in it); globals and
+ * tables are only counted here: the VM creates them (vm.h).
  */
 #ifndef PULLEY_MODULE_H
 #define PULLEY_MODULE_H
@@ -30,16 +37,20 @@
 #define PVM_PBC_MAGIC "\0PBC"
 #define PVM_PBC_VERSION 1u
 #define PVM_NO_ENTRY UINT32_MAX
+#define PVM_TYPE_LETTERS "ilfdre"
 /* Zero bytes kept after the code blob: the interpreter may read a few bytes
  * past the end of a short final instruction. */
 #define PVM_CODE_PADDING 8
 /* Limits checked when a module is built or loaded. */
 #define PVM_MAX_NAME 4096
-#define PVM_MAX_TYPES 64
+#define PVM_MAX_TYPES 1000 /* Wasm's limit on parameters and results */
 #define PVM_MAX_FUNCS (1u << 20)
 #define PVM_MAX_IMPORTS (1u << 16)
 #define PVM_MAX_CODE (1u << 30)
 #define PVM_MAX_HEAP (UINT64_C(8) << 30) /* 8 GiB */
+#define PVM_MAX_FUNCTYPES (1u << 20)
+#define PVM_MAX_GLOBALS (1u << 20)
+#define PVM_MAX_TABLES (1u << 20)
 
 typedef struct pvm_function {
     char *name;
@@ -48,6 +59,12 @@ typedef struct pvm_function {
     uint32_t offset; /* of the first instruction in the module's code blob */
     uint32_t size;   /* bytes of code */
 } pvm_function;
+
+/* An entry of the type table: a signature, as type letters. */
+typedef struct pvm_functype {
+    char *params;
+    char *results;
+} pvm_functype;
 
 typedef struct pvm_data_segment {
     uint64_t offset; /* heap offset the bytes are copied to at start-up */
@@ -63,6 +80,10 @@ typedef struct pvm_module {
     uint32_t nfuncs;
     char **imports;
     uint32_t nimports;
+    pvm_functype *types; /* sigcheck's type immediates index this */
+    uint32_t ntypes;
+    uint32_t nglobals;   /* global immediates are below this */
+    uint32_t ntables;    /* table immediates are below this */
     pvm_data_segment *data;
     uint32_t ndata;
     uint32_t entry;     /* function index or PVM_NO_ENTRY */
@@ -84,6 +105,11 @@ int pvm_module_add_function(pvm_module *m, const char *name, const char *params,
                             size_t size, pvm_error *err);
 /* Append a host import by name.  Returns its index or -1. */
 int pvm_module_add_import(pvm_module *m, const char *name, pvm_error *err);
+/* Append a signature to the type table (duplicates are allowed).  Returns
+ * its index, or -1 with err filled (bad type letters, too many types, out
+ * of memory). */
+int pvm_module_add_type(pvm_module *m, const char *params, const char *results,
+                        pvm_error *err);
 /* Append a data segment (bytes are copied).  Returns its index or -1. */
 int pvm_module_add_data(pvm_module *m, uint64_t offset, const uint8_t *bytes,
                         uint32_t size, pvm_error *err);
@@ -92,7 +118,8 @@ int pvm_module_add_data(pvm_module *m, uint64_t offset, const uint8_t *bytes,
 int pvm_module_find_function(const pvm_module *m, const char *name);
 int pvm_module_find_import(const pvm_module *m, const char *name);
 
-/* Is every letter of s a type letter (i, l, f, d)? */
+/* Is every letter of s a type letter (PVM_TYPE_LETTERS), and are there at
+ * most PVM_MAX_TYPES of them? */
 bool pvm_valid_types(const char *s);
 
 /* Serialise to .pbc bytes (appended to out).  Returns 0 or -1. */

@@ -30,9 +30,16 @@ int pvm_module_write(const pvm_module *m, pvm_buf *out, pvm_error *err)
     pvm_buf_u32(out, m->entry);
     pvm_buf_u64(out, m->heap_min);
     pvm_buf_u64(out, m->heap_max);
+    pvm_buf_u32(out, m->nglobals);
+    pvm_buf_u32(out, m->ntables);
     pvm_buf_u32(out, m->nimports);
     for (uint32_t i = 0; i < m->nimports; i++)
         put_string(out, m->imports[i]);
+    pvm_buf_u32(out, m->ntypes);
+    for (uint32_t i = 0; i < m->ntypes; i++) {
+        put_string(out, m->types[i].params);
+        put_string(out, m->types[i].results);
+    }
     pvm_buf_u32(out, m->nfuncs);
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         const pvm_function *f = &m->funcs[i];
@@ -133,7 +140,7 @@ static int read_types(reader *r, const char *what, char buf[PVM_MAX_TYPES + 1])
     if (read_string(r, what, PVM_MAX_TYPES, buf))
         return -1;
     if (!pvm_valid_types(buf))
-        return pvm_errorf(r->err, "offset %zu: bad %s '%s' (letters i, l, f, d)", at, what, buf);
+        return pvm_errorf(r->err, "offset %zu: bad %s '%s' (letters i, l, f, d, r, e)", at, what, buf);
     return 0;
 }
 
@@ -187,6 +194,23 @@ static int read_imports(reader *r, pvm_module *m, named **names)
     return check_unique(*names, n, "import", r->err);
 }
 
+static int read_types_table(reader *r, pvm_module *m)
+{
+    uint32_t n;
+    if (read_count(r, "type count", PVM_MAX_FUNCTYPES, 8, &n))
+        return -1;
+    char params[PVM_MAX_TYPES + 1], results[PVM_MAX_TYPES + 1];
+    for (uint32_t i = 0; i < n; i++) {
+        size_t at = r->pos;
+        pvm_error e;
+        if (read_types(r, "parameter types", params) || read_types(r, "result types", results))
+            return -1;
+        if (pvm_module_add_type(m, params, results, &e) < 0)
+            return build_error(r, at, &e);
+    }
+    return 0;
+}
+
 static int read_functions(reader *r, pvm_module *m, named **names)
 {
     uint32_t n;
@@ -238,7 +262,8 @@ static int read_data(reader *r, pvm_module *m)
     return 0;
 }
 
-/* The fixed-size header: magic, version, entry, heap limits. */
+/* The fixed-size header: magic, version, entry, heap limits, global and
+ * table counts. */
 static int read_header(reader *r, pvm_module *m)
 {
     uint32_t version = 0;
@@ -260,6 +285,14 @@ static int read_header(reader *r, pvm_module *m)
     if (m->heap_min > m->heap_max)
         return pvm_errorf(r->err, "offset 12: initial heap %" PRIu64
                           " exceeds the maximum heap %" PRIu64, m->heap_min, m->heap_max);
+    if (read_u32(r, "global count", &m->nglobals) || read_u32(r, "table count", &m->ntables))
+        return -1;
+    if (m->nglobals > PVM_MAX_GLOBALS)
+        return pvm_errorf(r->err, "offset 28: global count %" PRIu32
+                          " exceeds the limit of %u", m->nglobals, PVM_MAX_GLOBALS);
+    if (m->ntables > PVM_MAX_TABLES)
+        return pvm_errorf(r->err, "offset 32: table count %" PRIu32
+                          " exceeds the limit of %u", m->ntables, PVM_MAX_TABLES);
     return 0;
 }
 
@@ -271,6 +304,8 @@ pvm_module *pvm_module_read(const uint8_t *bytes, size_t size, pvm_error *err)
     int rc = m ? read_header(&r, m) : pvm_errorf(err, "out of memory");
     if (rc == 0)
         rc = read_imports(&r, m, &import_names);
+    if (rc == 0)
+        rc = read_types_table(&r, m);
     if (rc == 0)
         rc = read_functions(&r, m, &func_names);
     if (rc == 0 && m->entry != PVM_NO_ENTRY && m->entry >= m->nfuncs)

@@ -1,8 +1,9 @@
 /*
  * trace.c - the instruction tracer of PULLEY_TRACE builds: before each
- * instruction, print the registers the previous one changed and then the
- * instruction itself (function+offset and its disassembly).  The format is
- * described in trace.h; offsets are hex, as in the disassembler's comments.
+ * instruction, print the registers (and the global or table entry) the
+ * previous one changed and then the instruction itself (function+offset and
+ * its disassembly).  The format is described in trace.h; offsets are hex,
+ * as in the disassembler's comments.
  */
 #include "trace.h"
 
@@ -37,6 +38,41 @@ static void print_f(FILE *out, unsigned r, uint64_t bits)
     }
 }
 
+/* Snapshot the global or table the instruction names, if any. */
+static void snapshot_item(const pvm_vm *vm, const pvm_insn *insn, pvm_trace_state *t)
+{
+    t->imm_kind = pvm_insn_format(insn)->imm;
+    t->imm = (uint32_t)insn->imm;
+    if (t->imm_kind == PVM_IMM_GLOBAL) {
+        t->value = vm->globals[t->imm]->value;
+    } else if (t->imm_kind == PVM_IMM_TABLEIDX) {
+        const pvm_table *table = vm->tables[t->imm];
+        t->table_size = table->size;
+        t->entry = (uint32_t)vm->x[insn->reg[0]];
+        t->value = t->entry < table->size ? table->elems[t->entry] : 0;
+    }
+}
+
+/* Print what changed in the global or table of the snapshot. */
+static void print_item_changes(const pvm_vm *vm, const pvm_trace_state *t, FILE *out)
+{
+    char name[40];
+    if (t->imm_kind == PVM_IMM_GLOBAL && vm->globals[t->imm]->value != t->value) {
+        snprintf(name, sizeof name, "global #%" PRIu32, t->imm);
+        print_x(out, name, vm->globals[t->imm]->value);
+    }
+    if (t->imm_kind != PVM_IMM_TABLEIDX)
+        return;
+    const pvm_table *table = vm->tables[t->imm];
+    uint32_t i = t->entry;
+    if (table->size != t->table_size) {
+        fprintf(out, "    table #%" PRIu32 " size = %" PRIu32 "\n", t->imm, table->size);
+    } else if (i < table->size && table->elems[i] != t->value) {
+        snprintf(name, sizeof name, "table #%" PRIu32 "[%" PRIu32 "]", t->imm, i);
+        print_x(out, name, table->elems[i]);
+    }
+}
+
 /* Print the registers that differ from the snapshot taken before the
  * pending instruction, and drop the snapshot. */
 static void print_changes(pvm_vm *vm)
@@ -61,6 +97,7 @@ static void print_changes(pvm_vm *vm)
         print_x(out, "fp", vm->fp);
     if (vm->lr != t->lr)
         print_x(out, "lr", vm->lr);
+    print_item_changes(vm, t, out);
     t->pc = NULL;
 }
 
@@ -82,6 +119,9 @@ void pvm_trace_insn(pvm_vm *vm, const uint8_t *pc)
     fprintf(trace_file(vm), "%s+%04zx: %s\n", f->name, at, text);
 
     pvm_trace_state *t = &vm->trace;
+    t->imm_kind = PVM_IMM_NONE;
+    if (!problem)
+        snapshot_item(vm, &insn, t);
     memcpy(t->x, vm->x, sizeof t->x);
     memcpy(t->f, vm->f, sizeof t->f);
     t->sp = vm->sp;

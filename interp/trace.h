@@ -10,7 +10,10 @@
  * the function and the instruction's byte offset in it (hex), the
  * disassembly, then every register the instruction changed with its new
  * value (x, f, sp, fp, lr); an f register is shown as f32 if its upper half
- * is zero.  A trap adds "    trap: <message>".
+ * is zero.  An instruction naming a global or a table also shows a change
+ * of that global ("global #1 = 0x5 (5)"), of the table's size ("table #0
+ * size = 4") or of its entry u32(x[a]) ("table #0[2] = 0x3 (3)").  A trap
+ * adds "    trap: <message>".
  */
 #ifndef PULLEY_TRACE_H
 #define PULLEY_TRACE_H

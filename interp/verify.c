@@ -37,35 +37,42 @@ static int check_target(const pvm_function *f, const uint8_t *starts, uint32_t a
                       f->name, at, what, (long long)target, insn);
 }
 
-/* The operand rules that the decoder cannot check alone: function, import
- * and trap-kind immediates name something that exists. */
+/* How an immediate naming a module item reads in messages ("call to
+ * function 3"), and how many such items m has; NULL for other kinds. */
+static const char *index_kind(const pvm_module *m, pvm_imm_kind k, uint32_t *count)
+{
+    switch (k) {
+    case PVM_IMM_FUNC: *count = m->nfuncs; return "to function";
+    case PVM_IMM_HOST: *count = m->nimports; return "to import";
+    case PVM_IMM_GLOBAL: *count = m->nglobals; return "of global";
+    case PVM_IMM_TABLEIDX: *count = m->ntables; return "of table";
+    case PVM_IMM_TYPE: *count = m->ntypes; return "of type";
+    default: return NULL;
+    }
+}
+
+/* The operand rules that the decoder cannot check alone: immediates naming
+ * functions, imports, globals, tables and types name one that exists, and
+ * trap kinds are real traps. */
 static int check_operands(const pvm_module *m, const pvm_function *f, uint32_t at,
                           const pvm_insn *insn, pvm_error *err)
 {
-    const char *name = pvm_ops[insn->op].name;
-    switch (pvm_insn_format(insn)->imm) {
-    case PVM_IMM_FUNC:
-        if ((uint64_t)insn->imm >= m->nfuncs)
-            return pvm_errorf(err, "function %s, offset %u: %s to function %lld, but the module has %u",
-                              f->name, at, name, (long long)insn->imm, m->nfuncs);
-        break;
-    case PVM_IMM_HOST:
-        if ((uint64_t)insn->imm >= m->nimports)
-            return pvm_errorf(err, "function %s, offset %u: %s to import %lld, but the module has %u",
-                              f->name, at, name, (long long)insn->imm, m->nimports);
-        break;
-    case PVM_IMM_TRAP:
-        if (insn->imm >= PVM_TRAP_COUNT)
-            return pvm_errorf(err, "function %s, offset %u: unknown trap kind %lld", f->name,
-                              at, (long long)insn->imm);
-        /* The VM would report kind none as a normal return. */
-        if (insn->imm == PVM_TRAP_NONE)
-            return pvm_errorf(err, "function %s, offset %u: trap kind none is not a trap",
-                              f->name, at);
-        break;
-    default:
-        break;
-    }
+    pvm_imm_kind k = (pvm_imm_kind)pvm_insn_format(insn)->imm;
+    uint32_t count = 0;
+    const char *what = index_kind(m, k, &count);
+    if (what && (uint64_t)insn->imm >= count)
+        return pvm_errorf(err, "function %s, offset %u: %s %s %lld, but the module has %u",
+                          f->name, at, pvm_ops[insn->op].name, what, (long long)insn->imm,
+                          count);
+    if (k != PVM_IMM_TRAP)
+        return 0;
+    if (insn->imm >= PVM_TRAP_COUNT)
+        return pvm_errorf(err, "function %s, offset %u: unknown trap kind %lld", f->name, at,
+                          (long long)insn->imm);
+    /* The VM would report kind none as a normal return. */
+    if (insn->imm == PVM_TRAP_NONE)
+        return pvm_errorf(err, "function %s, offset %u: trap kind none is not a trap", f->name,
+                          at);
     return 0;
 }
 
@@ -118,6 +125,9 @@ static int check_module_tables(const pvm_module *m, pvm_error *err)
     if (m->entry != PVM_NO_ENTRY && m->entry >= m->nfuncs)
         return pvm_errorf(err, "entry function %u, but the module has %u functions", m->entry,
                           m->nfuncs);
+    if (m->nglobals > PVM_MAX_GLOBALS || m->ntables > PVM_MAX_TABLES)
+        return pvm_errorf(err, "%u globals and %u tables exceed the limits (%u, %u)",
+                          m->nglobals, m->ntables, PVM_MAX_GLOBALS, PVM_MAX_TABLES);
     if (m->heap_min > m->heap_max || m->heap_max > PVM_MAX_HEAP)
         return pvm_errorf(err, "heap limits %llu..%llu are invalid (maximum %llu bytes)",
                           (unsigned long long)m->heap_min, (unsigned long long)m->heap_max,

@@ -1,13 +1,98 @@
 /*
  * vm.c - the life of a VM outside the interpreter loop: creating it for a
- * verified module (data space, data segments), host bindings, heap growth,
- * mapping code offsets to functions, and what the build compiled in.
+ * verified module (stack, heap, data segments, globals, tables, signature
+ * ids), bindings of imports, globals and tables, host references, mapping
+ * code offsets to functions, and what the build compiled in.
  */
 #include "vm.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Give every module type and function its signature id: the index of the
+ * first signature, in the order types then functions, with the same params
+ * and results.  Sorting makes equal signatures neighbours. */
+typedef struct sig_entry {
+    const char *params, *results;
+    uint32_t *id;  /* where the id goes */
+    uint32_t order;
+} sig_entry;
+
+static int compare_sigs(const void *a, const void *b)
+{
+    const sig_entry *x = a, *y = b;
+    int c = strcmp(x->params, y->params);
+    if (c == 0)
+        c = strcmp(x->results, y->results);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static int assign_signature_ids(pvm_vm *vm, pvm_error *err)
+{
+    const pvm_module *m = vm->module;
+    size_t n = (size_t)m->ntypes + m->nfuncs;
+    vm->type_sigs = malloc((n ? n : 1) * sizeof *vm->type_sigs);
+    sig_entry *v = malloc((n ? n : 1) * sizeof *v);
+    if (!vm->type_sigs || !v) {
+        free(v);
+        return pvm_errorf(err, "out of memory");
+    }
+    vm->func_sigs = vm->type_sigs + m->ntypes;
+    for (uint32_t i = 0; i < m->ntypes; i++)
+        v[i] = (sig_entry){m->types[i].params, m->types[i].results, &vm->type_sigs[i], i};
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        v[m->ntypes + i] = (sig_entry){m->funcs[i].params, m->funcs[i].results,
+                                       &vm->func_sigs[i], m->ntypes + i};
+    qsort(v, n, sizeof *v, compare_sigs);
+    for (size_t i = 0, first = 0; i < n; i++) {
+        if (strcmp(v[i].params, v[first].params) || strcmp(v[i].results, v[first].results))
+            first = i;
+        *v[i].id = v[first].order;
+    }
+    free(v);
+    return 0;
+}
+
+/* The heap: cfg's memory (shared) or a new one; the data segments copied
+ * in.  Returns 0 or -1 with err. */
+static int set_up_heap(pvm_vm *vm, const pvm_vm_config *cfg, pvm_error *err)
+{
+    const pvm_module *m = vm->module;
+    if (cfg && cfg->memory)
+        vm->memory = pvm_memory_retain(cfg->memory);
+    else if (!(vm->memory = pvm_memory_new(m->heap_min, m->heap_max, err)))
+        return -1;
+    uint64_t size = vm->memory->size;
+    for (uint32_t i = 0; i < m->ndata; i++) {
+        const pvm_data_segment *d = &m->data[i];
+        if (d->offset > size || d->size > size - d->offset)
+            return pvm_errorf(err, "data segment %" PRIu32 " (%" PRIu32 " bytes at heap offset %"
+                              PRIu64 ") does not fit the heap of %" PRIu64 " bytes",
+                              i, d->size, d->offset, size);
+    }
+    for (uint32_t i = 0; i < m->ndata; i++)
+        if (m->data[i].size)
+            memcpy(vm->memory->bytes + m->data[i].offset, m->data[i].bytes, m->data[i].size);
+    return 0;
+}
+
+/* New globals and tables for the module's counts. */
+static int create_globals_and_tables(pvm_vm *vm, pvm_error *err)
+{
+    const pvm_module *m = vm->module;
+    vm->globals = calloc(m->nglobals ? m->nglobals : 1, sizeof *vm->globals);
+    vm->tables = calloc(m->ntables ? m->ntables : 1, sizeof *vm->tables);
+    if (!vm->globals || !vm->tables)
+        return pvm_errorf(err, "out of memory");
+    for (uint32_t i = 0; i < m->nglobals; i++)
+        if (!(vm->globals[i] = pvm_global_new(0, err)))
+            return -1;
+    for (uint32_t i = 0; i < m->ntables; i++)
+        if (!(vm->tables[i] = pvm_table_new(0, 0, PVM_REF_NULL, err)))
+            return -1;
+    return 0;
+}
 
 pvm_vm *pvm_vm_new(const pvm_module *m, const pvm_vm_config *cfg, pvm_error *err)
 {
@@ -21,50 +106,27 @@ pvm_vm *pvm_vm_new(const pvm_module *m, const pvm_vm_config *cfg, pvm_error *err
                    stack, PVM_MAX_STACK);
         return NULL;
     }
-    if (m->heap_min > m->heap_max || m->heap_max > PVM_MAX_HEAP) {
-        pvm_errorf(err, "heap limits %" PRIu64 "..%" PRIu64 " are not within 0..%" PRIu64,
-                   m->heap_min, m->heap_max, PVM_MAX_HEAP);
-        return NULL;
-    }
-    for (uint32_t i = 0; i < m->ndata; i++) {
-        const pvm_data_segment *d = &m->data[i];
-        if (d->offset > m->heap_min || d->size > m->heap_min - d->offset) {
-            pvm_errorf(err, "data segment %" PRIu32 " (%" PRIu32 " bytes at heap offset %"
-                       PRIu64 ") does not fit the initial heap of %" PRIu64 " bytes",
-                       i, d->size, d->offset, m->heap_min);
-            return NULL;
-        }
-    }
-    uint64_t mem_size = stack + m->heap_min;
-    if (mem_size > SIZE_MAX) {
-        pvm_errorf(err, "data space of %" PRIu64 " bytes does not fit in memory", mem_size);
-        return NULL;
-    }
-
-    pvm_vm *vm = calloc(1, sizeof *vm);
+    pvm_vm *vm = calloc(1, sizeof *vm + (size_t)stack);
     if (!vm) {
-        pvm_errorf(err, "out of memory");
+        pvm_errorf(err, "out of memory for a stack of %" PRIu64 " bytes", stack);
         return NULL;
     }
-    vm->mem = calloc(1, (size_t)mem_size);
-    vm->hosts = calloc(m->nimports ? m->nimports : 1, sizeof *vm->hosts);
-    if (!vm->mem || !vm->hosts) {
-        pvm_vm_free(vm);
-        pvm_errorf(err, "out of memory for a data space of %" PRIu64 " bytes", mem_size);
-        return NULL;
-    }
-    vm->mem_size = mem_size;
-    vm->stack_size = stack;
-    vm->heap_base = stack;
-    vm->heap_size = m->heap_min;
-    vm->heap_max = m->heap_max;
-    for (uint32_t i = 0; i < m->ndata; i++)
-        if (m->data[i].size)
-            memcpy(vm->mem + vm->heap_base + m->data[i].offset, m->data[i].bytes,
-                   m->data[i].size);
-    vm->sp = vm->fp = stack;
     vm->module = m;
+    vm->stack_size = vm->heap_base = stack;
+    vm->sp = vm->fp = stack;
     vm->pc_slot = &vm->pc_slot_own;
+    vm->hosts = calloc(m->nimports ? m->nimports : 1, sizeof *vm->hosts);
+    int r = vm->hosts ? 0 : pvm_errorf(err, "out of memory");
+    if (r == 0)
+        r = set_up_heap(vm, cfg, err);
+    if (r == 0)
+        r = create_globals_and_tables(vm, err);
+    if (r == 0)
+        r = assign_signature_ids(vm, err);
+    if (r) {
+        pvm_vm_free(vm);
+        return NULL;
+    }
     return vm;
 }
 
@@ -72,7 +134,20 @@ void pvm_vm_free(pvm_vm *vm)
 {
     if (!vm)
         return;
-    free(vm->mem);
+    const pvm_module *m = vm->module;
+    for (uint32_t i = 0; vm->globals && i < m->nglobals; i++)
+        pvm_global_release(vm->globals[i]);
+    for (uint32_t i = 0; vm->tables && i < m->ntables; i++)
+        pvm_table_release(vm->tables[i]);
+    for (uint32_t i = 0; i < vm->nhost_refs; i++) {
+        free(vm->host_refs[i].params);
+        free(vm->host_refs[i].results);
+    }
+    pvm_memory_release(vm->memory);
+    free(vm->globals);
+    free(vm->tables);
+    free(vm->host_refs);
+    free(vm->type_sigs);
     free(vm->hosts);
     free(vm);
 }
@@ -92,24 +167,52 @@ int pvm_vm_check_imports(const pvm_vm *vm, pvm_error *err)
     return 0;
 }
 
-uint64_t pvm_vm_heap_grow(pvm_vm *vm, uint64_t bytes)
+int pvm_vm_bind_global(pvm_vm *vm, uint32_t i, pvm_global *g)
 {
-    uint64_t old = vm->heap_size;
-    if (bytes > vm->heap_max - old)
-        return UINT64_MAX;
-    if (bytes == 0)
-        return old;
-    uint64_t mem_size = vm->mem_size + bytes; /* at most stack + heap maxima */
-    if (mem_size > SIZE_MAX)
-        return UINT64_MAX;
-    uint8_t *mem = realloc(vm->mem, (size_t)mem_size);
-    if (!mem)
-        return UINT64_MAX;
-    memset(mem + vm->mem_size, 0, (size_t)bytes);
-    vm->mem = mem;
-    vm->mem_size = mem_size;
-    vm->heap_size = old + bytes;
-    return old;
+    if (i >= vm->module->nglobals)
+        return -1;
+    pvm_global_retain(g);
+    pvm_global_release(vm->globals[i]);
+    vm->globals[i] = g;
+    return 0;
+}
+
+int pvm_vm_bind_table(pvm_vm *vm, uint32_t i, pvm_table *t)
+{
+    if (i >= vm->module->ntables)
+        return -1;
+    pvm_table_retain(t);
+    pvm_table_release(vm->tables[i]);
+    vm->tables[i] = t;
+    return 0;
+}
+
+uint64_t pvm_vm_add_host_ref(pvm_vm *vm, pvm_host_fn fn, void *ctx, const char *params,
+                             const char *results)
+{
+    if (!pvm_valid_types(params) || !pvm_valid_types(results) ||
+        vm->nhost_refs == INT32_MAX)
+        return PVM_REF_NULL;
+    if (vm->nhost_refs == vm->host_refs_cap) {
+        uint32_t cap = vm->host_refs_cap ? 2 * vm->host_refs_cap : 8;
+        pvm_host_ref *refs = realloc(vm->host_refs, cap * sizeof *refs);
+        if (!refs)
+            return PVM_REF_NULL;
+        vm->host_refs = refs;
+        vm->host_refs_cap = cap;
+    }
+    pvm_host_ref *h = &vm->host_refs[vm->nhost_refs];
+    *h = (pvm_host_ref){fn, ctx, strdup(params), strdup(results), PVM_NO_SIG};
+    if (!h->params || !h->results) {
+        free(h->params);
+        free(h->results);
+        return PVM_REF_NULL;
+    }
+    const pvm_module *m = vm->module;
+    for (uint32_t t = 0; t < m->ntypes && h->sig == PVM_NO_SIG; t++)
+        if (!strcmp(params, m->types[t].params) && !strcmp(results, m->types[t].results))
+            h->sig = vm->type_sigs[t];
+    return PVM_REF_HOST_BIT | vm->nhost_refs++;
 }
 
 uint32_t pvm_vm_func_at(const pvm_vm *vm, size_t off)

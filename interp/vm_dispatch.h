@@ -18,8 +18,10 @@
  *
  * In every mode the interpreter state the ops touch most lives in locals or
  * arguments the compiler can keep in machine registers: pc, x (the integer
- * register file), mem and mem_size (the data space, reloaded by RELOAD_MEM
- * after anything that may move it); vm holds the rest.
+ * register file), heap and heap_size (the heap's bytes and size, reloaded
+ * by RELOAD_HEAP after anything that may grow or move it: heap_grow and
+ * every host call, since a host function may grow a shared memory); vm
+ * holds the rest.
  *
  * Vocabulary of an op body (between OPCODE(name) and END_OPCODE):
  *   A B C D          register numbers of operands 0..3
@@ -29,7 +31,9 @@
  *   SET_F32(r, v)    f[r] = f32 v, upper half zero;  SET_F64(r, v)
  *   IMM_S8 IMM_U8 IMM_S16 IMM_S32 IMM_U32 IMM_I64   the immediate
  *   ADDR(r)          x[r] + s32 offset immediate, wrapping mod 2^64
- *   CHECK_MEM(a, n)  trap MEMORY_FAULT unless bytes a .. a+n-1 exist
+ *   DATA(p, a, n)    p = host address of data-space bytes a .. a+n-1 (all
+ *                    in the heap or all in the stack), or trap MEMORY_FAULT
+ *   CALL_HOST(fn, ctx)  call a host function, then reload the heap
  *   CHECK_TRUNC(v, lo, hi)  Wasm's trapping float->int range check
  *   NEXT()           go on with the next instruction
  *   JUMP(p)          go on at code address p
@@ -42,6 +46,7 @@
 #include "vm_hooks.h"
 
 #define UNLIKELY(c) __builtin_expect(!!(c), 0)
+#define LIKELY(c) __builtin_expect(!!(c), 1)
 
 /* ---- operands: the same in every mode --------------------------------- */
 
@@ -79,13 +84,31 @@
 /* ---- memory, code, traps ---------------------------------------------- */
 
 #define ADDR(r) (X(r) + (uint64_t)(int64_t)IMM_S32)
-/* mem_size is at least the stack size (>= 16), so this cannot wrap. */
-#define CHECK_MEM(addr, n)                                                     \
+/* The heap first: it is where translated code's data lives.  An address
+ * below heap_base (== stack_size) makes h_ wrap to above heap_size; the
+ * stack size is at least 16, so stack_size - n cannot wrap. */
+#define DATA(p, addr, n)                                                       \
     do {                                                                       \
-        if (UNLIKELY((addr) > mem_size - (n)))                                 \
+        uint64_t a_ = (addr), h_ = a_ - vm->heap_base;                         \
+        if (LIKELY(h_ < heap_size && heap_size - h_ >= (n)))                   \
+            p = heap + h_;                                                     \
+        else if (LIKELY(a_ <= vm->stack_size - (n)))                           \
+            p = vm->stack + a_;                                                \
+        else                                                                   \
             TRAP(MEMORY_FAULT);                                                \
     } while (0)
-#define RELOAD_MEM() (mem = vm->mem, mem_size = vm->mem_size)
+#define RELOAD_HEAP() (heap = vm->memory->bytes, heap_size = vm->memory->size)
+/* Control leaves bytecode for host function fn; the instruction at pc then
+ * traps with the kind it returns, or goes on.  A bad kind is a host error. */
+#define CALL_HOST(fn, ctx)                                                     \
+    do {                                                                       \
+        LEAVE_BYTECODE();                                                      \
+        pvm_trap_kind kind_ = (fn)(vm, (ctx));                                 \
+        ENTER_BYTECODE(pc);                                                    \
+        RELOAD_HEAP();                                                         \
+        if (UNLIKELY(kind_ != PVM_TRAP_NONE))                                  \
+            TRAP_WITH((unsigned)kind_ < PVM_TRAP_COUNT ? kind_ : PVM_TRAP_HOST_ERROR); \
+    } while (0)
 
 /* v (a double) truncates to an integer in range iff lo < v < hi. */
 #define CHECK_TRUNC(v, lo, hi)                                                 \
@@ -148,9 +171,9 @@
 /* Every handler takes the interpreter state as arguments and passes it on. */
 #define HANDLER_PARAMS                                                         \
     pvm_vm *vm, const uint8_t *pc, uint64_t *x __attribute__((unused)),        \
-        uint8_t *mem __attribute__((unused)),                                  \
-        uint64_t mem_size __attribute__((unused)) HOOK_PARAMS
-#define HANDLER_ARGS vm, pc, x, mem, mem_size HOOK_ARGS
+        uint8_t *heap __attribute__((unused)),                                 \
+        uint64_t heap_size __attribute__((unused)) HOOK_PARAMS
+#define HANDLER_ARGS vm, pc, x, heap, heap_size HOOK_ARGS
 #define TAIL_CALL(handler)                                                     \
     __attribute__((musttail)) return (handler)(HANDLER_ARGS)
 

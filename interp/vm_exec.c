@@ -47,6 +47,18 @@ static inline uint64_t pvm_bits_of_f64(double v)
     return b;
 }
 
+/* libm's rounding functions hand a signalling NaN back unchanged; Wasm
+ * wants an arithmetic NaN (quiet bit set), as every other operation gives. */
+static inline float pvm_quiet_f32(float v)
+{
+    return isnan(v) ? pvm_f32_of(pvm_bits_of_f32(v) | 0x00400000u) : v;
+}
+
+static inline double pvm_quiet_f64(double v)
+{
+    return isnan(v) ? pvm_f64_of(pvm_bits_of_f64(v) | UINT64_C(0x0008000000000000)) : v;
+}
+
 static inline uint32_t num_rotl32(uint32_t v, unsigned n)
 {
     n &= 31;
@@ -172,8 +184,8 @@ static inline unsigned pvm_opcode_at(const uint8_t *pc)
 static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
 {
     uint64_t *const x = vm->x;
-    uint8_t *mem = vm->mem;
-    uint64_t mem_size = vm->mem_size;
+    uint8_t *heap = vm->memory->bytes;
+    uint64_t heap_size = vm->memory->size;
     HOOK_LOCALS
 
 dispatch_:
@@ -201,8 +213,8 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
 #include "opcodes.def"
     };
     uint64_t *const x = vm->x;
-    uint8_t *mem = vm->mem;
-    uint64_t mem_size = vm->mem_size;
+    uint8_t *heap = vm->memory->bytes;
+    uint64_t heap_size = vm->memory->size;
     HOOK_LOCALS
 
     DISPATCH();
@@ -258,8 +270,8 @@ static pvm_trap_kind invalid_opcode_(HANDLER_PARAMS)
 static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
 {
     uint64_t *x = vm->x;
-    uint8_t *mem = vm->mem;
-    uint64_t mem_size = vm->mem_size;
+    uint8_t *heap = vm->memory->bytes;
+    uint64_t heap_size = vm->memory->size;
     HOOK_LOCALS
 
     HOOK_BEFORE(pc);

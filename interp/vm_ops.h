@@ -5,7 +5,8 @@
  * D, X(r), F32(r), IMM_*, NEXT(), JUMP(), TRAP() ...).  The table's
  * semantics column says what each op does; the bodies say how, without
  * undefined behaviour: unsigned arithmetic wraps, shift counts are masked,
- * and every memory access is checked.
+ * and every memory access is checked.  Immediates naming functions,
+ * imports, globals, tables and types were checked by the verifier.
  */
 
 /* ---- control ---------------------------------------------------------- */
@@ -43,23 +44,25 @@ OPCODE(call)
 END_OPCODE
 
 OPCODE(call_indirect)
-    uint32_t func = (uint32_t)X(A);
-    if (UNLIKELY(func >= vm->module->nfuncs))
+    uint64_t ref = X(A);
+    if (LIKELY(ref - 1 < vm->module->nfuncs)) { /* ref 0 wraps to the top */
+        vm->lr = RETURN_ADDRESS();
+        JUMP(FUNC_ENTRY(ref - 1));
+    }
+    if (UNLIKELY(ref == PVM_REF_NULL))
+        TRAP(NULL_REFERENCE);
+    if (UNLIKELY((ref ^ PVM_REF_HOST_BIT) >= vm->nhost_refs))
         TRAP(BAD_CALL);
-    vm->lr = RETURN_ADDRESS();
-    JUMP(FUNC_ENTRY(func));
+    const pvm_host_ref *host = &vm->host_refs[ref ^ PVM_REF_HOST_BIT];
+    CALL_HOST(host->fn, host->ctx);
+    NEXT();
 END_OPCODE
 
 OPCODE(call_host)
     const pvm_host_binding *host = &vm->hosts[IMM_U32];
     if (UNLIKELY(!host->fn))
         TRAP(HOST_ERROR);
-    LEAVE_BYTECODE();
-    pvm_trap_kind kind = host->fn(vm, host->ctx);
-    ENTER_BYTECODE(pc);
-    RELOAD_MEM();
-    if (UNLIKELY(kind != PVM_TRAP_NONE))
-        TRAP_WITH((unsigned)kind < PVM_TRAP_COUNT ? kind : PVM_TRAP_HOST_ERROR);
+    CALL_HOST(host->fn, host->ctx);
     NEXT();
 END_OPCODE
 
@@ -463,126 +466,126 @@ END_OPCODE
 /* ---- memory ----------------------------------------------------------- */
 
 OPCODE(xload8_u)
-    uint64_t addr = ADDR(B);
-    CHECK_MEM(addr, 1);
-    X(A) = mem[addr];
+    uint8_t *p;
+    DATA(p, ADDR(B), 1);
+    X(A) = *p;
     NEXT();
 END_OPCODE
 
 OPCODE(xload8_s32)
-    uint64_t addr = ADDR(B);
-    CHECK_MEM(addr, 1);
-    X(A) = (uint32_t)(int32_t)(int8_t)mem[addr];
+    uint8_t *p;
+    DATA(p, ADDR(B), 1);
+    X(A) = (uint32_t)(int32_t)(int8_t)*p;
     NEXT();
 END_OPCODE
 
 OPCODE(xload8_s64)
-    uint64_t addr = ADDR(B);
-    CHECK_MEM(addr, 1);
-    X(A) = (uint64_t)(int64_t)(int8_t)mem[addr];
+    uint8_t *p;
+    DATA(p, ADDR(B), 1);
+    X(A) = (uint64_t)(int64_t)(int8_t)*p;
     NEXT();
 END_OPCODE
 
 OPCODE(xload16_u)
-    uint64_t addr = ADDR(B);
-    CHECK_MEM(addr, 2);
-    X(A) = pvm_rd16(mem + addr);
+    uint8_t *p;
+    DATA(p, ADDR(B), 2);
+    X(A) = pvm_rd16(p);
     NEXT();
 END_OPCODE
 
 OPCODE(xload16_s32)
-    uint64_t addr = ADDR(B);
-    CHECK_MEM(addr, 2);
-    X(A) = (uint32_t)(int32_t)(int16_t)pvm_rd16(mem + addr);
+    uint8_t *p;
+    DATA(p, ADDR(B), 2);
+    X(A) = (uint32_t)(int32_t)(int16_t)pvm_rd16(p);
     NEXT();
 END_OPCODE
 
 OPCODE(xload16_s64)
-    uint64_t addr = ADDR(B);
-    CHECK_MEM(addr, 2);
-    X(A) = (uint64_t)(int64_t)(int16_t)pvm_rd16(mem + addr);
+    uint8_t *p;
+    DATA(p, ADDR(B), 2);
+    X(A) = (uint64_t)(int64_t)(int16_t)pvm_rd16(p);
     NEXT();
 END_OPCODE
 
 OPCODE(xload32_u)
-    uint64_t addr = ADDR(B);
-    CHECK_MEM(addr, 4);
-    X(A) = pvm_rd32(mem + addr);
+    uint8_t *p;
+    DATA(p, ADDR(B), 4);
+    X(A) = pvm_rd32(p);
     NEXT();
 END_OPCODE
 
 OPCODE(xload32_s64)
-    uint64_t addr = ADDR(B);
-    CHECK_MEM(addr, 4);
-    X(A) = (uint64_t)(int64_t)(int32_t)pvm_rd32(mem + addr);
+    uint8_t *p;
+    DATA(p, ADDR(B), 4);
+    X(A) = (uint64_t)(int64_t)(int32_t)pvm_rd32(p);
     NEXT();
 END_OPCODE
 
 OPCODE(xload64)
-    uint64_t addr = ADDR(B);
-    CHECK_MEM(addr, 8);
-    X(A) = pvm_rd64(mem + addr);
+    uint8_t *p;
+    DATA(p, ADDR(B), 8);
+    X(A) = pvm_rd64(p);
     NEXT();
 END_OPCODE
 
 OPCODE(xstore8)
-    uint64_t addr = ADDR(A);
-    CHECK_MEM(addr, 1);
-    mem[addr] = (uint8_t)X(B);
+    uint8_t *p;
+    DATA(p, ADDR(A), 1);
+    *p = (uint8_t)X(B);
     NEXT();
 END_OPCODE
 
 OPCODE(xstore16)
-    uint64_t addr = ADDR(A);
-    CHECK_MEM(addr, 2);
-    pvm_wr16(mem + addr, (uint16_t)X(B));
+    uint8_t *p;
+    DATA(p, ADDR(A), 2);
+    pvm_wr16(p, (uint16_t)X(B));
     NEXT();
 END_OPCODE
 
 OPCODE(xstore32)
-    uint64_t addr = ADDR(A);
-    CHECK_MEM(addr, 4);
-    pvm_wr32(mem + addr, (uint32_t)X(B));
+    uint8_t *p;
+    DATA(p, ADDR(A), 4);
+    pvm_wr32(p, (uint32_t)X(B));
     NEXT();
 END_OPCODE
 
 OPCODE(xstore64)
-    uint64_t addr = ADDR(A);
-    CHECK_MEM(addr, 8);
-    pvm_wr64(mem + addr, X(B));
+    uint8_t *p;
+    DATA(p, ADDR(A), 8);
+    pvm_wr64(p, X(B));
     NEXT();
 END_OPCODE
 
 OPCODE(fload32)
-    uint64_t addr = ADDR(B);
-    CHECK_MEM(addr, 4);
-    FBITS(A) = pvm_rd32(mem + addr);
+    uint8_t *p;
+    DATA(p, ADDR(B), 4);
+    FBITS(A) = pvm_rd32(p);
     NEXT();
 END_OPCODE
 
 OPCODE(fload64)
-    uint64_t addr = ADDR(B);
-    CHECK_MEM(addr, 8);
-    FBITS(A) = pvm_rd64(mem + addr);
+    uint8_t *p;
+    DATA(p, ADDR(B), 8);
+    FBITS(A) = pvm_rd64(p);
     NEXT();
 END_OPCODE
 
 OPCODE(fstore32)
-    uint64_t addr = ADDR(A);
-    CHECK_MEM(addr, 4);
-    pvm_wr32(mem + addr, (uint32_t)FBITS(B));
+    uint8_t *p;
+    DATA(p, ADDR(A), 4);
+    pvm_wr32(p, (uint32_t)FBITS(B));
     NEXT();
 END_OPCODE
 
 OPCODE(fstore64)
-    uint64_t addr = ADDR(A);
-    CHECK_MEM(addr, 8);
-    pvm_wr64(mem + addr, FBITS(B));
+    uint8_t *p;
+    DATA(p, ADDR(A), 8);
+    pvm_wr64(p, FBITS(B));
     NEXT();
 END_OPCODE
 
 OPCODE(bcheck32)
-    if (UNLIKELY((uint64_t)(uint32_t)X(A) + IMM_U32 > vm->heap_size))
+    if (UNLIKELY((uint64_t)(uint32_t)X(A) + IMM_U32 > heap_size))
         TRAP(HEAP_OOB);
     NEXT();
 END_OPCODE
@@ -592,14 +595,66 @@ OPCODE(heap_base)
     NEXT();
 END_OPCODE
 
+/* ---- references, globals, tables -------------------------------------- */
+
+OPCODE(func_ref)
+    X(A) = PVM_REF_FUNC(IMM_U32);
+    NEXT();
+END_OPCODE
+
+OPCODE(sigcheck)
+    uint64_t ref = X(A);
+    uint32_t sig;
+    if (LIKELY(ref - 1 < vm->module->nfuncs))
+        sig = vm->func_sigs[ref - 1];
+    else if (ref == PVM_REF_NULL)
+        TRAP(NULL_REFERENCE);
+    else if ((ref ^ PVM_REF_HOST_BIT) < vm->nhost_refs)
+        sig = vm->host_refs[ref ^ PVM_REF_HOST_BIT].sig;
+    else
+        TRAP(BAD_CALL);
+    if (UNLIKELY(sig != vm->type_sigs[IMM_U32]))
+        TRAP(BAD_SIGNATURE);
+    NEXT();
+END_OPCODE
+
+OPCODE(xglobal_get)
+    X(A) = vm->globals[IMM_U32]->value;
+    NEXT();
+END_OPCODE
+
+OPCODE(xglobal_set)
+    vm->globals[IMM_U32]->value = X(A);
+    NEXT();
+END_OPCODE
+
+OPCODE(fglobal_get)
+    FBITS(A) = vm->globals[IMM_U32]->value;
+    NEXT();
+END_OPCODE
+
+OPCODE(fglobal_set)
+    vm->globals[IMM_U32]->value = FBITS(A);
+    NEXT();
+END_OPCODE
+
+OPCODE(table_get)
+    const pvm_table *t = vm->tables[IMM_U32];
+    uint32_t i = (uint32_t)X(B);
+    if (UNLIKELY(i >= t->size))
+        TRAP(TABLE_OOB);
+    X(A) = t->elems[i];
+    NEXT();
+END_OPCODE
+
 /* ---- frames and the stack: sp stays within [0, stack_size] ----------- */
 
 OPCODE(push_frame)
     if (UNLIKELY(vm->sp < 16))
         TRAP(STACK_OVERFLOW);
     vm->sp -= 16;
-    pvm_wr64(mem + vm->sp + 8, vm->lr);
-    pvm_wr64(mem + vm->sp, vm->fp);
+    pvm_wr64(vm->stack + vm->sp + 8, vm->lr);
+    pvm_wr64(vm->stack + vm->sp, vm->fp);
     vm->fp = vm->sp;
     NEXT();
 END_OPCODE
@@ -608,8 +663,8 @@ OPCODE(pop_frame)
     if (UNLIKELY(vm->fp > vm->stack_size - 16))
         TRAP(STACK_UNDERFLOW);
     vm->sp = vm->fp;
-    vm->fp = pvm_rd64(mem + vm->sp);
-    vm->lr = pvm_rd64(mem + vm->sp + 8);
+    vm->fp = pvm_rd64(vm->stack + vm->sp);
+    vm->lr = pvm_rd64(vm->stack + vm->sp + 8);
     vm->sp += 16;
     NEXT();
 END_OPCODE
@@ -634,14 +689,14 @@ OPCODE(xpush)
     if (UNLIKELY(vm->sp < 8))
         TRAP(STACK_OVERFLOW);
     vm->sp -= 8;
-    pvm_wr64(mem + vm->sp, X(A));
+    pvm_wr64(vm->stack + vm->sp, X(A));
     NEXT();
 END_OPCODE
 
 OPCODE(xpop)
     if (UNLIKELY(vm->sp > vm->stack_size - 8))
         TRAP(STACK_UNDERFLOW);
-    X(A) = pvm_rd64(mem + vm->sp);
+    X(A) = pvm_rd64(vm->stack + vm->sp);
     vm->sp += 8;
     NEXT();
 END_OPCODE
@@ -650,14 +705,14 @@ OPCODE(fpush)
     if (UNLIKELY(vm->sp < 8))
         TRAP(STACK_OVERFLOW);
     vm->sp -= 8;
-    pvm_wr64(mem + vm->sp, FBITS(A));
+    pvm_wr64(vm->stack + vm->sp, FBITS(A));
     NEXT();
 END_OPCODE
 
 OPCODE(fpop)
     if (UNLIKELY(vm->sp > vm->stack_size - 8))
         TRAP(STACK_UNDERFLOW);
-    FBITS(A) = pvm_rd64(mem + vm->sp);
+    FBITS(A) = pvm_rd64(vm->stack + vm->sp);
     vm->sp += 8;
     NEXT();
 END_OPCODE
@@ -799,14 +854,35 @@ END_OPCODE
 /* ==== extended opcodes ================================================= */
 
 OPCODE(heap_size)
-    X(A) = vm->heap_size;
+    X(A) = heap_size;
     NEXT();
 END_OPCODE
 
 OPCODE(heap_grow)
-    uint64_t old_size = pvm_vm_heap_grow(vm, X(B));
-    RELOAD_MEM();
+    uint64_t old_size = pvm_memory_grow(vm->memory, X(B));
+    RELOAD_HEAP();
     X(A) = old_size;
+    NEXT();
+END_OPCODE
+
+/* ---- tables ----------------------------------------------------------- */
+
+OPCODE(table_set)
+    pvm_table *t = vm->tables[IMM_U32];
+    uint32_t i = (uint32_t)X(A);
+    if (UNLIKELY(i >= t->size))
+        TRAP(TABLE_OOB);
+    t->elems[i] = X(B);
+    NEXT();
+END_OPCODE
+
+OPCODE(table_size)
+    X(A) = vm->tables[IMM_U32]->size;
+    NEXT();
+END_OPCODE
+
+OPCODE(table_grow)
+    X(A) = pvm_table_grow(vm->tables[IMM_U32], (uint32_t)X(C), X(B));
     NEXT();
 END_OPCODE
 
@@ -823,32 +899,32 @@ OPCODE(fsqrt64)
 END_OPCODE
 
 OPCODE(fceil32)
-    SET_F32(A, ceilf(F32(B)));
+    SET_F32(A, pvm_quiet_f32(ceilf(F32(B))));
     NEXT();
 END_OPCODE
 
 OPCODE(fceil64)
-    SET_F64(A, ceil(F64(B)));
+    SET_F64(A, pvm_quiet_f64(ceil(F64(B))));
     NEXT();
 END_OPCODE
 
 OPCODE(ffloor32)
-    SET_F32(A, floorf(F32(B)));
+    SET_F32(A, pvm_quiet_f32(floorf(F32(B))));
     NEXT();
 END_OPCODE
 
 OPCODE(ffloor64)
-    SET_F64(A, floor(F64(B)));
+    SET_F64(A, pvm_quiet_f64(floor(F64(B))));
     NEXT();
 END_OPCODE
 
 OPCODE(ftrunc32)
-    SET_F32(A, truncf(F32(B)));
+    SET_F32(A, pvm_quiet_f32(truncf(F32(B))));
     NEXT();
 END_OPCODE
 
 OPCODE(ftrunc64)
-    SET_F64(A, trunc(F64(B)));
+    SET_F64(A, pvm_quiet_f64(trunc(F64(B))));
     NEXT();
 END_OPCODE
 

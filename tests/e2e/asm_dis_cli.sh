@@ -135,9 +135,10 @@ out_is_empty
 
 # one function "f" whose code is the single byte 0xfe, not an opcode
 {
-    printf '\000PBC\001\000\000\000\377\377\377\377'
-    printf '\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000'
-    printf '\000\000\000\000\001\000\000\000'
+    printf '\000PBC\001\000\000\000\377\377\377\377'           # magic, version, no entry
+    printf '\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' # no heap
+    printf '\000\000\000\000\000\000\000\000'                   # no globals, tables
+    printf '\000\000\000\000\000\000\000\000\001\000\000\000'   # no imports, types; 1 function
     printf '\001\000\000\000f\000\000\000\000\000\000\000\000\001\000\000\000\376'
     printf '\000\000\000\000'
 } >"$tmp/undecodable.pbc"

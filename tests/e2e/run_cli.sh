@@ -109,6 +109,12 @@ usage_error 'argument 1 of pass: "-2147483649" is not a valid i32' \
 usage_error 'argument 2 of pass: "1.5x" is not a valid f32' \
     --invoke pass "$tmp/types.pasm" 0 1.5x 0 0
 usage_error 'argument 4 of pass: "" is not a valid f64' --invoke pass "$tmp/types.pasm" 0 0 0 ''
+# References are 64-bit values in x registers, printed unsigned.
+printf '.func refs funcref externref -> funcref externref\n    ret\n.end\n' >"$tmp/refs.pasm"
+run 0 "$PULLEY_RUN" --invoke refs "$tmp/refs.pasm" 0 -1
+[ "$(cat "$tmp/out")" = "$(printf -- '0\n18446744073709551615')" ] ||
+    fail "refs printed: $(cat "$tmp/out")"
+usage_error 'argument 2 of refs: "x" is not a valid externref' --invoke refs "$tmp/refs.pasm" 0 x
 
 # Guest arguments after FILE are not options: "-5" is a number.
 run 0 "$PULLEY_RUN" --invoke percent "$PROGRAMS/trap_div.pasm" -5 10

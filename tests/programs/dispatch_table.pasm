@@ -5,10 +5,10 @@
 ;   acc = 1;  for i = 1 .. n:  acc = op[i & 3](acc, i)
 ;   op[0] = add, op[1] = sub, op[2] = mul, op[3] = xor
 ;
-; by_index(n) calls op[i & 3] with call_indirect (the operations are
-; functions 0..3 of this file); by_table(n) dispatches with br_table to four
-; inline cases.  Both compute the same value: main returns by_index(20) and
-; by_table(20), both 27835.
+; by_index(n) calls op[i & 3] with call_indirect through a table of four
+; function references (func_ref) in its stack frame; by_table(n) dispatches
+; with br_table to four inline cases.  Both compute the same value: main
+; returns by_index(20) and by_table(20), both 27835.
 
 .func op_add i64 i64 -> i64     ; function 0
     xadd64 x0, x0, x1
@@ -36,6 +36,17 @@
     xpush x17
     xpush x18
     xpush x19
+    xpush x20
+    stack_alloc 32              ; the function table: four references
+    xget_sp x20                 ; x20 = its address
+    func_ref x1, op_add
+    xstore64 x20, x1, 0
+    func_ref x1, op_sub
+    xstore64 x20, x1, 8
+    func_ref x1, op_mul
+    xstore64 x20, x1, 16
+    func_ref x1, op_xor
+    xstore64 x20, x1, 24
     xmov x16, x0                ; x16 = n
     xconst8 x17, 1              ; x17 = i
     xconst8 x18, 1              ; x18 = acc
@@ -43,7 +54,12 @@
 loop:
     xle64_s x0, x17, x16
     br_if_not x0, done
-    xband64 x2, x17, x19        ; the operation's function index
+    xband64 x2, x17, x19        ; the operation's index
+    xadd64 x2, x2, x2
+    xadd64 x2, x2, x2
+    xadd64 x2, x2, x2           ; times 8
+    xadd64 x2, x2, x20
+    xload64 x2, x2, 0           ; its reference
     xmov x0, x18
     xmov x1, x17
     call_indirect x2
@@ -53,6 +69,8 @@ loop:
     jump loop
 done:
     xmov x0, x18
+    stack_free 32
+    xpop x20
     xpop x19
     xpop x18
     xpop x17

@@ -86,7 +86,9 @@ static const struct error_case {
     {"missing .end before the next .func", ".func f\n.func g\n.end\n",
      "2:1: missing .end of function 'f' (started at line 1)"},
     {".end outside a function", ".end\n", "1:1: .end outside a function"},
-    {"unknown type", ".func f i8\n.end\n", "1:9: unknown type 'i8' (use i32, i64, f32, f64)"},
+    {"unknown type", ".func f i8\n.end\n",
+     "1:9: unknown type 'i8' (use i32, i64, f32, f64, funcref, externref)"},
+    {"a prefix of a type name", ".func f func\n.end\n", "1:9: unknown type 'func'"},
     {"function without a name", ".func\n", "1:6: expected a function name, found end of line"},
     {"NUL byte in a name", ".import \"a\\0b\"\n", "1:9: a name cannot contain a NUL byte"},
     /* module directives */
@@ -105,6 +107,25 @@ static const struct error_case {
     {"data outside the heap", ".memory 4\n.data 2 \"abc\"\n",
      "2:7: data segment (3 bytes at heap offset 2) exceeds the maximum heap of 4 bytes"},
     {"data without bytes", ".data 0\n", "1:8: expected a string of bytes, found end of line"},
+    {"globals without a count", ".globals\n", "1:9: expected a non-negative integer, found end of line"},
+    {"negative table count", ".tables -1\n", "1:9: expected a non-negative integer, found '-1'"},
+    {"globals above the limit", ".globals 1048577\n",
+     "1:10: 1048577 globals exceed the limit of 1048576"},
+    {"tables above the limit", ".tables 0x100000000\n",
+     "1:9: 4294967296 tables exceed the limit of 1048576"},
+    {"duplicate .tables", ".tables 2\n.tables 3\n", "2:1: duplicate .tables (first at line 1)"},
+    {"duplicate .globals", ".globals 2\n\n.globals 2\n", "3:1: duplicate .globals (first at line 1)"},
+    {"unknown type in .type", ".type i8\n", "1:7: unknown type 'i8' (use i32, i64, f32, f64,"},
+    {"unknown result type in .type", ".type -> i32 v128\n", "1:14: unknown type 'v128'"},
+    {"junk after .type", ".type i32 -> f64 ->\n", "1:18: expected end of line, found '->'"},
+    {".type inside a function", IN_FUNC(".type i32"),
+     "2:1: .type inside function 'f' (missing .end?)"},
+    {"number for a global", IN_FUNC("    xglobal_get x0, 3"),
+     "2:21: expected a global #N, found '3'"},
+    {"name for a table", IN_FUNC("    table_size x0, foo"), "2:20: expected a table #N, found 'foo'"},
+    {"missing type", IN_FUNC("    sigcheck x0"), "2:16: 'sigcheck' takes 2 operands (x, #type), found 1"},
+    {"type index too large", IN_FUNC("    sigcheck x0, #4294967296"),
+     "2:18: index #4294967296 is out of range"},
     /* lexical errors */
     {"bad string escape", ".data 0 \"a\\qb\"\n", "1:11: bad escape '\\q' in string"},
     {"bad hex escape", ".data 0 \"\\xg0\"\n", "1:10: bad escape: \\x needs two hex digits"},
@@ -184,10 +205,13 @@ static void assemble_or_reject(const char *src, size_t len)
 }
 
 static const char sample[] =
-    ".entry main\n.memory 64 128\n.import put\n.data 8 \"hi\\n\\x00\"\n"
+    ".entry main\n.memory 64 128\n.globals 2\n.tables 1\n.import put\n"
+    ".type i64 -> f32 f64\n.data 8 \"hi\\n\\x00\"\n"
     ".func main i64 -> i64\n"
     "loop: xconst8 x1, -1\n    xadd64 x0, x0, x1\n    br_if x0, loop\n"
     "    br_table x0, [loop, +0, -4]\n    fconst64 f1, -1.5e-3\n"
+    "    func_ref x2, helper\n    sigcheck x2, #0\n    fglobal_set f1, #1\n"
+    "    table_get x3, x2, #0\n"
     "    call helper\n    call_host put\n    trap div_by_zero\n    ret\n.end\n"
     ".func helper f32 -> f64\n    ret\n.end\n";
 

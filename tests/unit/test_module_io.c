@@ -73,14 +73,23 @@ static void str(pvm_buf *b, const char *s)
     pvm_buf_append(b, s, strlen(s));
 }
 
-/* Magic, version 1, entry, heap limits: 28 bytes. */
-static void header(pvm_buf *b, uint32_t entry, uint64_t heap_min, uint64_t heap_max)
+/* Magic, version 1, entry, heap limits, global and table counts: 36 bytes. */
+static void header_with_counts(pvm_buf *b, uint32_t entry, uint64_t heap_min,
+                               uint64_t heap_max, uint32_t nglobals, uint32_t ntables)
 {
     pvm_buf_append(b, PVM_PBC_MAGIC, 4);
     u32(b, PVM_PBC_VERSION);
     u32(b, entry);
     u64(b, heap_min);
     u64(b, heap_max);
+    u32(b, nglobals);
+    u32(b, ntables);
+}
+
+/* The header without globals or tables. */
+static void header(pvm_buf *b, uint32_t entry, uint64_t heap_min, uint64_t heap_max)
+{
+    header_with_counts(b, entry, heap_min, heap_max, 0, 0);
 }
 
 /* A function whose code is one `ret`: 17 bytes plus the strings. */
@@ -93,10 +102,11 @@ static void func(pvm_buf *b, const char *name, const char *params, const char *r
     pvm_buf_u8(b, PVM_OP_ret);
 }
 
-/* The smallest valid file: no imports, functions or data (40 bytes). */
+/* The smallest valid file: no imports, types, functions or data (52 bytes). */
 static void empty_module(pvm_buf *b)
 {
     header(b, PVM_NO_ENTRY, 0, 0);
+    u32(b, 0);
     u32(b, 0);
     u32(b, 0);
     u32(b, 0);
@@ -149,8 +159,9 @@ IMAGE(duplicate_import)
 {
     header(b, PVM_NO_ENTRY, 0, 0);
     u32(b, 2);
-    str(b, "a"); /* at 32 */
-    str(b, "a"); /* at 37 */
+    str(b, "a"); /* at 40 */
+    str(b, "a"); /* at 45 */
+    u32(b, 0);
     u32(b, 0);
     u32(b, 0);
 }
@@ -158,20 +169,23 @@ IMAGE(function_count_beyond_bytes)
 {
     header(b, PVM_NO_ENTRY, 0, 0);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, PVM_MAX_FUNCS);
 }
 IMAGE(function_count_above_limit)
 {
     header(b, PVM_NO_ENTRY, 0, 0);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, UINT32_MAX);
 }
 IMAGE(bad_type_letter)
 {
     header(b, PVM_NO_ENTRY, 0, 0);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, 1);
-    func(b, "f", "ix", ""); /* name at 36, params at 41 */
+    func(b, "f", "ix", ""); /* name at 48, params at 53 */
     u32(b, 0);
 }
 IMAGE(too_many_types)
@@ -181,6 +195,7 @@ IMAGE(too_many_types)
     params[PVM_MAX_TYPES + 1] = 0;
     header(b, PVM_NO_ENTRY, 0, 0);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, 1);
     func(b, "f", params, "");
     u32(b, 0);
@@ -189,16 +204,18 @@ IMAGE(code_size_beyond_bytes)
 {
     header(b, PVM_NO_ENTRY, 0, 0);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, 1);
     str(b, "f");
     str(b, "");
     str(b, "");
-    u32(b, PVM_MAX_CODE); /* at 49 */
+    u32(b, PVM_MAX_CODE); /* at 61 */
 }
 IMAGE(code_size_above_limit)
 {
     header(b, PVM_NO_ENTRY, 0, 0);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, 1);
     str(b, "f");
     str(b, "");
@@ -209,15 +226,17 @@ IMAGE(duplicate_function)
 {
     header(b, PVM_NO_ENTRY, 0, 0);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, 2);
-    func(b, "f", "", ""); /* at 36 */
-    func(b, "f", "", ""); /* at 54 */
+    func(b, "f", "", ""); /* at 48 */
+    func(b, "f", "", ""); /* at 66 */
     u32(b, 0);
 }
 IMAGE(entry_out_of_range)
 {
     header(b, 1, 0, 0);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, 1);
     func(b, "f", "", "");
     u32(b, 0);
@@ -226,6 +245,7 @@ IMAGE(data_count_beyond_bytes)
 {
     header(b, PVM_NO_ENTRY, 0, 0);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, 0);
     u32(b, UINT32_MAX);
 }
@@ -233,15 +253,17 @@ IMAGE(data_size_beyond_bytes)
 {
     header(b, PVM_NO_ENTRY, 0, 64);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, 0);
     u32(b, 1);
-    u64(b, 0);   /* at 40 */
-    u32(b, 100); /* at 48 */
+    u64(b, 0);   /* at 52 */
+    u32(b, 100); /* at 60 */
 }
 IMAGE(data_outside_heap)
 {
     header(b, PVM_NO_ENTRY, 0, 64);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, 0);
     u32(b, 1);
     u64(b, 60);
@@ -252,6 +274,7 @@ IMAGE(data_offset_wrapping_around)
 {
     header(b, PVM_NO_ENTRY, 0, 64);
     u32(b, 0);
+    u32(b, 0); /* types */
     u32(b, 0);
     u32(b, 1);
     u64(b, UINT64_MAX);
@@ -264,6 +287,54 @@ IMAGE(trailing_byte)
     pvm_buf_u8(b, 0);
 }
 
+IMAGE(header_cut_in_the_table_count)
+{
+    header(b, PVM_NO_ENTRY, 0, 0);
+    b->len -= 2;
+}
+IMAGE(global_count_above_limit)
+{
+    header_with_counts(b, PVM_NO_ENTRY, 0, 0, PVM_MAX_GLOBALS + 1, 0);
+}
+IMAGE(table_count_above_limit)
+{
+    header_with_counts(b, PVM_NO_ENTRY, 0, 0, 0, UINT32_MAX);
+}
+IMAGE(type_count_beyond_bytes)
+{
+    header(b, PVM_NO_ENTRY, 0, 0);
+    u32(b, 0);
+    u32(b, PVM_MAX_FUNCTYPES);
+}
+IMAGE(type_count_above_limit)
+{
+    header(b, PVM_NO_ENTRY, 0, 0);
+    u32(b, 0);
+    u32(b, UINT32_MAX);
+}
+IMAGE(bad_type_letter_in_the_type_table)
+{
+    header(b, PVM_NO_ENTRY, 0, 0);
+    u32(b, 0);
+    u32(b, 1);
+    str(b, "q"); /* at 44 */
+    str(b, "");
+    u32(b, 0);
+    u32(b, 0);
+}
+IMAGE(too_many_result_types_in_the_type_table)
+{
+    char results[PVM_MAX_TYPES + 2];
+    memset(results, 'd', PVM_MAX_TYPES + 1);
+    results[PVM_MAX_TYPES + 1] = 0;
+    header(b, PVM_NO_ENTRY, 0, 0);
+    u32(b, 0);
+    u32(b, 1);
+    str(b, "");
+    str(b, results); /* at 48 */
+    u32(b, 0);
+    u32(b, 0);
+}
 static const struct bad_file {
     const char *what;
     void (*build)(pvm_buf *b);
@@ -278,41 +349,55 @@ static const struct bad_file {
      "offset 12: initial heap 8 exceeds the maximum heap 4"},
     {"maximum heap above the limit", heap_max_above_limit,
      "offset 20: maximum heap 17179869184 exceeds the limit of 8589934592"},
+    {"header cut in the table count", header_cut_in_the_table_count,
+     "offset 32: table count runs past the end of the file"},
+    {"global count above the limit", global_count_above_limit,
+     "offset 28: global count 1048577 exceeds the limit of 1048576"},
+    {"table count above the limit", table_count_above_limit,
+     "offset 32: table count 4294967295 exceeds the limit of 1048576"},
     {"import count beyond the bytes", import_count_beyond_bytes,
-     "offset 28: import count 65536 exceeds remaining bytes"},
+     "offset 36: import count 65536 exceeds remaining bytes"},
     {"import count above the limit", import_count_above_limit,
-     "offset 28: import count 4294967295 exceeds the limit of 65536"},
+     "offset 36: import count 4294967295 exceeds the limit of 65536"},
     {"import name beyond the bytes", import_name_beyond_bytes,
-     "offset 32: import name length 1000 exceeds remaining bytes"},
+     "offset 40: import name length 1000 exceeds remaining bytes"},
     {"import name above the limit", import_name_above_limit,
-     "offset 32: import name length 4097 exceeds the limit of 4096"},
+     "offset 40: import name length 4097 exceeds the limit of 4096"},
     {"import name with a NUL byte", import_name_with_nul,
-     "offset 36: import name contains a NUL byte"},
-    {"duplicate import", duplicate_import, "offset 37: duplicate import name 'a'"},
+     "offset 44: import name contains a NUL byte"},
+    {"duplicate import", duplicate_import, "offset 45: duplicate import name 'a'"},
+    {"type count beyond the bytes", type_count_beyond_bytes,
+     "offset 40: type count 1048576 exceeds remaining bytes"},
+    {"type count above the limit", type_count_above_limit,
+     "offset 40: type count 4294967295 exceeds the limit of 1048576"},
+    {"bad type letter in the type table", bad_type_letter_in_the_type_table,
+     "offset 44: bad parameter types 'q' (letters i, l, f, d, r, e)"},
+    {"too many result types in the type table", too_many_result_types_in_the_type_table,
+     "offset 48: result types length 1001 exceeds the limit of 1000"},
     {"function count beyond the bytes", function_count_beyond_bytes,
-     "offset 32: function count 1048576 exceeds remaining bytes"},
+     "offset 44: function count 1048576 exceeds remaining bytes"},
     {"function count above the limit", function_count_above_limit,
-     "offset 32: function count 4294967295 exceeds the limit of 1048576"},
+     "offset 44: function count 4294967295 exceeds the limit of 1048576"},
     {"bad type letter", bad_type_letter,
-     "offset 41: bad parameter types 'ix' (letters i, l, f, d)"},
+     "offset 53: bad parameter types 'ix' (letters i, l, f, d, r, e)"},
     {"too many types", too_many_types,
-     "offset 41: parameter types length 65 exceeds the limit of 64"},
+     "offset 53: parameter types length 1001 exceeds the limit of 1000"},
     {"code size beyond the bytes", code_size_beyond_bytes,
-     "offset 49: code size 1073741824 exceeds remaining bytes"},
+     "offset 61: code size 1073741824 exceeds remaining bytes"},
     {"code size above the limit", code_size_above_limit,
-     "offset 49: code size 4294967295 exceeds the limit of 1073741824"},
-    {"duplicate function", duplicate_function, "offset 54: duplicate function name 'f'"},
+     "offset 61: code size 4294967295 exceeds the limit of 1073741824"},
+    {"duplicate function", duplicate_function, "offset 66: duplicate function name 'f'"},
     {"entry out of range", entry_out_of_range,
      "offset 8: entry function 1 out of range (1 functions)"},
     {"data segment count beyond the bytes", data_count_beyond_bytes,
-     "offset 36: data segment count 4294967295 exceeds remaining bytes"},
+     "offset 48: data segment count 4294967295 exceeds remaining bytes"},
     {"data segment size beyond the bytes", data_size_beyond_bytes,
-     "offset 48: data segment size 100 exceeds remaining bytes"},
+     "offset 60: data segment size 100 exceeds remaining bytes"},
     {"data segment outside the heap", data_outside_heap,
-     "offset 40: data segment 0 (10 bytes at heap offset 60) exceeds the maximum heap of 64 bytes"},
+     "offset 52: data segment 0 (10 bytes at heap offset 60) exceeds the maximum heap of 64 bytes"},
     {"data segment offset wrapping around", data_offset_wrapping_around,
-     "offset 40: data segment 0 (2 bytes at heap offset 18446744073709551615) exceeds"},
-    {"trailing byte", trailing_byte, "offset 40: 1 trailing byte(s) after the data segments"},
+     "offset 52: data segment 0 (2 bytes at heap offset 18446744073709551615) exceeds"},
+    {"trailing byte", trailing_byte, "offset 52: 1 trailing byte(s) after the data segments"},
 };
 
 static void test_each_malformed_file_is_rejected_with_its_offset(void **state)
@@ -363,6 +448,10 @@ static pvm_module *sample_module(void)
     assert_true(pvm_module_add_function(m, "empty", "", "", NULL, 0, &err) == 2);
     assert_true(pvm_module_add_data(m, 0, data, sizeof data, &err) == 0);
     assert_true(pvm_module_add_data(m, 100, data, 2, &err) == 1);
+    assert_true(pvm_module_add_type(m, "ilre", "d", &err) == 0);
+    assert_true(pvm_module_add_type(m, "", "", &err) == 1);
+    m->nglobals = 3;
+    m->ntables = 2;
     m->entry = 1;
     m->heap_min = 4096;
     m->heap_max = 65536;
@@ -391,8 +480,14 @@ static void test_a_written_module_reads_back_the_same(void **state)
     assert_int_equal(r->entry, 1);
     assert_int_equal(r->heap_min, 4096);
     assert_int_equal(r->heap_max, 65536);
+    assert_int_equal(r->nglobals, 3);
+    assert_int_equal(r->ntables, 2);
     assert_int_equal(r->nimports, 2);
     assert_string_equal(r->imports[1], "clock");
+    assert_int_equal(r->ntypes, 2);
+    assert_string_equal(r->types[0].params, "ilre");
+    assert_string_equal(r->types[0].results, "d");
+    assert_string_equal(r->types[1].params, "");
     assert_int_equal(r->nfuncs, 3);
     for (uint32_t i = 0; i < 3; i++) {
         assert_string_equal(r->funcs[i].name, m->funcs[i].name);
@@ -538,10 +633,13 @@ static void test_random_bytes_never_crash_the_reader(void **state)
 static void test_corrupted_modules_never_crash_and_round_trip_when_accepted(void **state)
 {
     (void)state;
-    const char *src = ".memory 16 64\n.import put\n.data 8 \"abc\"\n"
+    const char *src = ".memory 16 64\n.globals 2\n.tables 1\n.import put\n"
+                      ".type i32 -> i64\n.data 8 \"abc\"\n"
                       ".func main i64 -> i64\n"
                       "top: xconst8 x0, 7\n    br_if x0, top\n"
                       "    br_table x0, [top, +2]\n    fconst32 f1, 1.5\n"
+                      "    func_ref x2, f\n    sigcheck x2, #0\n    xglobal_set x0, #1\n"
+                      "    table_grow x1, x2, x3, #0\n"
                       "    call f\n    call_host put\n    trap 3\n    ret\n.end\n"
                       ".func f\n    xadd64 x1, x2, x3\n    ret\n.end\n";
     pvm_error err;

@@ -304,7 +304,7 @@ static void memory_sieve_counts_primes_and_adler32_sums_the_data(void **state)
     assert_int_equal(call(p, "sieve", 1, (int64_t)p->m->heap_max), PVM_TRAP_HEAP_OOB);
     assert_int_equal(p->vm->trap_func, function_index(p, "sieve"));
     /* And bcheck32 catches a checksum over bytes beyond the heap. */
-    assert_int_equal(call(p, "adler32", 2, (int64_t)p->vm->heap_size - 2, INT64_C(3)),
+    assert_int_equal(call(p, "adler32", 2, (int64_t)p->vm->memory->size - 2, INT64_C(3)),
                      PVM_TRAP_HEAP_OOB);
     assert_int_equal(p->vm->trap_offset, offset_of(p, "adler32", PVM_OP_bcheck32));
     unload(p);

@@ -69,7 +69,10 @@ static size_t imm_values(pvm_imm_kind k, int64_t *v)
     case PVM_IMM_I64: v[n++] = INT64_MIN; v[n++] = INT64_MAX; v[n++] = 0; v[n++] = -1; break;
     case PVM_IMM_U32:
     case PVM_IMM_FUNC:
-    case PVM_IMM_HOST: v[n++] = 0; v[n++] = 1; v[n++] = UINT32_MAX; break;
+    case PVM_IMM_HOST:
+    case PVM_IMM_GLOBAL:
+    case PVM_IMM_TABLEIDX:
+    case PVM_IMM_TYPE: v[n++] = 0; v[n++] = 1; v[n++] = UINT32_MAX; break;
     case PVM_IMM_TRAP:
         for (unsigned kind = 0; kind <= PVM_TRAP_COUNT; kind++)
             v[n++] = kind; /* every named kind, and the first unnamed */
@@ -217,6 +220,17 @@ static void test_calls_traps_and_floats_are_written_readably(void **state)
                 "fconst64 f0, 0xfff8000000000001");
 }
 
+static void test_globals_tables_types_and_function_refs_are_indices(void **state)
+{
+    (void)state;
+    expect_text(INSN(func_ref, .reg = {5}, .imm = 7), "func_ref x5, #7");
+    expect_text(INSN(sigcheck, .reg = {31}, .imm = UINT32_MAX), "sigcheck x31, #4294967295");
+    expect_text(INSN(xglobal_get, .reg = {1}, .imm = 3), "xglobal_get x1, #3");
+    expect_text(INSN(fglobal_set, .reg = {2}, .imm = 0), "fglobal_set f2, #0");
+    expect_text(INSN(table_get, .reg = {1, 2}, .imm = 1), "table_get x1, x2, #1");
+    expect_text(INSN(table_grow, .reg = {1, 2, 3}, .imm = 9), "table_grow x1, x2, x3, #9");
+}
+
 static void test_format_insn_truncates_like_snprintf(void **state)
 {
     (void)state;
@@ -305,8 +319,14 @@ static void test_module_with_every_directive_re_assembles(void **state)
     pvm_module *m = assemble_ok(
         ".entry \"odd name\"\n"
         ".memory 256 4096\n"
+        ".globals 3\n"
+        ".tables 1048576\n"
         ".import print\n"
         ".import \"with space\"\n"
+        ".type\n"
+        ".type i32 f64 -> i64\n"
+        ".type funcref externref -> externref\n"
+        ".type -> f32 f32\n"
         ".data 0 \"\\x00\\x01\\xff\\\"\\\\\\n\\t\\r' A\"\n"
         ".data 4000 \"\"\n"
         ".func main i32 i64 f32 f64 -> i64 f64\n"
@@ -314,22 +334,36 @@ static void test_module_with_every_directive_re_assembles(void **state)
         "    call_host \"with space\"\n"
         "    call_host #9\n"
         "    call #99\n"
+        "    func_ref x1, \"odd name\"\n"
+        "    sigcheck x1, #3\n"
+        "    xglobal_set x1, #5\n"
+        "    table_size x2, #0\n"
         "    ret\n"
         ".end\n"
         ".func \"odd name\" -> i32\n"
         "    ret\n"
         ".end\n"
         ".func \"\"\n"
+        ".end\n"
+        ".func refs funcref externref -> funcref\n"
+        "    ret\n"
         ".end\n");
     char *text = check_module_round_trip(m);
     expect_contains(text, ".entry \"odd name\"\n");
-    expect_contains(text, ".memory 256 4096\n");
+    expect_contains(text, ".memory 256 4096\n.globals 3\n.tables 1048576\n");
+    expect_contains(text, ".type                               ; #0\n");
+    expect_contains(text, ".type i32 f64 -> i64                ; #1\n");
+    expect_contains(text, ".type funcref externref -> externref ; #2\n");
+    expect_contains(text, ".type -> f32 f32                    ; #3\n");
+    expect_contains(text, "func_ref x1, \"odd name\" ");
+    expect_contains(text, "xglobal_set x1, #5 ");
     expect_contains(text, ".import \"with space\"\n");
     expect_contains(text, ".data 0 \"\\x00\\x01\\xff\\\"\\\\\\n\\t\\r' A\"\n");
     expect_contains(text, ".func main i32 i64 f32 f64 -> i64 f64 ");
     expect_contains(text, "call #99 ");
     expect_contains(text, "call_host #9 ");
     expect_contains(text, ".func \"\" ");
+    expect_contains(text, ".func refs funcref externref -> funcref ");
     free(text);
     pvm_module_free(m);
 }
@@ -517,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_operands_are_written_in_table_order),
         cmocka_unit_test(test_branch_targets_are_signed_offsets_without_labels),
         cmocka_unit_test(test_calls_traps_and_floats_are_written_readably),
+        cmocka_unit_test(test_globals_tables_types_and_function_refs_are_indices),
         cmocka_unit_test(test_format_insn_truncates_like_snprintf),
         cmocka_unit_test(test_module_with_every_directive_re_assembles),
         cmocka_unit_test(test_labels_mark_branch_targets_and_odd_targets_stay_offsets),

@@ -4,9 +4,9 @@
  * Register and float ops run as one instruction "op a, b, c, d" followed by
  * ret, with a = x30/f30 (poisoned beforehand), b = 31, c = 1, d = 17, so
  * operand decoding is exercised at the edges of the register pack.  Memory
- * ops run against a heap with known bytes; control, frame and heap ops run
- * as small programs.  The last test walks the opcode table and fails for
- * any opcode without a case.
+ * ops run against a heap with known bytes; control, frame, heap, reference,
+ * global and table ops run as small programs.  The last test walks the
+ * opcode table and fails for any opcode without a case.
  */
 #include "test_vm_util.h"
 
@@ -14,7 +14,7 @@
 
 /* ---- values: integers, floats, and "any NaN" -------------------------- */
 
-typedef enum { V_BITS, V_F32, V_F64, V_NAN32, V_NAN64 } vkind;
+typedef enum { V_BITS, V_F32, V_F64, V_NAN32, V_NAN64, V_QNAN32, V_QNAN64 } vkind;
 
 typedef struct tval {
     vkind kind;
@@ -30,6 +30,12 @@ typedef struct tval {
 #define F64(v) {.kind = V_F64, .d = (v)}
 #define ANY_NAN32 {.kind = V_NAN32}
 #define ANY_NAN64 {.kind = V_NAN64}
+/* Wasm's "arithmetic NaN": any NaN with the quiet bit set. */
+#define QUIET_NAN32 {.kind = V_QNAN32}
+#define QUIET_NAN64 {.kind = V_QNAN64}
+/* Signalling NaNs (quiet bit clear), as register bits. */
+#define SNAN32 U(0x7fa00000)
+#define SNAN64 U(0x7ff4000000000000)
 
 #define POISON UINT64_C(0xa5a5a5a5a5a5a5a5)
 
@@ -52,6 +58,8 @@ static bool matches(tval want, uint64_t got)
     switch (want.kind) {
     case V_NAN32: return got >> 32 == 0 && isnan(f);
     case V_NAN64: return isnan(d);
+    case V_QNAN32: return got >> 32 == 0 && isnan(f) && (low & 0x00400000u);
+    case V_QNAN64: return isnan(d) && (got & UINT64_C(0x0008000000000000));
     default: return got == bits_of(want);
     }
 }
@@ -228,6 +236,9 @@ static const sem_case sem_cases[] = {
     C1(ffloor64, F64(-0.0), F64(-0.0)), C1(ffloor64, F64(2.999), F64(2)),
     C1(ftrunc32, F32(-0.7), F32(-0.0)), C1(ftrunc32, F32(2.7), F32(2)),
     C1(ftrunc64, F64(-2.7), F64(-2)), C1(ftrunc64, F64(NAN), ANY_NAN64),
+    /* rounding a signalling NaN gives a quiet one */
+    C1(fceil32, SNAN32, QUIET_NAN32), C1(ffloor32, SNAN32, QUIET_NAN32), C1(ftrunc32, SNAN32, QUIET_NAN32),
+    C1(fceil64, SNAN64, QUIET_NAN64), C1(ffloor64, SNAN64, QUIET_NAN64), C1(ftrunc64, SNAN64, QUIET_NAN64),
     C1(fnearest32, F32(0.5), F32(0.0)), C1(fnearest32, F32(1.5), F32(2)),
     C1(fnearest32, F32(2.5), F32(2)), C1(fnearest32, F32(-0.5), F32(-0.0)),
     C1(fnearest32, F32(-1.5), F32(-2)), C1(fnearest32, F32(8388609), F32(8388609)),
@@ -443,7 +454,7 @@ static int run_mem_case(const mem_case *c)
     else if (load && *data != c->value)
         print_error("line %d: %s: loaded %#llx, expected %#llx\n", c->line, name,
                     (unsigned long long)*data, (unsigned long long)c->value);
-    else if (memcmp(vm->mem + vm->heap_base, img, sizeof img) != 0)
+    else if (memcmp(vm->memory->bytes, img, sizeof img) != 0)
         print_error("line %d: %s: heap bytes differ from the expected %#llx at %u\n",
                     c->line, name, (unsigned long long)c->after, c->at);
     else
@@ -462,12 +473,20 @@ static void test_loads_and_stores(void **state)
     assert_int_equal(failures, 0);
 }
 
-/* ---- control, frames and the heap: small programs --------------------- */
+/* ---- control, frames, the heap, references, globals, tables: programs -- */
 
-/* Every program runs as function 0 of a module that also has
- *   function 1 "twice":  x0 = x0 + x0
- *   function 2 "nested": calls "twice" twice (x0 = 4 * x0)
- *   import 0 "add":      x0 = x0 + x1 (bound to host_add)              */
+/* Every program runs as function 0 "main" (no parameters or results) of a
+ * module that also has
+ *   function 1 "twice" (i64 -> i64):  x0 = x0 + x0
+ *   function 2 "nested" (i64 -> i64): calls "twice" twice (x0 = 4 * x0)
+ *   import 0 "add":      x0 = x0 + x1 (bound to host_add)
+ *   types #0 i64 -> i64, #1 (none), #2 i64 i64 -> i64, #3 i64 -> i64,
+ *     #4 externref -> externref
+ *   globals #0 and #1, starting at 0
+ *   table #0 of the VM's own (size 0, max 0); table #1 bound to a table of
+ *     size 2, max 4, entries 7
+ * and a VM with two host references: HREF(0) is host_add as i64 i64 -> i64,
+ * HREF(1) is host_add as f64 -> (no module type). */
 typedef struct prog_case {
     uint16_t op;          /* the opcode this program specifies */
     const char *what;
@@ -484,6 +503,9 @@ typedef struct prog_case {
 #define PROG_TRAP(op, what, trap, ...)                                         \
     {PVM_OP_##op, what, 0, PVM_TRAP_##trap,                                    \
      COUNT_OF(((tvm_insn[]){__VA_ARGS__})), {__VA_ARGS__}, __LINE__}
+
+#define HREF(k) (int64_t)(PVM_REF_HOST_BIT | (k))
+#define F64_BITS 0x400921fb54442d18 /* pi */
 
 /* br_table x1 over three targets: x0 = 10, 11 or 12 */
 #define TABLE_WITH(index_insn)                                                 \
@@ -513,10 +535,19 @@ static const prog_case prog_cases[] = {
          INSI(call, 1), INS(pop_frame), INS(ret)),
     PROG(call, "nested calls", 12, INS(push_frame), INSI(xconst8, 3, 0), INSI(call, 2),
          INS(pop_frame), INS(ret)),
-    PROG(call_indirect, "calls function u32(x[a])", 42, INS(push_frame), INSI(xconst8, 21, 0),
-         INSI(xconst64, 0x100000001, 1), INS(call_indirect, 1), INS(pop_frame), INS(ret)),
-    PROG_TRAP(call_indirect, "no such function", BAD_CALL, INSI(xconst8, 3, 1),
+    PROG(call_indirect, "calls the function a reference refers to", 42, INS(push_frame),
+         INSI(xconst8, 21, 0), INSI(func_ref, 1, 1), INS(call_indirect, 1), INS(pop_frame),
+         INS(ret)),
+    PROG(call_indirect, "calls a host reference like call_host", 42, INSI(xconst8, 40, 0),
+         INSI(xconst8, 2, 1), INSI(xconst64, HREF(0), 2), INS(call_indirect, 2), INS(ret)),
+    PROG_TRAP(call_indirect, "null", NULL_REFERENCE, INSI(xconst8, 0, 1),
               INS(call_indirect, 1), INS(ret)),
+    PROG_TRAP(call_indirect, "one past the last function", BAD_CALL, INSI(xconst8, 4, 1),
+              INS(call_indirect, 1), INS(ret)),
+    PROG_TRAP(call_indirect, "all 64 bits count", BAD_CALL, INSI(xconst64, 0x100000002, 1),
+              INS(call_indirect, 1), INS(ret)),
+    PROG_TRAP(call_indirect, "one past the last host reference", BAD_CALL,
+              INSI(xconst64, HREF(2), 1), INS(call_indirect, 1), INS(ret)),
     PROG(call_host, "calls the bound host function", 42, INSI(xconst8, 40, 0),
          INSI(xconst8, 2, 1), INSI(call_host, 0), INS(ret)),
     PROG(ret, "lr == 0 returns to the embedder", 7, INSI(xconst8, 7, 0), INS(ret),
@@ -544,6 +575,75 @@ static const prog_case prog_cases[] = {
          INS(heap_grow, 2, 1), INS(heap_base, 3), INSI(xload8_u, TVM_HEAP + 15, 0, 3),
          INSI(xconst8, -1, 4), INSI(xstore8, TVM_HEAP + 15, 3, 4),
          INSI(xload8_u, TVM_HEAP + 15, 4, 3), INS(xadd64, 0, 0, 4), INS(ret)),
+
+    PROG(func_ref, "function imm's reference is imm + 1", 3, INSI(func_ref, 2, 0), INS(ret)),
+    PROG(func_ref, "function 0's is 1", 1, INSI(func_ref, 0, 0), INS(ret)),
+    PROG(sigcheck, "a function of the type passes", 1, INSI(func_ref, 1, 1),
+         INSI(sigcheck, 0, 1), INSI(xconst8, 1, 0), INS(ret)),
+    PROG(sigcheck, "a function of an equal type passes", 1, INSI(func_ref, 2, 1),
+         INSI(sigcheck, 3, 1), INSI(xconst8, 1, 0), INS(ret)),
+    PROG(sigcheck, "the empty signature", 1, INSI(func_ref, 0, 1), INSI(sigcheck, 1, 1),
+         INSI(xconst8, 1, 0), INS(ret)),
+    PROG_TRAP(sigcheck, "a function of another type", BAD_SIGNATURE, INSI(func_ref, 0, 1),
+              INSI(sigcheck, 0, 1), INS(ret)),
+    PROG_TRAP(sigcheck, "a reference type is not i64", BAD_SIGNATURE, INSI(func_ref, 1, 1),
+              INSI(sigcheck, 4, 1), INS(ret)),
+    PROG_TRAP(sigcheck, "null", NULL_REFERENCE, INSI(xconst8, 0, 1), INSI(sigcheck, 0, 1),
+              INS(ret)),
+    PROG_TRAP(sigcheck, "one past the last function", BAD_CALL, INSI(xconst8, 4, 1),
+              INSI(sigcheck, 0, 1), INS(ret)),
+    PROG(sigcheck, "a host reference of the type passes", 1, INSI(xconst64, HREF(0), 1),
+         INSI(sigcheck, 2, 1), INSI(xconst8, 1, 0), INS(ret)),
+    PROG_TRAP(sigcheck, "a host reference of another type", BAD_SIGNATURE,
+              INSI(xconst64, HREF(0), 1), INSI(sigcheck, 0, 1), INS(ret)),
+    PROG_TRAP(sigcheck, "a host reference of no module type", BAD_SIGNATURE,
+              INSI(xconst64, HREF(1), 1), INSI(sigcheck, 1, 1), INS(ret)),
+    PROG_TRAP(sigcheck, "one past the last host reference", BAD_CALL,
+              INSI(xconst64, HREF(2), 1), INSI(sigcheck, 2, 1), INS(ret)),
+
+    PROG(xglobal_get, "globals start at 0", 0, INSI(xconst8, 5, 0), INSI(xglobal_get, 0, 0),
+         INS(ret)),
+    PROG(xglobal_set, "all 64 bits, read back", 0xfedcba9876543210,
+         INSI(xconst64, 0xfedcba9876543210, 1), INSI(xglobal_set, 1, 1),
+         INSI(xglobal_get, 1, 0), INS(ret)),
+    PROG(xglobal_set, "one global alone", 0, INSI(xconst8, 9, 1), INSI(xglobal_set, 1, 1),
+         INSI(xglobal_get, 0, 0), INS(ret)),
+    PROG(fglobal_set, "all 64 bits of f[a]", F64_BITS, INSI(fconst64, F64_BITS, 1),
+         INSI(fglobal_set, 0, 1), INSI(xglobal_get, 0, 0), INS(ret)),
+    PROG(fglobal_get, "all 64 bits into f[a]", F64_BITS, INSI(xconst64, F64_BITS, 1),
+         INSI(xglobal_set, 1, 1), INSI(fglobal_get, 1, 2), INS(xbits_from_f64, 0, 2), INS(ret)),
+
+    PROG(table_get, "the entry at u32(x[b])", 7, INSI(xconst64, 0x100000001, 1),
+         INSI(table_get, 1, 0, 1), INS(ret)),
+    PROG_TRAP(table_get, "at the size", TABLE_OOB, INSI(xconst8, 2, 1),
+              INSI(table_get, 1, 0, 1), INS(ret)),
+    PROG_TRAP(table_get, "an empty table", TABLE_OOB, INSI(xconst8, 0, 1),
+              INSI(table_get, 0, 0, 1), INS(ret)),
+    PROG(table_set, "writes the entry at u32(x[a])", 9, INSI(xconst8, 9, 2),
+         INSI(xconst64, 0x100000001, 1), INSI(table_set, 1, 1, 2), INSI(xconst8, 1, 1),
+         INSI(table_get, 1, 0, 1), INS(ret)),
+    PROG(table_set, "one entry alone", 7, INSI(xconst8, 9, 2), INSI(xconst8, 1, 1),
+         INSI(table_set, 1, 1, 2), INSI(xconst8, 0, 1), INSI(table_get, 1, 0, 1), INS(ret)),
+    PROG_TRAP(table_set, "at the size", TABLE_OOB, INSI(xconst8, 2, 1),
+              INSI(table_set, 1, 1, 1), INS(ret)),
+    PROG(table_size, "of the bound table", 2, INSI(table_size, 1, 0), INS(ret)),
+    PROG(table_size, "of the VM's own table", 0, INSI(xconst8, 5, 0), INSI(table_size, 0, 0),
+         INS(ret)),
+    PROG(table_grow, "returns the old size", 2, INSI(xconst8, 5, 2), INSI(xconst8, 2, 3),
+         INSI(table_grow, 1, 0, 2, 3), INS(ret)),
+    PROG(table_grow, "adds entries set to x[b]", 4 * 100 + 5, INSI(xconst8, 5, 2),
+         INSI(xconst8, 2, 3), INSI(table_grow, 1, 0, 2, 3), INSI(table_size, 1, 0),
+         INSI(xconst8, 100, 4), INS(xmul64, 0, 0, 4), INSI(xconst8, 3, 1),
+         INSI(table_get, 1, 4, 1), INS(xadd64, 0, 0, 4), INS(ret)),
+    PROG(table_grow, "the count is u32(x[c])", 2, INSI(xconst64, 0x100000001, 3),
+         INSI(table_grow, 1, 0, 2, 3), INS(ret)),
+    PROG(table_grow, "by 0: the size", 2, INSI(xconst8, 0, 3), INSI(table_grow, 1, 0, 2, 3),
+         INS(ret)),
+    PROG(table_grow, "past the maximum: u32 -1 and nothing grown", UINT64_C(0xffffffff) + 2,
+         INSI(xconst8, 3, 3), INSI(table_grow, 1, 0, 2, 3), INSI(table_size, 1, 1),
+         INS(xadd64, 0, 0, 1), INS(ret)),
+    PROG(table_grow, "a table of maximum 0", 0xffffffff, INSI(xconst8, 1, 3),
+         INSI(table_grow, 0, 0, 2, 3), INS(ret)),
 
     PROG(push_frame, "sp -= 16, fp = sp", TVM_STACK - 16, INS(push_frame), INS(xget_fp, 0),
          INS(ret)),
@@ -587,17 +687,36 @@ static pvm_trap_kind host_add(pvm_vm *vm, void *ctx)
     return PVM_TRAP_NONE;
 }
 
+/* The module and VM every program runs in (see above); frees nothing. */
+static pvm_vm *program_vm(pvm_module *m, const prog_case *c)
+{
+    tvm_add(m, "main", c->code, c->n);
+    tvm_add_typed(m, "twice", "l", "l", twice, COUNT_OF(twice));
+    tvm_add_typed(m, "nested", "l", "l", nested, COUNT_OF(nested));
+    assert_int_equal(pvm_module_add_import(m, "add", NULL), 0);
+    assert_int_equal(pvm_module_add_type(m, "l", "l", NULL), 0);
+    assert_int_equal(pvm_module_add_type(m, "", "", NULL), 1);
+    assert_int_equal(pvm_module_add_type(m, "ll", "l", NULL), 2);
+    assert_int_equal(pvm_module_add_type(m, "l", "l", NULL), 3);
+    assert_int_equal(pvm_module_add_type(m, "e", "e", NULL), 4);
+    m->nglobals = 2;
+    m->ntables = 2;
+    pvm_vm *vm = tvm_vm(m);
+    pvm_vm_bind_host(vm, "add", host_add, NULL);
+    assert_int_equal(pvm_vm_add_host_ref(vm, host_add, NULL, "ll", "l"), HREF(0));
+    assert_int_equal(pvm_vm_add_host_ref(vm, host_add, NULL, "d", ""), HREF(1));
+    pvm_table *t = pvm_table_new(2, 4, 7, NULL);
+    assert_non_null(t);
+    assert_int_equal(pvm_vm_bind_table(vm, 1, t), 0);
+    pvm_table_release(t);
+    return vm;
+}
+
 /* Run one program; returns 1 if it failed. */
 static int run_prog_case(const prog_case *c)
 {
     pvm_module *m = tvm_module();
-    tvm_add(m, "main", c->code, c->n);
-    tvm_add(m, "twice", twice, COUNT_OF(twice));
-    tvm_add(m, "nested", nested, COUNT_OF(nested));
-    assert_int_equal(pvm_module_add_import(m, "add", NULL), 0);
-    pvm_vm *vm = tvm_vm(m);
-    pvm_vm_bind_host(vm, "add", host_add, NULL);
-
+    pvm_vm *vm = program_vm(m, c);
     const char *name = pvm_ops[c->op].name;
     pvm_trap_kind kind = pvm_vm_call(vm, 0);
     int failed = 1;
@@ -693,14 +812,27 @@ static void test_vm_creation(void **state)
     pvm_module *m = tvm_module();
     tvm_add(m, "main", code, COUNT_OF(code));
     assert_int_equal(pvm_module_add_data(m, TVM_HEAP - 3, bytes, 3, NULL), 0);
+    m->nglobals = 2;
+    m->ntables = 1;
     assert_null(pvm_vm_new(m, NULL, &err)); /* not verified */
     assert_non_null(strstr(err.msg, "not verified"));
 
     pvm_vm *vm = tvm_vm(m);
-    assert_int_equal(vm->mem_size, TVM_STACK + TVM_HEAP);
+    assert_int_equal(vm->stack_size, TVM_STACK);
     assert_int_equal(vm->heap_base, TVM_STACK);
     assert_int_equal(vm->sp, TVM_STACK);
-    assert_memory_equal(vm->mem + vm->mem_size - 3, bytes, 3);
+    /* A memory of its own, of the module's limits, the data copied in. */
+    assert_int_equal(vm->memory->size, TVM_HEAP);
+    assert_int_equal(vm->memory->max, 2 * TVM_HEAP);
+    assert_int_equal(vm->memory->refs, 1);
+    assert_memory_equal(vm->memory->bytes + TVM_HEAP - 3, bytes, 3);
+    /* Zeroed globals and empty tables of its own. */
+    for (unsigned i = 0; i < 2; i++) {
+        assert_int_equal(vm->globals[i]->value, 0);
+        assert_int_equal(vm->globals[i]->refs, 1);
+    }
+    assert_int_equal(vm->tables[0]->size, 0);
+    assert_int_equal(vm->tables[0]->max, 0);
     assert_null(pvm_vm_new(m, &(pvm_vm_config){.stack_size = 24}, &err));
     assert_non_null(strstr(err.msg, "multiple of 16"));
     pvm_vm_free(vm);
@@ -708,6 +840,38 @@ static void test_vm_creation(void **state)
     assert_non_null(vm);
     assert_int_equal(vm->stack_size, PVM_DEFAULT_STACK);
     pvm_vm_free(vm);
+    pvm_module_free(m);
+}
+
+static void test_vm_with_a_given_memory_shares_it(void **state)
+{
+    (void)state;
+    static const tvm_insn code[] = {INS(ret)};
+    static const uint8_t bytes[] = {1, 2, 3};
+    pvm_error err;
+    pvm_module *m = tvm_module();
+    tvm_add(m, "main", code, COUNT_OF(code));
+    assert_int_equal(pvm_module_add_data(m, 5, bytes, 3, NULL), 0);
+    assert_int_equal(pvm_verify_module(m, &err), 0);
+
+    /* The module's heap limits do not matter; its data must fit. */
+    pvm_memory *mem = pvm_memory_new(8, 16, &err);
+    assert_non_null(mem);
+    pvm_vm *vm = pvm_vm_new(m, &(pvm_vm_config){.memory = mem}, &err);
+    assert_non_null(vm);
+    assert_ptr_equal(vm->memory, mem);
+    assert_int_equal(mem->refs, 2);
+    assert_memory_equal(mem->bytes + 5, bytes, 3);
+    pvm_vm_free(vm);
+    assert_int_equal(mem->refs, 1);
+    pvm_memory_release(mem);
+
+    mem = pvm_memory_new(7, 16, &err);
+    assert_null(pvm_vm_new(m, &(pvm_vm_config){.memory = mem}, &err));
+    assert_string_equal(err.msg, "data segment 0 (3 bytes at heap offset 5) does not fit "
+                                 "the heap of 7 bytes");
+    assert_int_equal(mem->refs, 1);
+    pvm_memory_release(mem);
     pvm_module_free(m);
 }
 
@@ -749,6 +913,7 @@ int main(void)
         cmocka_unit_test(test_host_calls_back_into_the_vm),
         cmocka_unit_test(test_profiling_slot),
         cmocka_unit_test(test_vm_creation),
+        cmocka_unit_test(test_vm_with_a_given_memory_shares_it),
         cmocka_unit_test(test_every_opcode_has_a_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

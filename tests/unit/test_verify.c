@@ -165,8 +165,20 @@ static void valid_module_verifies_and_marks_exactly_the_instruction_starts(void 
     pvm_module_free(m);
 }
 
+/* Give m one of each item an immediate can name beyond its functions: an
+ * import, a type, a global, a table. */
+static void add_one_of_each(pvm_module *m)
+{
+    pvm_error err;
+    assert_int_equal(pvm_module_add_import(m, "host", &err), 0);
+    assert_int_equal(pvm_module_add_type(m, "i", "", &err), 0);
+    m->nglobals = 1;
+    m->ntables = 1;
+}
+
 /* An instance of op with every register 0 and an immediate that verifies:
- * branches to themselves, calls of function 0 and import 0, a real trap. */
+ * branches to themselves, index 0 (of function, import, global, table or
+ * type), a real trap. */
 static pvm_insn sample_of(unsigned op, const uint8_t *self_table)
 {
     pvm_insn insn = {.op = (uint16_t)op};
@@ -190,8 +202,7 @@ static void every_opcode_verifies_and_every_truncation_of_it_is_rejected(void **
         size_t len = b.len;
         put(&b, INSN(ret));
         pvm_module *m = module_of(&b);
-        pvm_error err;
-        assert_int_equal(pvm_module_add_import(m, "host", &err), 0);
+        add_one_of_each(m);
         assert_verifies(m);
 
         for (size_t cut = 1; cut < len; cut++) {
@@ -222,7 +233,7 @@ static void every_register_pack_with_stray_padding_bits_is_rejected(void **state
         b.data[last_pack_byte] |= 0x80; /* 5 * nregs never fills the pack */
         pvm_module *m = module_of(&b);
         pvm_error err = {{0}};
-        assert_int_equal(pvm_module_add_import(m, "host", &err), 0);
+        add_one_of_each(m);
         if (pvm_verify_module(m, &err) == 0 ||
             !strstr(err.msg, "function f, offset 0: non-zero padding bits"))
             fail_msg("%s with a stray padding bit: %s", pvm_ops[op].name,
@@ -442,6 +453,62 @@ static void call_host_to_a_nonexistent_import_is_rejected(void **state)
     assert_rejected(m, "function f, offset 0: call_host to import 1, but the module has 1", NULL);
 }
 
+static void func_ref_of_a_nonexistent_function_is_rejected(void **state)
+{
+    (void)state;
+    pvm_buf b = {0};
+    put(&b, INSN(func_ref, .reg = {3}, .imm = 1));
+    put(&b, INSN(ret));
+    assert_rejected(module_of(&b),
+                    "function f, offset 0: func_ref to function 1, but the module has 1", NULL);
+}
+
+static void global_table_and_type_indices_out_of_range_are_rejected(void **state)
+{
+    (void)state;
+    const struct {
+        pvm_insn insn;
+        const char *message;
+    } cases[] = {
+        {INSN(xglobal_get, .imm = 1), "xglobal_get of global 1, but the module has 1"},
+        {INSN(xglobal_set, .imm = UINT32_MAX),
+         "xglobal_set of global 4294967295, but the module has 1"},
+        {INSN(fglobal_get, .imm = 1), "fglobal_get of global 1, but the module has 1"},
+        {INSN(fglobal_set, .imm = 2), "fglobal_set of global 2, but the module has 1"},
+        {INSN(table_get, .imm = 1), "table_get of table 1, but the module has 1"},
+        {INSN(table_set, .imm = 1), "table_set of table 1, but the module has 1"},
+        {INSN(table_size, .imm = 7), "table_size of table 7, but the module has 1"},
+        {INSN(table_grow, .imm = UINT32_MAX),
+         "table_grow of table 4294967295, but the module has 1"},
+        {INSN(sigcheck, .imm = 1), "sigcheck of type 1, but the module has 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pvm_buf b = {0};
+        put(&b, INSN(nop));
+        put(&b, cases[i].insn);
+        put(&b, INSN(ret));
+        pvm_module *m = module_of(&b);
+        add_one_of_each(m);
+        char want[128];
+        snprintf(want, sizeof want, "function f, offset 1: %s", cases[i].message);
+        assert_rejected(m, want, NULL);
+    }
+    /* A module without globals, tables or types has no index 0 either. */
+    pvm_buf b = {0};
+    put(&b, INSN(xglobal_get, .imm = 0));
+    put(&b, INSN(ret));
+    assert_rejected(module_of(&b), "function f, offset 0: xglobal_get of global 0, but the module has 0",
+                    NULL);
+    put(&b, INSN(table_size, .imm = 0));
+    put(&b, INSN(ret));
+    assert_rejected(module_of(&b), "function f, offset 0: table_size of table 0, but the module has 0",
+                    NULL);
+    put(&b, INSN(sigcheck, .imm = 0));
+    put(&b, INSN(ret));
+    assert_rejected(module_of(&b), "function f, offset 0: sigcheck of type 0, but the module has 0",
+                    NULL);
+}
+
 static void unknown_trap_kind_is_rejected(void **state)
 {
     (void)state;
@@ -519,6 +586,23 @@ static void heap_limits_out_of_order_or_too_large_are_rejected(void **state)
     m = new_module();
     m->heap_max = PVM_MAX_HEAP + 1;
     assert_rejected(m, "heap limits 0..8589934593 are invalid", NULL);
+}
+
+static void global_and_table_counts_above_the_limits_are_rejected(void **state)
+{
+    (void)state;
+    pvm_module *m = new_module();
+    m->nglobals = PVM_MAX_GLOBALS;
+    m->ntables = PVM_MAX_TABLES;
+    assert_verifies(m);
+    pvm_module_free(m);
+
+    m = new_module();
+    m->nglobals = PVM_MAX_GLOBALS + 1;
+    assert_rejected(m, "1048577 globals and 0 tables exceed the limits (1048576, 1048576)", NULL);
+    m = new_module();
+    m->ntables = PVM_MAX_TABLES + 1;
+    assert_rejected(m, "0 globals and 1048577 tables exceed the limits", NULL);
 }
 
 static void data_segment_outside_the_heap_is_rejected(void **state)
@@ -599,12 +683,15 @@ int main(void)
         cmocka_unit_test(jump_table_count_running_past_the_end_is_rejected),
         cmocka_unit_test(call_to_a_nonexistent_function_is_rejected),
         cmocka_unit_test(call_host_to_a_nonexistent_import_is_rejected),
+        cmocka_unit_test(func_ref_of_a_nonexistent_function_is_rejected),
+        cmocka_unit_test(global_table_and_type_indices_out_of_range_are_rejected),
         cmocka_unit_test(unknown_trap_kind_is_rejected),
         cmocka_unit_test(trap_kind_none_is_rejected_because_it_would_look_like_a_return),
         cmocka_unit_test(last_instruction_falling_through_is_rejected),
         cmocka_unit_test(empty_function_is_rejected),
         cmocka_unit_test(entry_index_out_of_range_is_rejected),
         cmocka_unit_test(heap_limits_out_of_order_or_too_large_are_rejected),
+        cmocka_unit_test(global_and_table_counts_above_the_limits_are_rejected),
         cmocka_unit_test(data_segment_outside_the_heap_is_rejected),
         cmocka_unit_test(overlapping_functions_are_rejected),
         cmocka_unit_test(the_error_names_the_faulty_function_and_unverifies_the_module),

@@ -72,9 +72,10 @@ static inline int64_t tvm_rel(const tvm_insn *code, size_t i, int64_t delta)
            (int64_t)tvm_offset(code, i);
 }
 
-/* Encode code[0..n) and add it to m as function `name`; returns its index. */
-static inline uint32_t tvm_add(pvm_module *m, const char *name, const tvm_insn *code,
-                               size_t n)
+/* Encode code[0..n) and add it to m as function `name` of the given
+ * signature (type letters); returns its index. */
+static inline uint32_t tvm_add_typed(pvm_module *m, const char *name, const char *params,
+                                     const char *results, const tvm_insn *code, size_t n)
 {
     pvm_buf buf = {0};
     for (size_t i = 0; i < n; i++) {
@@ -95,11 +96,18 @@ static inline uint32_t tvm_add(pvm_module *m, const char *name, const tvm_insn *
                      pvm_ops[in->op].name);
     }
     pvm_error err;
-    int index = pvm_module_add_function(m, name, "", "", buf.data, buf.len, &err);
+    int index = pvm_module_add_function(m, name, params, results, buf.data, buf.len, &err);
     pvm_buf_free(&buf);
     if (index < 0)
         fail_msg("%s", err.msg);
     return (uint32_t)index;
+}
+
+/* The same for a function taking and returning nothing. */
+static inline uint32_t tvm_add(pvm_module *m, const char *name, const tvm_insn *code,
+                               size_t n)
+{
+    return tvm_add_typed(m, name, "", "", code, n);
 }
 
 /* A new module with the test heap limits. */
