@@ -2,19 +2,27 @@
  * pulley_run.c - `pulley-run`: load a module (.pbc, or .pasm assembled on
  * the fly), verify it, bind the builtin host functions, run its entry (or a
  * named) function with arguments from the command line and print the
- * results.  Linked against the traced VM, the same source is `pulley-trace`.
+ * results.  A WebAssembly binary is run by wasm_run.h instead (_start under
+ * WASI, or --invoke; --emit-pasm prints its translation).  Linked against
+ * the traced VM, the same source is `pulley-trace` (without Wasm: built
+ * without PULLEY_RUN_WASM).
  *
  * Exit status: 0 after a normal return, the program's status after the
- * `exit` import, 2 after a trap, 1 for usage, load and verification errors.
+ * `exit` import (or WASI proc_exit), 2 after a trap, 1 for usage, load and
+ * verification errors.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 
+#include "asm_lexer.h"
 #include "cli.h"
 #include "host_builtins.h"
 #include "verify.h"
 #include "vm.h"
+#ifdef PULLEY_RUN_WASM
+#include "wasm_run.h"
+#endif
 
 /* A trap's exit status; so usage errors exit with CLI_FAILURE here. */
 enum { EXIT_TRAP = 2 };
@@ -27,11 +35,19 @@ static cli_tool tool = {
     "module's entry, else \"main\") with ARGS as its parameters (integers in\n"
     "x0.., floats in f0..) and prints each result on its own line.  The\n"
     "program may import print_i64, print_f64, print_char and exit.\n"
+    "A WebAssembly FILE (.wasm, told apart by its magic bytes) is translated\n"
+    "and its _start run under WASI with ARGS as its arguments, stdin, stdout\n"
+    "and stderr passed through; with --invoke, export NAME is called with\n"
+    "ARGS and its results printed.\n"
     "Long options may also follow FILE; \"--\" ends them.\n"
     "\n"
     "Options:\n"
     "  -i, --invoke=NAME  run function NAME instead\n"
-    "  -s, --stack=BYTES  stack size, a multiple of 16 (default: 1 MiB)\n"
+    "  -s, --stack=BYTES  stack size, a multiple of 16 (default: 1 MiB;\n"
+    "                     8 MiB for WebAssembly)\n"
+    "  -d, --dir=DIR[::GUEST]  grant a WebAssembly program directory DIR\n"
+    "                     (seen as GUEST); may be repeated\n"
+    "      --emit-pasm    print the WebAssembly module's translation as .pasm\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and the VM's build, and exit\n"
     "\n"
@@ -58,6 +74,9 @@ typedef struct options {
     const char *file;
     char **args;
     int nargs;
+    const char **dirs; /* --dir, ndirs of them */
+    size_t ndirs;
+    bool emit_pasm;
 } options;
 
 /* Parse an unsigned decimal or 0x-hex integer that fills all of s. */
@@ -80,11 +99,13 @@ static int parse_options(int argc, char **argv, options *o)
     static const struct option longopts[] = {
         {"invoke", required_argument, NULL, 'i'},
         {"stack", required_argument, NULL, 's'},
+        {"dir", required_argument, NULL, 'd'},
+        {"emit-pasm", no_argument, NULL, 'E'},
         CLI_STANDARD_OPTIONS,
     };
     opterr = 0;
     while (!o->file || (optind < argc && strncmp(argv[optind], "--", 2) == 0)) {
-        int opt = getopt_long(argc, argv, "+:i:s:hV", longopts, NULL);
+        int opt = getopt_long(argc, argv, "+:i:s:d:hV", longopts, NULL);
         switch (opt) {
         case -1:
             if (o->file || optind >= argc)
@@ -92,6 +113,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->file = argv[optind++];
             break;
         case 'i': o->invoke = optarg; break;
+        case 'd': o->dirs[o->ndirs++] = optarg; break;
+        case 'E': o->emit_pasm = true; break;
         case 's':
             if (parse_u64(optarg, &o->stack) || o->stack == 0)
                 return usage_error("--stack needs a positive number of bytes");
@@ -139,14 +162,15 @@ static int pick_function(const pvm_module *m, const char *invoke)
     return index;
 }
 
-/* Parse one argument of type letter t into vm's next x or f register. */
+/* Parse one argument of type letter t into vm's next x or f register
+ * (references are written as their 64-bit values). */
 static int set_argument(pvm_vm *vm, char t, const char *s, unsigned *nx, unsigned *nf)
 {
     char *end;
     errno = 0;
     if (*s == '\0' || isspace((unsigned char)*s))
         return -1;
-    if (t == 'i' || t == 'l') {
+    if (t != 'f' && t != 'd') {
         int64_t lo = t == 'i' ? INT32_MIN : INT64_MIN;
         uint64_t hi = t == 'i' ? UINT32_MAX : UINT64_MAX;
         uint64_t v;
@@ -178,16 +202,6 @@ static int set_argument(pvm_vm *vm, char t, const char *s, unsigned *nx, unsigne
     return *end ? -1 : 0;
 }
 
-static const char *type_name(char t)
-{
-    switch (t) {
-    case 'i': return "i32";
-    case 'l': return "i64";
-    case 'f': return "f32";
-    default: return "f64";
-    }
-}
-
 /* Put args into the registers of fn's parameters.  Returns 0, or the exit
  * status after reporting a usage error. */
 static int set_arguments(pvm_vm *vm, const pvm_function *fn, char **args, int nargs)
@@ -203,7 +217,7 @@ static int set_arguments(pvm_vm *vm, const pvm_function *fn, char **args, int na
     for (size_t i = 0; i < want; i++) {
         if (set_argument(vm, fn->params[i], args[i], &nx, &nf) != 0) {
             snprintf(message, sizeof message, "argument %zu of %s: \"%s\" is not a valid %s",
-                     i + 1, fn->name, args[i], type_name(fn->params[i]));
+                     i + 1, fn->name, args[i], pasm_type_name(fn->params[i]));
             return usage_error(message);
         }
     }
@@ -217,6 +231,8 @@ static void print_results(const pvm_vm *vm, const char *results)
         switch (*t) {
         case 'i': printf("%" PRId32 "\n", (int32_t)(uint32_t)vm->x[nx++]); break;
         case 'l': printf("%" PRId64 "\n", (int64_t)vm->x[nx++]); break;
+        case 'r':
+        case 'e': printf("%" PRIu64 "\n", vm->x[nx++]); break;
         case 'f': {
             float f;
             uint32_t bits = (uint32_t)vm->f[nf++].bits;
@@ -267,6 +283,33 @@ static int run(const pvm_module *m, uint32_t index, const options *o)
     return status;
 }
 
+/* Run FILE if it is WebAssembly; -1 if it is not. */
+static int run_wasm(const options *o)
+{
+#ifdef PULLEY_RUN_WASM
+    pvm_error err;
+    size_t size;
+    uint8_t *bytes = pvm_read_file(o->file, &size, &err);
+    if (!bytes)
+        return cli_error(&tool, "%s", err.msg);
+    int status = -1;
+    if (pvm_wasm_is_binary(bytes, size)) {
+        pvm_wasm_run_options w = {
+            .tool = tool.name, .path = o->file, .bytes = bytes, .size = size,
+            .invoke = o->invoke, .args = o->args, .nargs = o->nargs,
+            .dirs = o->dirs, .ndirs = o->ndirs, .envp = NULL, .stack = o->stack,
+            .emit_pasm = o->emit_pasm,
+        };
+        status = pvm_wasm_run(&w);
+    }
+    free(bytes);
+    return status;
+#else
+    (void)o;
+    return -1;
+#endif
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 0) { /* pulley-run or pulley-trace */
@@ -274,9 +317,17 @@ int main(int argc, char **argv)
         tool.name = slash ? slash + 1 : argv[0];
     }
     options o = {0};
+    o.dirs = calloc((size_t)argc + 1, sizeof *o.dirs);
+    if (!o.dirs)
+        return cli_error(&tool, "out of memory");
     int status = parse_options(argc, argv, &o);
+    if (status < 0)
+        status = run_wasm(&o);
+    free(o.dirs);
     if (status >= 0)
-        return status;
+        return fflush(stdout) != 0 ? cli_error(&tool, "writing the output failed") : status;
+    if (o.emit_pasm || o.ndirs > 0)
+        return usage_error("--emit-pasm and --dir are for WebAssembly modules");
     pvm_module *m = load(o.file);
     if (!m)
         return CLI_FAILURE;

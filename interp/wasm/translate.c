@@ -1,0 +1,209 @@
+/*
+ * translate.c - the module level of the translator: the type table, host
+ * imports (Wasm function imports, then bulk operations), unique function
+ * names, trampolines for imported functions, heap limits, global and table
+ * counts, each defined function's translation, and the verifier's check.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate_internal.h"
+#include "verify.h"
+
+char pvm_wasm_type_letter(unsigned valtype)
+{
+    switch (valtype) {
+    case PVM_WASM_I32: return 'i';
+    case PVM_WASM_F32: return 'f';
+    case PVM_WASM_F64: return 'd';
+    case PVM_WASM_FUNCREF: return 'r';
+    case PVM_WASM_EXTERNREF: return 'e';
+    default: return 'l';
+    }
+}
+
+/* Type letters of n value types; NULL when out of memory. */
+static char *letters(const uint8_t *types, uint32_t n)
+{
+    char *s = malloc((size_t)n + 1);
+    if (!s)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++)
+        s[i] = pvm_wasm_type_letter(types[i]);
+    s[n] = '\0';
+    return s;
+}
+
+int tr_host_import(tr_module *mod, const char *name)
+{
+    /* Past the Wasm imports, which may have any name. */
+    for (uint32_t i = mod->wm->nfunc_imports; i < mod->m->nimports; i++)
+        if (strcmp(mod->m->imports[i], name) == 0)
+            return (int)i;
+    return pvm_module_add_import(mod->m, name, mod->err);
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+/* A set of names, open addressing (FNV-1a). */
+typedef struct name_set {
+    char **slots;
+    size_t cap;
+} name_set;
+
+static size_t name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* Insert s unless present; true if inserted. */
+static bool name_insert(name_set *set, char *s)
+{
+    size_t i = name_hash(s) & (set->cap - 1);
+    for (; set->slots[i]; i = (i + 1) & (set->cap - 1))
+        if (strcmp(set->slots[i], s) == 0)
+            return false;
+    set->slots[i] = s;
+    return true;
+}
+
+/* The name of function i: from the name section (printable ASCII kept,
+ * other bytes as '_'), else "func[i]"; made unique with "#i", "#i.1" ... */
+static char *function_name(const pvm_wasm_module *wm, uint32_t i, name_set *set)
+{
+    pvm_wasm_name n = wm->funcs[i].name;
+    size_t len = n.len < PVM_MAX_NAME - 32 ? n.len : PVM_MAX_NAME - 32;
+    char *s = malloc(len + 32);
+    if (!s)
+        return NULL;
+    if (len == 0)
+        len = (size_t)snprintf(s, 32, "func[%" PRIu32 "]", i);
+    else {
+        for (size_t k = 0; k < len; k++) {
+            char c = n.str[k];
+            s[k] = c > ' ' && c < 127 ? c : '_';
+        }
+        s[len] = '\0';
+    }
+    for (uint32_t again = 0; !name_insert(set, s); again++) {
+        if (again == 0)
+            snprintf(s + len, 32, "#%" PRIu32, i);
+        else
+            snprintf(s + len, 32, "#%" PRIu32 ".%" PRIu32, i, again);
+    }
+    return s;
+}
+
+/* ---- functions ------------------------------------------------------------- */
+
+static int add_function(tr_module *mod, uint32_t i, const char *name, pvm_buf *code)
+{
+    const pvm_wasm_functype *ft = pvm_wasm_func_type(mod->wm, i);
+    char *params = letters(ft->params, ft->nparams);
+    char *results = letters(ft->results, ft->nresults);
+    int rc = -1;
+    if (!params || !results)
+        pvm_errorf(mod->err, "out of memory");
+    else if (mod->wm->funcs[i].import != PVM_WASM_NONE) {
+        pvm_buf tramp = {0};
+        pvm_insn call = {.op = PVM_OP_call_host, .imm = i}, ret = {.op = PVM_OP_ret};
+        pvm_encode(&tramp, &call);
+        pvm_encode(&tramp, &ret);
+        if (tramp.failed)
+            pvm_errorf(mod->err, "out of memory");
+        else
+            rc = pvm_module_add_function(mod->m, name, params, results, tramp.data, tramp.len,
+                                         mod->err);
+        pvm_buf_free(&tramp);
+    } else if (tr_function(mod, i, code) == 0) {
+        rc = pvm_module_add_function(mod->m, name, params, results, code->data, code->len,
+                                     mod->err);
+    }
+    free(params);
+    free(results);
+    return rc < 0 ? -1 : 0;
+}
+
+static int add_functions(tr_module *mod)
+{
+    const pvm_wasm_module *wm = mod->wm;
+    name_set set = {NULL, 16};
+    while (set.cap < 2 * (size_t)wm->nfuncs)
+        set.cap *= 2;
+    set.slots = calloc(set.cap, sizeof *set.slots);
+    if (!set.slots)
+        return pvm_errorf(mod->err, "out of memory");
+    int rc = 0;
+    pvm_buf code = {0};
+    for (uint32_t i = 0; i < wm->nfuncs && rc == 0; i++) {
+        char *name = function_name(wm, i, &set);
+        if (!name)
+            rc = pvm_errorf(mod->err, "out of memory");
+        else
+            rc = add_function(mod, i, name, &code);
+    }
+    pvm_buf_free(&code);
+    for (size_t k = 0; k < set.cap; k++)
+        free(set.slots[k]);
+    free(set.slots);
+    return rc;
+}
+
+/* ---- the module --------------------------------------------------------------- */
+
+static int declare(tr_module *mod)
+{
+    const pvm_wasm_module *wm = mod->wm;
+    pvm_module *m = mod->m;
+    for (uint32_t t = 0; t < wm->ntypes; t++) {
+        char *params = letters(wm->types[t].params, wm->types[t].nparams);
+        char *results = letters(wm->types[t].results, wm->types[t].nresults);
+        int rc = params && results ? pvm_module_add_type(m, params, results, mod->err)
+                                   : pvm_errorf(mod->err, "out of memory");
+        free(params);
+        free(results);
+        if (rc < 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < wm->nfunc_imports; i++) {
+        const pvm_wasm_import *imp = &wm->imports[wm->funcs[i].import];
+        size_t len = (size_t)imp->module.len + imp->name.len + 2;
+        char *name = malloc(len);
+        if (!name)
+            return pvm_errorf(mod->err, "out of memory");
+        snprintf(name, len, "%.*s.%.*s", (int)imp->module.len, imp->module.str,
+                 (int)imp->name.len, imp->name.str);
+        int rc = pvm_module_add_import(m, name, mod->err);
+        free(name);
+        if (rc < 0)
+            return -1;
+    }
+    m->nglobals = wm->nglobals;
+    m->ntables = wm->ntables;
+    if (wm->nmemories > 0) {
+        const pvm_wasm_limits *lim = &wm->memories[0].limits;
+        m->heap_min = (uint64_t)lim->min * PVM_WASM_PAGE;
+        m->heap_max = (uint64_t)(lim->has_max ? lim->max : PVM_WASM_MAX_PAGES) * PVM_WASM_PAGE;
+    }
+    return 0;
+}
+
+pvm_module *pvm_wasm_translate(const pvm_wasm_module *wm, const uint64_t *func_refs,
+                               pvm_error *err)
+{
+    tr_module mod = {.wm = wm, .func_refs = func_refs, .err = err, .m = pvm_module_new()};
+    if (!mod.m) {
+        pvm_errorf(err, "out of memory");
+        return NULL;
+    }
+    if (declare(&mod) != 0 || add_functions(&mod) != 0 || pvm_verify_module(mod.m, err) != 0) {
+        pvm_module_free(mod.m);
+        return NULL;
+    }
+    return mod.m;
+}

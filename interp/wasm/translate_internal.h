@@ -1,0 +1,247 @@
+/*
+ * translate_internal.h - what the parts of the Wasm-to-bytecode translator
+ * share: the state of one function being translated, its register plan,
+ * the compile-time model of the operand stack, and the emitters.
+ *
+ * Register plan of a function (see TRANSLATION.md):
+ *   x0..x14, f0..f14   operand-stack slots (slot d is register sbase + d of
+ *                      its class while that is below TR_NSLOTREGS, a frame
+ *                      slot beyond), arguments and results by position
+ *   x15, x30 / f15, f30  scratch (never live across a Wasm instruction)
+ *   x16..x29, f16..f29 callee-saved: homes of locals (x29: frame base when
+ *                      the function has frame slots)
+ *   x31                heap base, set by the embedder, never written
+ * A leaf function (no calls) keeps its parameters where they arrive
+ * (sbase = number of parameters) and homes further locals in the free
+ * caller-saved registers above its operand stack first.
+ */
+#ifndef PULLEY_WASM_TRANSLATE_INTERNAL_H
+#define PULLEY_WASM_TRANSLATE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bytes.h"
+#include "insn.h"
+#include "module.h"
+#include "translate.h"
+#include "wasm_insn.h"
+#include "wasm_module.h"
+
+enum {
+    TR_NSLOTREGS = 15, /* x0..x14 / f0..f14 hold operand-stack slots */
+    TR_NARGREGS = 16,  /* argument and result positions 0..15 travel in registers */
+    TR_SCRATCH1 = 30,  /* x30 / f30 */
+    TR_SCRATCH2 = 15,  /* x15 / f15 */
+    TR_SAVED_FIRST = 16,
+    TR_SAVED_LAST = 29,
+    TR_FRAME_BASE = 29, /* x29 when the function has frame slots */
+    TR_HEAP_BASE = 31,  /* x31 */
+};
+
+/* Register classes. */
+enum { TR_X = 0, TR_F = 1 };
+
+/* A location: a register (>= 0) of the value's class, or frame slot i
+ * (TR_FRAME(i) < 0), at x29 + 8 * i. */
+typedef int32_t tr_loc;
+#define TR_FRAME(i) (-1 - (int32_t)(i))
+#define TR_IS_FRAME(loc) ((loc) < 0)
+#define TR_FRAME_INDEX(loc) ((uint32_t)(-1 - (loc)))
+
+/* A constant hoisted into a register by the prologue (reg TR_NOREG: not). */
+typedef struct tr_creg {
+    uint64_t bits, weight;
+    uint8_t cls, reg;
+} tr_creg;
+#define TR_NOREG 0xFF
+
+/* An operand-stack entry. */
+typedef enum tr_kind {
+    TV_REG,   /* in its slot's location */
+    TV_CONST, /* the constant `bits`, not materialised */
+    TV_LOCAL, /* the current value of local `local` (read from its home) */
+} tr_kind;
+
+typedef struct tr_val {
+    uint8_t kind; /* tr_kind */
+    uint8_t type; /* pvm_wasm_valtype */
+    uint32_t local;
+    uint64_t bits;
+} tr_val;
+
+/* A forward branch waiting for its block's end: the branch (or jump-table
+ * entry) at code offset `patch`, relative to the instruction at `from`. */
+typedef struct tr_fixup {
+    uint32_t from, patch;
+    uint32_t next; /* next fixup of the same block, or TR_NONE */
+} tr_fixup;
+
+#define TR_NONE UINT32_MAX
+
+typedef struct tr_block {
+    const pvm_wasm_block *wb; /* NULL for the function body */
+    uint32_t height;          /* operand stack height at entry, params excluded */
+    uint32_t head;            /* loop: code offset of the loop head */
+    uint32_t fixups;          /* forward branches to the end (list) */
+    uint32_t else_fixup;      /* if: the branch to the else arm, or TR_NONE */
+    bool end_reached;         /* some branch goes to the end */
+} tr_block;
+
+/* The translation of a whole module (translate.c). */
+typedef struct tr_module {
+    const pvm_wasm_module *wm;
+    pvm_module *m;
+    const uint64_t *func_refs; /* what ref.func produces, or NULL: func_ref */
+    pvm_error *err;
+} tr_module;
+
+/* The translation of one function. */
+typedef struct tr_func {
+    tr_module *mod;
+    const pvm_wasm_module *wm;
+    const pvm_wasm_func *func;
+    const pvm_wasm_functype *type;
+    uint32_t index;
+    pvm_buf code;
+    bool failed; /* an error is in mod->err */
+
+    /* Locals (parameters first): type, home, whether it must start at 0. */
+    uint32_t nlocals;
+    uint8_t *ltype;
+    tr_loc *home;
+    bool *zero_init;
+
+    /* The register plan. */
+    bool leaf;
+    uint32_t sbase;       /* register of operand-stack slot 0 */
+    uint32_t slot_frame0; /* frame slot of the first spilled operand-stack slot */
+    uint32_t nframe;      /* frame slots */
+    uint32_t saved[2];    /* bit r: callee-saved register r of the class is used */
+    bool has_frame;       /* push_frame (the function calls) */
+    tr_creg *consts;      /* constants of the body, some hoisted */
+    uint32_t nconsts;
+
+    /* The operand stack model. */
+    tr_val *stack;
+    uint32_t height, stack_cap;
+
+    /* Blocks, innermost last; blocks[0] is the function body. */
+    tr_block *blocks;
+    uint32_t depth, blocks_cap;
+    uint32_t next_block; /* next entry of func->blocks */
+    tr_fixup *fixups;
+    uint32_t nfixups, fixups_cap;
+    bool dead;           /* the current code is unreachable */
+    uint32_t dead_depth; /* blocks opened in unreachable code */
+
+    /* The last instruction, when it only writes its first register and
+     * nothing may branch to the position after it: it can be re-encoded
+     * with another destination. */
+    bool last_def;
+    size_t last_start;
+    pvm_insn last;
+} tr_func;
+
+/* ---- translate_stack.c: the operand stack and emission ------------------ */
+
+int tr_fail(tr_func *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+unsigned tr_class(unsigned valtype);
+/* Emit an instruction; tr_emit_def for one whose first register is its only
+ * effect (a candidate for retargeting). */
+void tr_emit(tr_func *t, unsigned op, unsigned r0, unsigned r1, unsigned r2, int64_t imm);
+void tr_emit4(tr_func *t, unsigned op, unsigned r0, unsigned r1, unsigned r2, unsigned r3);
+void tr_emit_def(tr_func *t, unsigned op, unsigned r0, unsigned r1, unsigned r2, int64_t imm);
+/* Re-encode the last instruction to write `to` instead of `from` (class
+ * cls), if it is a retargetable definition of `from`.  True if done. */
+bool tr_retarget(tr_func *t, unsigned cls, unsigned from, unsigned to);
+/* Forget the last definition (a label is bound here). */
+static inline void tr_label_here(tr_func *t) { t->last_def = false; }
+/* Materialise a constant into register r of class cls. */
+void tr_const(tr_func *t, unsigned cls, unsigned r, uint64_t bits);
+/* Load / store a frame slot from / to register r of class cls. */
+void tr_frame_load(tr_func *t, unsigned cls, unsigned r, uint32_t slot);
+void tr_frame_store(tr_func *t, unsigned cls, uint32_t slot, unsigned r);
+void tr_mov(tr_func *t, unsigned cls, unsigned dst, unsigned src);
+
+/* Location of operand-stack slot d (of class cls). */
+tr_loc tr_slot_loc(const tr_func *t, uint32_t d);
+void tr_push(tr_func *t, tr_val v);
+static inline void tr_push_reg(tr_func *t, unsigned type)
+{
+    tr_push(t, (tr_val){.kind = TV_REG, .type = (uint8_t)type});
+}
+static inline tr_val *tr_top(tr_func *t, uint32_t k) { return &t->stack[t->height - 1 - k]; }
+/* A register holding entry d's value, loading or materialising it (into
+ * its slot register, else `scratch`) as needed. */
+unsigned tr_operand(tr_func *t, uint32_t d, unsigned scratch);
+/* The register an operation writing slot d writes (its slot register, or
+ * scratch 1), and the store that completes it for a spilled slot. */
+unsigned tr_dest(const tr_func *t, uint32_t d);
+void tr_dest_done(tr_func *t, uint32_t d, unsigned cls);
+/* Put entry d into its slot's location (kind TV_REG). */
+void tr_materialize(tr_func *t, uint32_t d);
+/* Materialise every entry that reads local i (before i is written);
+ * every TV_LOCAL entry when i is TR_NONE. */
+void tr_materialize_local(tr_func *t, uint32_t i, uint32_t below);
+
+/* A move of a value into a location; sources are stack entries. */
+typedef struct tr_move {
+    uint8_t cls;
+    tr_loc dst;
+    tr_val src;  /* TV_CONST, TV_LOCAL, or TV_REG at location src_loc */
+    tr_loc src_loc;
+} tr_move;
+/* The move of entry d to dst. */
+tr_move tr_move_of(tr_func *t, uint32_t d, tr_loc dst);
+/* Perform moves as if in parallel (sources are all read before any
+ * destination is written); retargets the last definition when it can. */
+void tr_parallel_move(tr_func *t, tr_move *moves, uint32_t n);
+
+/* ---- translate_func.c: plan, prologue and epilogue ---------------------- */
+
+/* The register plan (translate_plan.c): leaf, sbase, homes, hoisted
+ * constants, frame slots, saved registers.  0 or -1. */
+int tr_plan(tr_func *t);
+/* Translate defined function `index` into *out (replaced).  0 or -1. */
+int tr_function(tr_module *mod, uint32_t index, pvm_buf *out);
+
+/* Emit the epilogue returning the top nresults entries. */
+void tr_return(tr_func *t);
+
+/* ---- translate_control.c ------------------------------------------------- */
+
+int tr_control(tr_func *t, const pvm_wasm_insn *in);
+/* Start or end unreachable code handling for an instruction in dead code;
+ * returns true if the instruction was consumed. */
+bool tr_dead_code(tr_func *t, const pvm_wasm_insn *in);
+
+/* ---- translate_ops.c: numeric, parametric, variable ops ------------------ */
+
+int tr_numeric(tr_func *t, const pvm_wasm_insn *in); /* 1: not numeric */
+int tr_variable(tr_func *t, const pvm_wasm_insn *in);
+
+/* ---- translate_memory.c -------------------------------------------------- */
+
+int tr_memory(tr_func *t, const pvm_wasm_insn *in);
+
+/* ---- translate_call.c: calls, tables, references, bulk operations ------- */
+
+int tr_call(tr_func *t, const pvm_wasm_insn *in);
+int tr_table(tr_func *t, const pvm_wasm_insn *in);
+/* Call host import `name` (a pulley.* bulk operation) with the top nargs
+ * entries as arguments (positions 0..) followed by the constants extra[]. */
+void tr_call_bulk(tr_func *t, const char *name, uint32_t nargs, const uint32_t *extra,
+                  uint32_t nextra);
+/* Save the live caller-saved slot registers below slot `base` before a
+ * call, and restore them after. */
+void tr_save_live(tr_func *t, uint32_t base);
+void tr_restore_live(tr_func *t, uint32_t base);
+
+/* ---- translate.c ---------------------------------------------------------- */
+
+/* The host import index of `name`, added if new; -1 after an error. */
+int tr_host_import(tr_module *mod, const char *name);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * translate_stack.c - the translator's compile-time operand stack and its
+ * emitters: where each slot lives, reading an entry as an operand (locals
+ * in place, constants materialised on use), writing results, retargeting
+ * the last definition, and parallel moves for calls, branches and returns.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "translate_internal.h"
+
+int tr_fail(tr_func *t, const char *fmt, ...)
+{
+    if (!t->failed) {
+        char msg[400];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        pvm_errorf(t->mod->err, "function %" PRIu32 ": %s", t->index, msg);
+        t->failed = true;
+    }
+    return -1;
+}
+
+unsigned tr_class(unsigned valtype)
+{
+    return valtype == PVM_WASM_F32 || valtype == PVM_WASM_F64 ? TR_F : TR_X;
+}
+
+/* ---- emission ----------------------------------------------------------- */
+
+static void emit_insn(tr_func *t, const pvm_insn *in)
+{
+    if (pvm_encode(&t->code, in) == 0 && !t->code.failed)
+        tr_fail(t, "cannot encode %s", pvm_ops[in->op].name);
+}
+
+void tr_emit(tr_func *t, unsigned op, unsigned r0, unsigned r1, unsigned r2, int64_t imm)
+{
+    pvm_insn in = {.op = (uint16_t)op, .reg = {(uint8_t)r0, (uint8_t)r1, (uint8_t)r2}, .imm = imm};
+    emit_insn(t, &in);
+    t->last_def = false;
+}
+
+void tr_emit4(tr_func *t, unsigned op, unsigned r0, unsigned r1, unsigned r2, unsigned r3)
+{
+    pvm_insn in = {.op = (uint16_t)op,
+                   .reg = {(uint8_t)r0, (uint8_t)r1, (uint8_t)r2, (uint8_t)r3}};
+    size_t start = t->code.len;
+    emit_insn(t, &in);
+    t->last_def = true;
+    t->last_start = start;
+    t->last = in;
+}
+
+void tr_emit_def(tr_func *t, unsigned op, unsigned r0, unsigned r1, unsigned r2, int64_t imm)
+{
+    pvm_insn in = {.op = (uint16_t)op, .reg = {(uint8_t)r0, (uint8_t)r1, (uint8_t)r2}, .imm = imm};
+    size_t start = t->code.len;
+    emit_insn(t, &in);
+    t->last_def = true;
+    t->last_start = start;
+    t->last = in;
+}
+
+bool tr_retarget(tr_func *t, unsigned cls, unsigned from, unsigned to)
+{
+    if (!t->last_def || t->last.reg[0] != from || t->code.failed)
+        return false;
+    const pvm_format_info *fmt = &pvm_formats[pvm_ops[t->last.op].format];
+    if (fmt->reg[0] != (cls == TR_X ? PVM_REG_X : PVM_REG_F))
+        return false;
+    t->code.len = t->last_start;
+    t->last.reg[0] = (uint8_t)to;
+    pvm_insn again = t->last;
+    emit_insn(t, &again);
+    return true;
+}
+
+void tr_const(tr_func *t, unsigned cls, unsigned r, uint64_t bits)
+{
+    if (cls == TR_F) {
+        if (bits >> 32 == 0)
+            tr_emit_def(t, PVM_OP_fconst32, r, 0, 0, (int64_t)bits);
+        else
+            tr_emit_def(t, PVM_OP_fconst64, r, 0, 0, (int64_t)bits);
+        return;
+    }
+    int64_t v = (int64_t)bits;
+    unsigned op = v >= INT8_MIN && v <= INT8_MAX     ? PVM_OP_xconst8
+                  : v >= INT16_MIN && v <= INT16_MAX ? PVM_OP_xconst16
+                  : v >= INT32_MIN && v <= INT32_MAX ? PVM_OP_xconst32
+                                                     : PVM_OP_xconst64;
+    tr_emit_def(t, op, r, 0, 0, v);
+}
+
+void tr_frame_load(tr_func *t, unsigned cls, unsigned r, uint32_t slot)
+{
+    tr_emit_def(t, cls == TR_X ? PVM_OP_xload64 : PVM_OP_fload64, r, TR_FRAME_BASE, 0,
+                8 * (int64_t)slot);
+}
+
+void tr_frame_store(tr_func *t, unsigned cls, uint32_t slot, unsigned r)
+{
+    tr_emit(t, cls == TR_X ? PVM_OP_xstore64 : PVM_OP_fstore64, TR_FRAME_BASE, r, 0,
+            8 * (int64_t)slot);
+}
+
+void tr_mov(tr_func *t, unsigned cls, unsigned dst, unsigned src)
+{
+    if (dst != src)
+        tr_emit_def(t, cls == TR_X ? PVM_OP_xmov : PVM_OP_fmov, dst, src, 0, 0);
+}
+
+/* ---- the operand stack ---------------------------------------------------- */
+
+tr_loc tr_slot_loc(const tr_func *t, uint32_t d)
+{
+    uint64_t r = (uint64_t)t->sbase + d;
+    if (r < TR_NSLOTREGS)
+        return (tr_loc)r;
+    return TR_FRAME(t->slot_frame0 + (r - TR_NSLOTREGS));
+}
+
+void tr_push(tr_func *t, tr_val v)
+{
+    if (t->height == t->stack_cap) { /* only past the validator's bound */
+        tr_fail(t, "operand stack deeper than validation found");
+        return;
+    }
+    t->stack[t->height++] = v;
+}
+
+unsigned tr_operand(tr_func *t, uint32_t d, unsigned scratch)
+{
+    tr_val *v = &t->stack[d];
+    unsigned cls = tr_class(v->type);
+    tr_loc loc = tr_slot_loc(t, d);
+    switch (v->kind) {
+    case TV_LOCAL:
+        if (!TR_IS_FRAME(t->home[v->local]))
+            return (unsigned)t->home[v->local];
+        tr_frame_load(t, cls, scratch, TR_FRAME_INDEX(t->home[v->local]));
+        return scratch;
+    case TV_CONST:
+        for (uint32_t i = 0; i < t->nconsts; i++)
+            if (t->consts[i].reg != TR_NOREG && t->consts[i].cls == cls &&
+                t->consts[i].bits == v->bits)
+                return t->consts[i].reg;
+        if (TR_IS_FRAME(loc)) {
+            tr_const(t, cls, scratch, v->bits);
+            return scratch;
+        }
+        tr_const(t, cls, (unsigned)loc, v->bits);
+        v->kind = TV_REG;
+        return (unsigned)loc;
+    default:
+        if (!TR_IS_FRAME(loc))
+            return (unsigned)loc;
+        tr_frame_load(t, cls, scratch, TR_FRAME_INDEX(loc));
+        return scratch;
+    }
+}
+
+unsigned tr_dest(const tr_func *t, uint32_t d)
+{
+    tr_loc loc = tr_slot_loc(t, d);
+    return TR_IS_FRAME(loc) ? TR_SCRATCH1 : (unsigned)loc;
+}
+
+void tr_dest_done(tr_func *t, uint32_t d, unsigned cls)
+{
+    tr_loc loc = tr_slot_loc(t, d);
+    if (TR_IS_FRAME(loc))
+        tr_frame_store(t, cls, TR_FRAME_INDEX(loc), TR_SCRATCH1);
+}
+
+void tr_materialize(tr_func *t, uint32_t d)
+{
+    tr_val *v = &t->stack[d];
+    if (v->kind == TV_REG)
+        return;
+    tr_move mv = tr_move_of(t, d, tr_slot_loc(t, d));
+    tr_parallel_move(t, &mv, 1);
+    v->kind = TV_REG;
+}
+
+void tr_materialize_local(tr_func *t, uint32_t i, uint32_t below)
+{
+    for (uint32_t d = 0; d < below; d++)
+        if (t->stack[d].kind == TV_LOCAL && (i == TR_NONE || t->stack[d].local == i))
+            tr_materialize(t, d);
+}
+
+/* ---- parallel moves -------------------------------------------------------- */
+
+tr_move tr_move_of(tr_func *t, uint32_t d, tr_loc dst)
+{
+    tr_val v = t->stack[d];
+    tr_move mv = {.cls = (uint8_t)tr_class(v.type), .dst = dst, .src = v};
+    if (v.kind == TV_REG)
+        mv.src_loc = tr_slot_loc(t, d);
+    else if (v.kind == TV_LOCAL)
+        mv.src_loc = t->home[v.local];
+    return mv;
+}
+
+static bool reads_loc(const tr_move *mv, unsigned cls, tr_loc loc)
+{
+    return mv->cls == cls && mv->src.kind != TV_CONST && mv->src_loc == loc;
+}
+
+/* Emit one move whose destination no pending move reads. */
+static void emit_move(tr_func *t, const tr_move *mv)
+{
+    unsigned cls = mv->cls;
+    if (mv->src.kind == TV_CONST) {
+        if (TR_IS_FRAME(mv->dst)) {
+            tr_const(t, cls, TR_SCRATCH1, mv->src.bits);
+            tr_frame_store(t, cls, TR_FRAME_INDEX(mv->dst), TR_SCRATCH1);
+        } else {
+            tr_const(t, cls, (unsigned)mv->dst, mv->src.bits);
+        }
+        return;
+    }
+    if (mv->src_loc == mv->dst)
+        return;
+    if (!TR_IS_FRAME(mv->dst) && !TR_IS_FRAME(mv->src_loc)) {
+        /* A slot's value may have just been computed into its register
+         * (a local's home or a parked value must keep it). */
+        bool temp = mv->src.kind == TV_REG && mv->src_loc != TR_SCRATCH2;
+        if (!temp || !tr_retarget(t, cls, (unsigned)mv->src_loc, (unsigned)mv->dst))
+            tr_mov(t, cls, (unsigned)mv->dst, (unsigned)mv->src_loc);
+        return;
+    }
+    unsigned r = (unsigned)mv->src_loc;
+    if (TR_IS_FRAME(mv->src_loc)) {
+        r = TR_IS_FRAME(mv->dst) ? TR_SCRATCH1 : (unsigned)mv->dst;
+        tr_frame_load(t, cls, r, TR_FRAME_INDEX(mv->src_loc));
+    }
+    if (TR_IS_FRAME(mv->dst))
+        tr_frame_store(t, cls, TR_FRAME_INDEX(mv->dst), r);
+}
+
+void tr_parallel_move(tr_func *t, tr_move *moves, uint32_t n)
+{
+    /* Drop moves that move nothing. */
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (moves[i].src.kind == TV_CONST || moves[i].src_loc != moves[i].dst)
+            moves[live++] = moves[i];
+    while (live > 0) {
+        bool progress = false;
+        for (uint32_t i = 0; i < live; i++) {
+            bool blocked = false;
+            for (uint32_t j = 0; j < live && !blocked; j++)
+                blocked = j != i && reads_loc(&moves[j], moves[i].cls, moves[i].dst);
+            if (blocked)
+                continue;
+            emit_move(t, &moves[i]);
+            moves[i] = moves[--live];
+            progress = true;
+            break;
+        }
+        if (progress)
+            continue;
+        /* Every destination is read by another move: a cycle.  Park the
+         * first move's destination value in scratch 2 and redirect its
+         * readers there. */
+        tr_move *mv = &moves[0];
+        unsigned cls = mv->cls;
+        tr_loc parked = mv->dst;
+        if (TR_IS_FRAME(parked))
+            tr_frame_load(t, cls, TR_SCRATCH2, TR_FRAME_INDEX(parked));
+        else
+            tr_mov(t, cls, TR_SCRATCH2, (unsigned)parked);
+        for (uint32_t j = 0; j < live; j++)
+            if (reads_loc(&moves[j], cls, parked))
+                moves[j].src_loc = TR_SCRATCH2;
+    }
+}

@@ -1,0 +1,229 @@
+/*
+ * test_translate.c - what the Wasm-to-bytecode translator emits: locals
+ * read in place and written by the instruction that computes them, leaf
+ * functions without frames, loops free of moves and constants, memory
+ * accesses as bounds check + heap-base add + plain access, branches on
+ * i32.eqz inverted; imports as trampolines; names from the name section,
+ * made unique; and every test module passing the verifier.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "insn.h"
+#include "test_wasm_instance_util.h"
+#include "translate.h"
+#include "wasm_builder.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static pvm_wasm_module *decode(const char *name)
+{
+    size_t size;
+    uint8_t *bytes = wt_read(name, &size);
+    pvm_wasm_module *wm = wb_expect_ok(bytes, size);
+    free(bytes);
+    return wm;
+}
+
+static pvm_module *translate(const char *name)
+{
+    pvm_wasm_module *wm = decode(name);
+    pvm_error err;
+    pvm_module *m = pvm_wasm_translate(wm, NULL, &err);
+    if (!m)
+        fail_msg("%s: %s", name, err.msg);
+    pvm_wasm_module_free(wm);
+    return m;
+}
+
+/* The instructions of function `func` (at most cap). */
+static size_t insns(const pvm_module *m, const char *func, pvm_insn *out, size_t cap)
+{
+    int f = pvm_module_find_function(m, func);
+    assert_true(f >= 0);
+    size_t n = 0;
+    for (size_t off = m->funcs[f].offset; off < m->funcs[f].offset + m->funcs[f].size;) {
+        assert_true(n < cap);
+        assert_null(pvm_decode(m->code, m->code_size, off, &out[n]));
+        off += out[n++].length;
+    }
+    return n;
+}
+
+static int count(const pvm_insn *in, size_t n, unsigned op)
+{
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += in[i].op == op;
+    return k;
+}
+
+/* ---- quality --------------------------------------------------------------- */
+
+/* (param i32 i32) local.get 0 local.get 1 i32.add: one add on the argument
+ * registers, straight into the result register. */
+static void leaf_function_computes_in_argument_registers(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "add", in, 64);
+    assert_int_equal(n, 2);
+    assert_int_equal(in[0].op, PVM_OP_xadd32);
+    assert_int_equal(in[0].reg[0], 0);
+    assert_int_equal(in[0].reg[1], 0);
+    assert_int_equal(in[0].reg[2], 1);
+    assert_int_equal(in[1].op, PVM_OP_ret);
+    pvm_module_free(m);
+}
+
+/* local.get a; local.get b; i32.add; local.set c: exactly one xadd32,
+ * reading a's and b's registers and writing c's (callee-saved homes). */
+static void add_of_locals_is_one_instruction(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "locals", in, 64);
+    assert_int_equal(count(in, n, PVM_OP_xadd32), 1);
+    for (size_t i = 0; i < n; i++)
+        if (in[i].op == PVM_OP_xadd32) {
+            assert_true(in[i].reg[0] >= 16 && in[i].reg[0] < 30);
+            assert_true(in[i].reg[1] >= 16 && in[i].reg[1] < 30);
+            assert_true(in[i].reg[2] >= 16 && in[i].reg[2] < 30);
+        }
+    pvm_module_free(m);
+}
+
+/* The counting loop's body (from its head to the backward jump) has no
+ * moves and no constants: i += 1 adds a register hoisted before the loop. */
+static void loop_body_has_no_moves_or_constants(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "sum", in, 64);
+    size_t at[64], pos = 0, head = 0, back = 0;
+    for (size_t i = 0; i < n; i++) {
+        at[i] = pos;
+        pos += in[i].length;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (in[i].op == PVM_OP_jump && in[i].imm < 0) {
+            back = i;
+            for (head = 0; at[head] != at[i] + (size_t)in[i].imm; head++)
+                ;
+        }
+    assert_true(back > head);
+    for (size_t i = head; i <= back; i++) {
+        assert_int_not_equal(in[i].op, PVM_OP_xmov);
+        assert_int_not_equal(in[i].op, PVM_OP_xconst8);
+    }
+    assert_int_equal(back - head + 1, 5); /* compare, exit, add, add, jump */
+    pvm_module_free(m);
+}
+
+static void branch_on_eqz_is_inverted(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "eqz", in, 64);
+    assert_int_equal(count(in, n, PVM_OP_xeqz32), 0);
+    assert_int_equal(count(in, n, PVM_OP_br_if_not), 1);
+    pvm_module_free(m);
+}
+
+/* i32.load offset=4: bcheck32 addr, 8; xadd64 x30, x31, addr; load. */
+static void memory_access_is_check_add_load(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "load", in, 64);
+    assert_int_equal(n, 4);
+    assert_int_equal(in[0].op, PVM_OP_bcheck32);
+    assert_int_equal(in[0].reg[0], 0);
+    assert_int_equal(in[0].imm, 8);
+    assert_int_equal(in[1].op, PVM_OP_xadd64);
+    assert_int_equal(in[1].reg[0], 30);
+    assert_int_equal(in[1].reg[1], 31);
+    assert_int_equal(in[1].reg[2], 0);
+    assert_int_equal(in[2].op, PVM_OP_xload32_u);
+    assert_int_equal(in[2].reg[1], 30);
+    assert_int_equal(in[2].imm, 4);
+    assert_int_equal(in[3].op, PVM_OP_ret);
+    pvm_module_free(m);
+}
+
+/* ---- the module ---------------------------------------------------------------- */
+
+static void every_test_module_translates_and_verifies(void **state)
+{
+    (void)state;
+    const char *names[] = {"quality", "features", "traps", "link_provider", "link_user"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        pvm_module *m = translate(names[i]);
+        assert_true(m->verified);
+        pvm_module_free(m);
+    }
+}
+
+/* Function 0 of features.wasm imports host.add3: a trampoline calling host
+ * import 0, named "host.add3"; the bulk operations follow the imports. */
+static void imports_are_trampolines(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("features");
+    assert_string_equal(m->imports[0], "host.add3");
+    pvm_insn in[4];
+    size_t n = insns(m, m->funcs[0].name, in, 4);
+    assert_int_equal(n, 2);
+    assert_int_equal(in[0].op, PVM_OP_call_host);
+    assert_int_equal(in[0].imm, 0);
+    assert_int_equal(in[1].op, PVM_OP_ret);
+    assert_true(pvm_module_find_import(m, PVM_WASM_BULK_PREFIX "memory.copy") > 0);
+    pvm_module_free(m);
+}
+
+/* Two functions both named "f" by the name section, a third unnamed. */
+static void names_come_from_the_name_section_and_are_unique(void **state)
+{
+    (void)state;
+    static const uint8_t bytes[] = {
+        0, 'a', 's', 'm', 1, 0, 0, 0,
+        1, 4, 1, 0x60, 0, 0,                  /* type () -> () */
+        3, 4, 3, 0, 0, 0,                     /* three functions */
+        10, 10, 3, 2, 0, 0x0b, 2, 0, 0x0b, 2, 0, 0x0b,
+        0, 14, 4, 'n', 'a', 'm', 'e',         /* custom "name" */
+        1, 7, 2, 0, 1, 'f', 1, 1, 'f',        /* function names: 0 f, 1 f */
+    };
+    pvm_wasm_module *wm = wb_expect_ok(bytes, sizeof bytes);
+    pvm_error err;
+    pvm_module *m = pvm_wasm_translate(wm, NULL, &err);
+    assert_non_null(m);
+    assert_string_equal(m->funcs[0].name, "f");
+    assert_string_equal(m->funcs[1].name, "f#1");
+    assert_string_equal(m->funcs[2].name, "func[2]");
+    pvm_module_free(m);
+    pvm_wasm_module_free(wm);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(leaf_function_computes_in_argument_registers),
+        cmocka_unit_test(add_of_locals_is_one_instruction),
+        cmocka_unit_test(loop_body_has_no_moves_or_constants),
+        cmocka_unit_test(branch_on_eqz_is_inverted),
+        cmocka_unit_test(memory_access_is_check_add_load),
+        cmocka_unit_test(every_test_module_translates_and_verifies),
+        cmocka_unit_test(imports_are_trampolines),
+        cmocka_unit_test(names_come_from_the_name_section_and_are_unique),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# pulley_run_wasm.sh - pulley-run on WebAssembly: a WASI program's output
+# and exit status, a trap's message (naming the trap and the function) and
+# status 2, an unsupported import named at load time, --invoke with typed
+# arguments and several results, --emit-pasm.
+# Environment: PULLEY_RUN (the tool), WASM (the directory of built modules).
+set -eu
+: "${PULLEY_RUN:?}" "${WASM:?}"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# check STATUS STDOUT STDERR-PATTERN COMMAND... (pattern '': no stderr)
+check() {
+    want_status=$1 want_out=$(printf '%b' "$2") want_err=$3
+    shift 3
+    status=0
+    "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
+    [ "$status" -eq "$want_status" ] || fail "$*: status $status, want $want_status ($(cat "$tmp/err"))"
+    [ "$(cat "$tmp/out")" = "$want_out" ] || fail "$*: output '$(cat "$tmp/out")', want '$want_out'"
+    if [ -z "$want_err" ]; then
+        [ ! -s "$tmp/err" ] || fail "$*: unexpected stderr '$(cat "$tmp/err")'"
+    else
+        grep -q -e "$want_err" "$tmp/err" || fail "$*: stderr '$(cat "$tmp/err")' lacks '$want_err'"
+    fi
+}
+
+check 7 'hello' '' "$PULLEY_RUN" "$WASM/wasi_hello.wasm"
+check 2 '' '^pulley-run: trap: integer divide by zero in divide$' \
+    "$PULLEY_RUN" "$WASM/wasi_trap.wasm"
+check 1 '' 'unsupported import wasi_snapshot_preview1.no_such_call' \
+    "$PULLEY_RUN" "$WASM/wasi_unsupported.wasm"
+check 0 '2.75\n42' '' "$PULLEY_RUN" --invoke add "$WASM/wasi_hello.wasm" 41 2.25
+check 2 '' 'not a valid i64' "$PULLEY_RUN" --invoke add "$WASM/wasi_hello.wasm" x 1
+"$PULLEY_RUN" --emit-pasm "$WASM/wasi_trap.wasm" | grep -q '^\.func divide i32 -> i32' ||
+    fail "--emit-pasm does not show function divide"
+echo "pulley-run runs WebAssembly"

@@ -1,0 +1,32 @@
+;; Functions whose translations tests/unit/test_translate.c inspects.
+(module
+  (memory 1)
+  ;; A leaf with parameters kept where they arrive: xadd32 x0, x0, x1; ret.
+  (func $add (export "add") (param i32 i32) (result i32)
+    local.get 0 local.get 1 i32.add)
+  ;; Locals read in place, the result written straight into c.
+  (func $locals (export "locals") (param $n i32) (result i32)
+    (local $a i32) (local $b i32) (local $c i32)
+    (local.set $a (local.get $n))
+    (local.set $b (i32.const 3))
+    call $add_locals_marker
+    local.get $a local.get $b i32.add local.set $c
+    local.get $c)
+  (func $add_locals_marker)
+  ;; A counting loop: no moves inside, the constant 1 hoisted.
+  (func $sum (export "sum") (param $n i32) (result i32) (local $i i32) (local $s i32)
+    (block $done
+      (loop $top
+        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $s (i32.add (local.get $s) (local.get $i)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $top)))
+    (local.get $s))
+  ;; br_if on i32.eqz branches on the operand with br_if_not.
+  (func $eqz (export "eqz") (param i32) (result i32)
+    (block (br_if 0 (i32.eqz (local.get 0))) (return (i32.const 1)))
+    (i32.const 0))
+  ;; A load: bcheck32, xadd64 of the heap base, plain load.
+  (func $load (export "load") (param i32) (result i32)
+    (i32.load offset=4 (local.get 0)))
+)
