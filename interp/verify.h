@@ -5,10 +5,11 @@
  * Checks, for every function: the code decodes to whole instructions (no
  * truncated instruction, no unknown opcode, no stray bits in a register
  * pack); trap kinds are known; every branch and jump-table target is the
- * start of an instruction of the same function; every call names an
- * existing function and every host call an existing import; the last
- * instruction never falls through.  And for the module: the entry index,
- * heap limits and data segments are in range.
+ * start of an instruction of the same function; every immediate naming a
+ * function, import, global, table or type names one the module has; the
+ * last instruction never falls through.  And for the module: the entry
+ * index, global and table counts, heap limits and data segments are in
+ * range.
  */
 #ifndef PULLEY_VERIFY_H
 #define PULLEY_VERIFY_H
