@@ -1,21 +1,175 @@
 /*
- * runner_wasm.c - running .wasm programs: not available yet.  When the
- * Wasm translator (interp/wasm) and the WASI host (interp/wasi) expose
- * "translate a module" and "bind WASI to a VM", this becomes: translate,
- * collect_register_module, pvm_vm_new, bind WASI with p->args and
- * p->dirs, register the VM's slot, call _start, end the session with
- * "return", "exit" (proc_exit) or "trap: KIND" as collect_run_pulley does.
+ * runner_wasm.c - running a .wasm program on the profiling VM: a store
+ * whose "wasi_snapshot_preview1" is the WASI host (the program's
+ * arguments, --dir preopens, stdin/stdout/stderr passed through), a hook
+ * that registers every translated module and its functions (with their
+ * Wasm names) and each new VM's PC slot with the agent before anything
+ * runs in it, then _start (or the export --invoke names, with no
+ * arguments).  The session ends with "return", "exit" (proc_exit, its
+ * status) or "trap: KIND" (status 2), as collect_run_pulley does, before
+ * the store is freed: the agent decodes with the translated code.
  */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "cli.h"
 #include "runner.h"
+#include "wasi.h"
+#include "wasm_instance.h"
+
+enum { EXIT_TRAP = 2 };
+
+/* What the store's VM hook needs: the session, the module's name, and the
+ * slots registered so far (unregistered before the VMs are freed). */
+typedef struct wasm_ctx {
+    collect_session *s;
+    const char *name;
+    _Atomic(uintptr_t) **slots;
+    size_t nslots, cap;
+} wasm_ctx;
+
+/* The store's binder of "wasi_snapshot_preview1": every import bound, or
+ * the first unsupported one named. */
+static int bind_wasi(pvm_vm *vm, void *ctx, pvm_error *err)
+{
+    (void)pvm_wasi_bind(ctx, vm); /* the count is not needed: missing ones are named below */
+    const char *missing = pvm_wasi_unsupported_import(vm->module);
+    if (missing)
+        return pvm_errorf(err, "unsupported import %s", missing);
+    return 0;
+}
+
+/* Each new VM: register its module's functions and its PC slot. */
+static int on_vm(pvm_vm *vm, const pvm_module *m, void *ctx, pvm_error *err)
+{
+    wasm_ctx *c = ctx;
+    if (c->nslots == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 4;
+        _Atomic(uintptr_t) **slots = realloc(c->slots, cap * sizeof *slots);
+        if (!slots)
+            return pvm_errorf(err, "out of memory");
+        c->slots = slots;
+        c->cap = cap;
+    }
+    if (collect_register_module(c->s, c->name, m) != 0)
+        return pvm_errorf(err, "cannot register the module with the profiling agent");
+    _Atomic(uintptr_t) *slot = vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
+    pvm_agent *a = session_lock(c->s);
+    int registered = a && pvm_agent_register_slot(a, slot) == 0;
+    session_unlock(c->s);
+    if (!registered)
+        return pvm_errorf(err, "cannot register the VM with the profiling agent");
+    c->slots[c->nslots++] = slot;
+    return 0;
+}
+
+/* Stop sampling every registered VM (before they are freed). */
+static void unregister_slots(wasm_ctx *c)
+{
+    pvm_agent *a = session_lock(c->s);
+    for (size_t i = 0; a && i < c->nslots; i++)
+        if (pvm_agent_unregister_slot(a, c->slots[i]) != 0)
+            fprintf(stderr, "%s: cannot unregister a VM from the profiling agent\n", c->s->tool);
+    session_unlock(c->s);
+    c->nslots = 0;
+}
+
+/* Instantiate and run; the session is ended on return, the store not yet
+ * freed.  Returns the exit status. */
+static int run(const cli_tool *t, wasm_ctx *c, pvm_wasm_store *store, pvm_wasi *wasi,
+               const collect_program *p, const uint8_t *bytes, size_t size)
+{
+    pvm_error err;
+    pvm_wasm_status st;
+    char outcome[128];
+    int status = CLI_FAILURE;
+    snprintf(outcome, sizeof outcome, "not run");
+    pvm_wasm_store_on_vm(store, on_vm, c);
+    if (pvm_wasm_host_binder(store, PVM_WASI_MODULE, bind_wasi, wasi, &err) != 0) {
+        cli_error(t, "%s", err.msg);
+        goto done;
+    }
+    pvm_wasm_instance *inst = pvm_wasm_instantiate(store, bytes, size, &st, &err);
+    if (!inst) {
+        fflush(stdout);
+        if (st == PVM_WASM_UNINSTANTIABLE) {
+            cli_error(t, "trap: %s in the start function", err.msg);
+            snprintf(outcome, sizeof outcome, "trap: start function");
+            status = EXIT_TRAP;
+        } else {
+            cli_error(t, "%s: %s", p->path, err.msg);
+        }
+        goto done;
+    }
+    const char *name = p->invoke ? p->invoke : "_start";
+    uint32_t nres = 0;
+    pvm_wasm_value results[PVM_WASM_MAX_RESULTS];
+    int trap = pvm_wasm_invoke(inst, name, strlen(name), NULL, 0, results, PVM_WASM_MAX_RESULTS,
+                               &nres, &err);
+    if (trap < 0) {
+        cli_error(t, "%s: %s", p->path, err.msg);
+    } else if (trap == PVM_TRAP_NONE) {
+        snprintf(outcome, sizeof outcome, "return");
+        status = CLI_OK;
+    } else if (trap == PVM_TRAP_EXIT) {
+        snprintf(outcome, sizeof outcome, "exit");
+        status = pvm_wasm_exit_status(inst);
+    } else {
+        fflush(stdout);
+        cli_error(t, "trap: %s (%s) in %s", pvm_trap_message((unsigned)trap),
+                  pvm_trap_name((unsigned)trap), pvm_wasm_trap_function(inst));
+        snprintf(outcome, sizeof outcome, "trap: %s", pvm_trap_name((unsigned)trap));
+        status = EXIT_TRAP;
+    }
+done:
+    unregister_slots(c);
+    fflush(stdout);
+    session_finish(c->s, outcome, status); /* a collector error is reported, not returned */
+    return status;
+}
 
 int collect_run_wasm(collect_session *s, const collect_program *p)
 {
-    fprintf(stderr,
-            "%s: %s: .wasm programs need the Wasm translator and the WASI host, which this "
-            "build of pulley-collect does not link yet\n",
-            s->tool, p->path);
-    session_finish(s, "not run: .wasm unsupported", 1);
-    return 1;
+    cli_tool t = {s->tool, "", ""};
+    pvm_error err;
+    size_t size = 0;
+    uint8_t *bytes = pvm_read_file(p->path, &size, &err);
+    if (!bytes) {
+        cli_error(&t, "%s: %s", p->path, err.msg);
+        session_finish(s, "not run", CLI_FAILURE);
+        return CLI_FAILURE;
+    }
+    /* WASI's argv: the program, then its arguments. */
+    char **argv = calloc((size_t)p->nargs + 2, sizeof *argv);
+    pvm_wasi *wasi = NULL;
+    pvm_wasm_store *store = NULL;
+    wasm_ctx c = {.s = s, .name = p->path};
+    int status = CLI_FAILURE;
+    if (!argv) {
+        cli_error(&t, "out of memory");
+        session_finish(s, "not run", status);
+        goto out;
+    }
+    argv[0] = (char *)p->path;
+    for (int i = 0; i < p->nargs; i++)
+        argv[i + 1] = p->args[i];
+    wasi = pvm_wasi_new(p->nargs + 1, argv, NULL, p->dirs, (size_t)(p->ndirs > 0 ? p->ndirs : 0),
+                        &err);
+    store = wasi ? pvm_wasm_store_new(0) : NULL;
+    if (!wasi || !store) {
+        cli_error(&t, "%s", wasi ? "out of memory" : err.msg);
+        session_finish(s, "not run", status);
+        goto out;
+    }
+    status = run(&t, &c, store, wasi, p, bytes, size);
+out:
+    /* After the session ended: the agent decodes with the translated code. */
+    pvm_wasm_store_free(store);
+    pvm_wasi_free(wasi);
+    free(c.slots);
+    free(argv);
+    free(bytes);
+    return status;
 }

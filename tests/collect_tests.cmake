@@ -11,7 +11,13 @@ foreach(script collect_cli collect_reliability)
     "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;SQLITE3=${PULLEY_SQLITE3};PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs;QUERIES=${PROJECT_SOURCE_DIR}/sql/queries")
 endforeach()
 
+# pulley-collect on .wasm programs under WASI (tests/wasm/*.wat, built by
+# the script with wat2wasm; PULLEY_WAT2WASM comes from wasm_tests.cmake).
+add_test(NAME e2e_collect_wasm COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/collect_wasm.sh)
+set_tests_properties(e2e_collect_wasm PROPERTIES ENVIRONMENT
+  "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;SQLITE3=${PULLEY_SQLITE3};WAT2WASM=${PULLEY_WAT2WASM};WAT=${CMAKE_CURRENT_SOURCE_DIR}/wasm")
+
 # The sampling tests measure time: run them alone, so that a machine busy
 # with other tests does not starve the sampler or the synthetic VM.
-set_tests_properties(test_collect_agent e2e_collect_cli e2e_collect_reliability
+set_tests_properties(test_collect_agent e2e_collect_cli e2e_collect_reliability e2e_collect_wasm
                      PROPERTIES RUN_SERIAL TRUE)
