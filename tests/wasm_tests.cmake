@@ -18,6 +18,11 @@ if(PULLEY_SPEC_TESTS_DIR)
   find_program(PULLEY_WAST2JSON wast2json REQUIRED)
   add_test(NAME wasm_spec_validate
            COMMAND wasm_spec_validate --wast2json ${PULLEY_WAST2JSON} ${PULLEY_SPEC_TESTS_DIR})
+  # The whole suite on the VM: every command but the text-format
+  # assert_malformed ones must pass (about 25 s in a sanitizer build).
+  add_test(NAME wasm_spec
+           COMMAND pulley-spec --wast2json ${PULLEY_WAST2JSON} -v ${PULLEY_SPEC_TESTS_DIR})
+  set_tests_properties(wasm_spec PROPERTIES TIMEOUT 300)
 endif()
 
 # pulley-spec judges right: a script whose commands must all pass and one
