@@ -1,0 +1,162 @@
+/*
+ * facts.c - collecting and describing operand facts of chosen n-grams.
+ */
+#include "facts.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "liveness.h"
+
+static uint64_t bit_of(const an_insn *in, unsigned i)
+{
+    return (uint64_t)1 << (in->reg[i] + ((in->regf >> i & 1) ? 32 : 0));
+}
+
+static void add_value(an_facts *f, unsigned e, int64_t v, double w)
+{
+    double *vw = f->value_w[e];
+    int64_t *val = f->value[e];
+    for (int k = 0; k < AN_VALUES; k++)
+        if (vw[k] > 0 && val[k] == v) {
+            vw[k] += w;
+            return;
+        }
+    double least = w;
+    for (int k = 0; k < AN_VALUES; k++)
+        if (vw[k] < least)
+            least = vw[k];
+    for (int k = 0; k < AN_VALUES; k++)
+        if (vw[k] > 0)
+            vw[k] -= least;
+    w -= least;
+    for (int k = 0; k < AN_VALUES && w > 0; k++)
+        if (vw[k] <= 0) {
+            val[k] = v;
+            vw[k] = w;
+            return;
+        }
+}
+
+static void add_occurrence(an_facts *f, const an_insn *in, unsigned n, const uint64_t *live_after,
+                           double w)
+{
+    f->w += w;
+    for (unsigned k = 0; k + 1 < n; k++)
+        for (unsigned d = 0; d < in[k].nregs; d++) {
+            if (!(in[k].defs >> d & 1))
+                continue;
+            uint64_t r = bit_of(&in[k], d);
+            for (unsigned u = 0; u < in[k + 1].nregs; u++) {
+                if ((in[k + 1].defs >> u & 1) || bit_of(&in[k + 1], u) != r)
+                    continue;
+                int dead = !(live_after[n - 1] & r);
+                for (unsigned j = k + 1; j < n; j++)
+                    dead |= (an_insn_defs(&in[j]) & r) != 0;
+                f->carry[k][d * 4 + u] += w;
+                f->dead[k][d * 4 + u] += dead ? w : 0;
+                break;
+            }
+        }
+    for (unsigned e = 0; e < n; e++) {
+        if (in[e].imm_kind != AN_IMM_SIGNED && in[e].imm_kind != AN_IMM_UNSIGNED)
+            continue;
+        int64_t v = in[e].imm;
+        f->imm_w[e] += w;
+        f->fits[e][AN_FIT_U8] += v >= 0 && v <= 255 ? w : 0;
+        f->fits[e][AN_FIT_S8] += v >= -128 && v <= 127 ? w : 0;
+        f->fits[e][AN_FIT_U16] += v >= 0 && v <= 65535 ? w : 0;
+        f->fits[e][AN_FIT_S32] += v >= INT32_MIN && v <= INT32_MAX ? w : 0;
+        add_value(f, e, v, w);
+    }
+}
+
+int an_facts_collect(const an_profile *p, an_grams *table, an_gram **grams, size_t n,
+                     an_facts *facts)
+{
+    for (size_t i = 0; i < table->cap; i++)
+        table->slots[i].tag = -1;
+    for (size_t i = 0; i < n; i++)
+        grams[i]->tag = (int32_t)i;
+    memset(facts, 0, n * sizeof *facts);
+    uint64_t *live = NULL;
+    uint32_t cap = 0;
+    for (size_t r = 0; r < p->nruns; r++)
+        for (size_t fi = 0; fi < p->runs[r].nfuncs; fi++) {
+            const an_func *f = &p->runs[r].funcs[fi];
+            for (uint32_t b = 0; b < f->nblocks; b++) {
+                const an_block *bl = &f->blocks[b];
+                if (bl->weight <= 0 || bl->n < 2)
+                    continue;
+                if (bl->n > cap) {
+                    free(live);
+                    cap = bl->n;
+                    if (!(live = malloc(cap * sizeof *live)))
+                        return -1;
+                }
+                an_block_live_after(f, b, live);
+                uint16_t ops[AN_MAX_N];
+                for (uint32_t i = 0; i < bl->n; i++)
+                    for (unsigned k = 1; k <= AN_MAX_N && i + k <= bl->n; k++) {
+                        ops[k - 1] = f->insns[bl->first + i + k - 1].op;
+                        if (k < 2)
+                            continue;
+                        const an_gram *g = an_grams_find(table, ops, k);
+                        if (!g)
+                            break;
+                        if (g->tag >= 0)
+                            add_occurrence(&facts[g->tag], &f->insns[bl->first + i], k, live + i,
+                                           bl->weight);
+                    }
+            }
+        }
+    free(live);
+    return 0;
+}
+
+void an_facts_pattern(const an_facts *f, unsigned n, char *buf, size_t cap)
+{
+    static const char *const fit_names[AN_FITS] = {"u8", "s8", "u16", "s32"};
+    size_t len = 0;
+    buf[0] = '\0';
+#define ADD(...)                                                                               \
+    do {                                                                                       \
+        if (len < cap)                                                                         \
+            len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__);                        \
+    } while (0)
+    for (unsigned k = 0; k + 1 < n && f->w > 0; k++) {
+        int best = 0;
+        for (int c = 1; c < 16; c++)
+            if (f->carry[k][c] > f->carry[k][best])
+                best = c;
+        double cw = f->carry[k][best];
+        if (cw < 0.5 * f->w)
+            continue;
+        double dead = f->dead[k][best] / cw;
+        ADD("%s%u.%c>%u.%c", len ? ", " : "", k + 1, 'a' + best / 4, k + 2, 'a' + best % 4);
+        if (dead >= 0.995)
+            ADD(" dead");
+        else if (dead > 0.005)
+            ADD(" dead %.0f%%", 100 * dead);
+        else
+            ADD(" live");
+    }
+    for (unsigned e = 0; e < n && f->w > 0; e++) {
+        double iw = f->imm_w[e];
+        if (iw < 0.5 * f->w)
+            continue;
+        for (int k = 0; k < AN_FITS; k++)
+            if (f->fits[e][k] >= 0.99 * iw) {
+                ADD("%s%u.imm:%s", len ? ", " : "", e + 1, fit_names[k]);
+                break;
+            }
+        for (int k = 0; k < AN_VALUES; k++)
+            if (f->value_w[e][k] >= 0.5 * iw)
+                ADD("%s%u.imm=%" PRId64, len ? ", " : "", e + 1, f->value[e][k]);
+    }
+#undef ADD
+    if (len >= cap && cap > 0)
+        buf[cap - 1] = '\0';
+}

@@ -1,0 +1,67 @@
+/*
+ * profile.c - the profile model's name tables (opcodes and benchmarks
+ * merged over runs) and freeing it.
+ */
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int intern(char ***names, size_t *n, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*names)[i], name) == 0)
+            return (int)i;
+    char **grown = realloc(*names, (*n + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    *names = grown;
+    if (!(grown[*n] = strdup(name)))
+        return -1;
+    return (int)(*n)++;
+}
+
+int an_profile_intern_op(an_profile *p, const char *name, unsigned flags)
+{
+    size_t before = p->nops;
+    int i = intern(&p->opnames, &p->nops, name);
+    if (i < 0 || p->nops == before)
+        return i;
+    uint8_t *f = realloc(p->opflags, p->nops);
+    if (!f)
+        return -1;
+    p->opflags = f;
+    f[i] = (uint8_t)flags;
+    return i;
+}
+
+int an_profile_intern_bench(an_profile *p, const char *name)
+{
+    return intern(&p->benches, &p->nbenches, name ? name : "?");
+}
+
+void an_profile_free(an_profile *p)
+{
+    for (size_t r = 0; r < p->nruns; r++) {
+        an_run *run = &p->runs[r];
+        for (size_t f = 0; f < run->nfuncs; f++) {
+            free(run->funcs[f].name);
+            free(run->funcs[f].insns);
+            free(run->funcs[f].blocks);
+            free(run->funcs[f].edges);
+        }
+        free(run->funcs);
+        free(run->db);
+        free(run->label);
+        free(run->benchmark);
+    }
+    free(p->runs);
+    for (size_t i = 0; i < p->nops; i++)
+        free(p->opnames[i]);
+    free(p->opnames);
+    free(p->opflags);
+    for (size_t i = 0; i < p->nbenches; i++)
+        free(p->benches[i]);
+    free(p->benches);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,95 @@
+/*
+ * profile.h - the in-memory model pulley-ngrams analyses: selected runs,
+ * their decoded functions, instructions with samples or exact counts, and
+ * basic blocks.  Memory is proportional to the bytecode, not the samples.
+ */
+#ifndef AN_PROFILE_H
+#define AN_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AN_MAX_N 8 /* longest n-gram mined */
+
+/* Opcode flag bits, as stored in the opcodes table. */
+enum { AN_BRANCH = 1, AN_TERM = 2, AN_TRAPS = 4, AN_CALL = 8 };
+
+/* What an immediate is, from its operand kind name. */
+typedef enum an_imm {
+    AN_IMM_NONE,
+    AN_IMM_SIGNED,   /* s8 s16 s32 off32 i64: a number, sign-extended */
+    AN_IMM_UNSIGNED, /* u32: a number */
+    AN_IMM_REL,      /* rel32: a branch offset */
+    AN_IMM_TABLE,    /* a jump table: count, then rel32 entries */
+    AN_IMM_OTHER,    /* an index, trap kind or float bits */
+} an_imm;
+
+typedef struct an_insn {
+    uint32_t off, len;
+    uint32_t block;   /* index of its basic block in the function */
+    uint16_t op;      /* global opcode index (an_profile.opnames) */
+    uint8_t flags;    /* AN_BRANCH ... */
+    uint8_t nregs;
+    uint8_t reg[4];   /* register numbers in operand order */
+    uint8_t regf;     /* bit i: operand i is an f register */
+    uint8_t defs;     /* bit i: operand i is written */
+    uint8_t imm_kind; /* an_imm */
+    uint8_t leader;   /* starts a basic block */
+    int64_t imm;
+    double count;     /* exact executions, or samples */
+} an_insn;
+
+typedef struct an_block {
+    uint32_t first, n; /* instructions [first, first + n) */
+    double freq;       /* estimated executions (raw units of the run) */
+    double weight;     /* freq normalised per benchmark */
+    uint64_t live_out; /* registers live at the end: x0..31, f0..31 */
+} an_block;
+
+typedef struct an_edge {
+    uint32_t from; /* instruction index */
+    uint32_t to;   /* target byte offset */
+} an_edge;
+
+typedef struct an_func {
+    int64_t id;
+    char *name;
+    uint32_t serial; /* unique over the whole profile */
+    an_insn *insns;
+    uint32_t ninsns;
+    an_block *blocks;
+    uint32_t nblocks;
+    an_edge *edges;
+    uint32_t nedges;
+} an_func;
+
+typedef struct an_run {
+    int64_t id;
+    char *db;        /* path of its database */
+    char *label;     /* may be NULL */
+    char *benchmark;
+    uint32_t bench;  /* index into an_profile.benches */
+    int exact;       /* counts are exact executions */
+    double total;    /* estimated dynamic instructions (raw units) */
+    an_func *funcs;
+    size_t nfuncs;
+} an_run;
+
+typedef struct an_profile {
+    an_run *runs;
+    size_t nruns;
+    char **opnames;   /* global opcode names, merged over all runs */
+    uint8_t *opflags; /* their flags (from the first run that has them) */
+    size_t nops;
+    char **benches;
+    size_t nbenches;
+    uint32_t nfuncs;  /* functions loaded (serials) */
+} an_profile;
+
+/* Global index of opcode `name` (added if new); -1 on allocation failure. */
+int an_profile_intern_op(an_profile *p, const char *name, unsigned flags);
+/* Global index of benchmark `name` (added if new); -1 on failure. */
+int an_profile_intern_bench(an_profile *p, const char *name);
+void an_profile_free(an_profile *p);
+
+#endif

@@ -1,0 +1,277 @@
+/*
+ * profile_read.c - open a profile database read-only, check it is one,
+ * and load the selected runs: functions decoded with the run's own opcode
+ * table, split into blocks, with samples (pc_samples) or exact counts
+ * (exec_counts) attached and block frequencies estimated.
+ */
+#include "profile_read.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blocks.h"
+#include "isa_table.h"
+
+#define PVMP_APPLICATION_ID 0x50564D50
+
+int an_runsel_parse(an_runsel *sel, const char *text)
+{
+    memset(sel, 0, sizeof *sel);
+    if (strcmp(text, "all") == 0) {
+        sel->all = 1;
+        return 0;
+    }
+    if (strncmp(text, "label:", 6) == 0) {
+        sel->label = text + 6;
+        return *sel->label ? 0 : -1;
+    }
+    for (const char *p = text; *p;) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || errno || v < 1 || sel->nids == sizeof sel->ids / sizeof sel->ids[0])
+            return -1;
+        sel->ids[sel->nids++] = v;
+        if (*end == ',' && end[1])
+            end++;
+        else if (*end)
+            return -1;
+        p = end;
+    }
+    return sel->nids ? 0 : -1;
+}
+
+static int selected(const an_runsel *sel, int64_t id, const char *label)
+{
+    if (sel->all)
+        return 1;
+    if (sel->label)
+        return label && strcmp(label, sel->label) == 0;
+    for (size_t i = 0; i < sel->nids; i++)
+        if (sel->ids[i] == id)
+            return 1;
+    return 0;
+}
+
+static int pragma_int(sqlite3 *db, const char *sql, int64_t *out)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static char *dup_col(sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    return t ? strdup((const char *)t) : NULL;
+}
+
+typedef struct edge_ctx {
+    an_func *f;
+    size_t cap;
+    int failed;
+} edge_ctx;
+
+static void add_edge(void *ctx, uint32_t target)
+{
+    edge_ctx *c = ctx;
+    if (c->f->nedges == c->cap) {
+        size_t n = c->cap ? 2 * c->cap : 8;
+        an_edge *e = realloc(c->f->edges, n * sizeof *e);
+        if (!e) {
+            c->failed = 1;
+            return;
+        }
+        c->f->edges = e;
+        c->cap = n;
+    }
+    c->f->edges[c->f->nedges++] = (an_edge){c->f->ninsns, target};
+}
+
+/* Decode code into f->insns (stopping at undecodable bytes) and split it. */
+static int decode_function(an_func *f, const an_isa *isa, const uint8_t *code, size_t size)
+{
+    size_t cap = 0;
+    edge_ctx ec = {f, 0, 0};
+    for (size_t off = 0; off < size;) {
+        if (f->ninsns == cap) {
+            size_t n = cap ? 2 * cap : size / 4 + 4;
+            an_insn *g = realloc(f->insns, n * sizeof *g);
+            if (!g)
+                return -1;
+            f->insns = g;
+            cap = n;
+        }
+        if (an_decode(isa, code, size, off, &f->insns[f->ninsns], add_edge, &ec) != 0)
+            break; /* the rest is not code of this table: analyse what decoded */
+        off += f->insns[f->ninsns].len;
+        f->ninsns++;
+    }
+    return ec.failed ? -1 : an_split_blocks(f);
+}
+
+static int cmp_func_id(const void *a, const void *b)
+{
+    int64_t x = ((const an_func *)a)->id, y = ((const an_func *)b)->id;
+    return (x > y) - (x < y);
+}
+
+static an_func *find_func(an_run *run, int64_t id)
+{
+    an_func key = {.id = id};
+    return bsearch(&key, run->funcs, run->nfuncs, sizeof key, cmp_func_id);
+}
+
+static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa *isa)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, "SELECT id, name, code FROM functions WHERE run_id = ?1 ORDER BY id",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, run->id);
+    size_t cap = 0;
+    while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (run->nfuncs == cap) {
+            size_t n = cap ? 2 * cap : 16;
+            an_func *g = realloc(run->funcs, n * sizeof *g);
+            if (!g)
+                break;
+            run->funcs = g;
+            cap = n;
+        }
+        an_func *f = &run->funcs[run->nfuncs++];
+        memset(f, 0, sizeof *f);
+        f->id = sqlite3_column_int64(st, 0);
+        f->name = dup_col(st, 1);
+        f->serial = p->nfuncs++;
+        const uint8_t *code = sqlite3_column_blob(st, 2);
+        size_t size = (size_t)sqlite3_column_bytes(st, 2);
+        if (!f->name || (size && decode_function(f, isa, code, size) != 0)) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Add each row's value to the count of the instruction it names. */
+static int attach(sqlite3 *db, an_run *run, const char *sql)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, run->id);
+    while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        an_func *f = find_func(run, sqlite3_column_int64(st, 0));
+        int64_t off = sqlite3_column_int64(st, 1);
+        long i = f && off >= 0 && off <= UINT32_MAX ? an_insn_at(f, (uint32_t)off) : -1;
+        if (i >= 0)
+            f->insns[i].count += (double)sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int load_run(sqlite3 *db, an_profile *p, an_run *run, char *err, size_t cap)
+{
+    an_isa isa;
+    if (an_isa_load(db, run->id, p, &isa, err, cap) != 0)
+        return -1;
+    int rc = load_functions(db, p, run, &isa);
+    an_isa_free(&isa);
+    if (rc == 0)
+        rc = attach(db, run,
+                    run->exact ? "SELECT function_id, offset, count FROM exec_counts WHERE run_id = ?1"
+                               : "SELECT function_id, offset, sum(samples) FROM pc_samples "
+                                 "WHERE run_id = ?1 AND function_id IS NOT NULL GROUP BY 1, 2");
+    if (rc != 0) {
+        snprintf(err, cap, "run %" PRId64 ": %s", run->id, sqlite3_errmsg(db));
+        return -1;
+    }
+    for (size_t f = 0; f < run->nfuncs; f++)
+        an_block_freq(&run->funcs[f], run->exact);
+    return 0;
+}
+
+static int read_runs(sqlite3 *db, an_profile *p, const char *path, const an_runsel *sel,
+                     int exact_only, char *err, size_t cap)
+{
+    sqlite3_stmt *st;
+    int added = 0;
+    int rc = sqlite3_prepare_v2(db, "SELECT id, label, benchmark, exact FROM runs ORDER BY id", -1,
+                                &st, NULL);
+    while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(st, 0);
+        const char *label = (const char *)sqlite3_column_text(st, 1);
+        if (!selected(sel, id, label) || (exact_only && !sqlite3_column_int(st, 3)))
+            continue;
+        an_run *runs = realloc(p->runs, (p->nruns + 1) * sizeof *runs);
+        if (!runs) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        p->runs = runs;
+        an_run *run = &runs[p->nruns++];
+        memset(run, 0, sizeof *run);
+        run->id = id;
+        run->db = strdup(path);
+        run->label = dup_col(st, 1);
+        run->benchmark = dup_col(st, 2);
+        run->exact = sqlite3_column_int(st, 3) != 0;
+        int b = an_profile_intern_bench(p, run->benchmark);
+        if (!run->db || b < 0) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        run->bench = (uint32_t)b;
+        if (load_run(db, p, run, err, cap) != 0) {
+            sqlite3_finalize(st);
+            return -1;
+        }
+        added++;
+    }
+    if (rc != SQLITE_DONE) {
+        snprintf(err, cap, "reading runs: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+        return -1;
+    }
+    sqlite3_finalize(st);
+    return added;
+}
+
+int an_profile_read(an_profile *p, const char *path, const an_runsel *sel, int exact_only,
+                    char *err, size_t cap)
+{
+    sqlite3 *db = NULL;
+    char msg[512] = "";
+    int64_t app = 0, version = 0;
+    int added = -1;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        snprintf(msg, sizeof msg, "cannot open: %s", db ? sqlite3_errmsg(db) : "out of memory");
+    } else if (pragma_int(db, "PRAGMA application_id", &app) != 0) {
+        snprintf(msg, sizeof msg, "not a database: %s", sqlite3_errmsg(db));
+    } else if (app != PVMP_APPLICATION_ID) {
+        snprintf(msg, sizeof msg, "not a profile database (application_id %" PRId64 ")", app);
+    } else if (pragma_int(db, "PRAGMA user_version", &version) != 0 || version < 1) {
+        snprintf(msg, sizeof msg, "profile database without a schema version");
+    } else {
+        added = read_runs(db, p, path, sel, exact_only, msg, sizeof msg);
+    }
+    if (added < 0)
+        snprintf(err, cap, "%s: %s", path, msg);
+    if (db && sqlite3_close(db) != SQLITE_OK && added >= 0) {
+        snprintf(err, cap, "%s: closing: %s", path, sqlite3_errmsg(db));
+        added = -1;
+    }
+    return added;
+}

@@ -1,0 +1,13 @@
+# pulley-ngrams tests (analyze/): mining and proposals on hand-made profile
+# databases built with sql/schema.sql, the DP cover against brute force,
+# and the tool end to end on a collected profile.  Included at the end of
+# tests/CMakeLists.txt.
+foreach(t test_ngrams_mining test_ngrams_read)
+  pulley_unit_test(${t} SOURCES unit/${t}.c unit/test_ngrams_db.c LIBS pulley_analyze)
+  target_compile_definitions(${t} PRIVATE NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/sql/schema.sql")
+endforeach()
+pulley_unit_test(test_ngrams_cover SOURCES unit/test_ngrams_cover.c LIBS pulley_analyze)
+
+add_test(NAME e2e_ngrams_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/ngrams_cli.sh)
+set_tests_properties(e2e_ngrams_cli PROPERTIES ENVIRONMENT
+  "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>;PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs")

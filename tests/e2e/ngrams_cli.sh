@@ -1,0 +1,89 @@
+#!/bin/sh
+# ngrams_cli.sh - pulley-ngrams end to end: collect a profile of
+# tests/programs/loops.pasm with pulley-collect, and check that the
+# compare + branch pair (xlt64_s + br_if_not) is among the top proposals
+# with its carried, dead register; every output format; run selection;
+# --train/--test; usage errors exit 2, unreadable or foreign databases
+# exit 1 naming the path.
+# Environment: PULLEY_COLLECT, PULLEY_NGRAMS, PROGRAMS.
+set -eu
+: "${PULLEY_COLLECT:?}" "${PULLEY_NGRAMS:?}" "${PROGRAMS:?}"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+db=$tmp/profile.db
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# ngrams STATUS ARGS...: pulley-ngrams ARGS exits with STATUS.
+ngrams() {
+    want=$1
+    shift
+    status=0
+    "$PULLEY_NGRAMS" "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
+    if grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
+        fail "$*: sanitizer report: $(cat "$tmp/err")"
+    fi
+    [ "$status" -eq "$want" ] || fail "$*: exit status $status, expected $want: $(cat "$tmp/err")"
+}
+
+"$PULLEY_COLLECT" -o "$db" --label loops --invoke loops -- "$PROGRAMS/loops.pasm" 5000 \
+    >/dev/null 2>"$tmp/collect" || fail "pulley-collect: $(cat "$tmp/collect")"
+
+# The compare + branch pair among the top 4 proposals, x4 carried and dead.
+ngrams 0 "$db"
+grep -Eq '^ +[1-4]  xlt64_s \+ br_if_not +1\.a>2\.a dead ' "$tmp/out" ||
+    fail "no xlt64_s + br_if_not among the top proposals: $(cat "$tmp/out")"
+grep -q '^Proposed macro ops: [0-9]*, removing [0-9.]*% of all dispatches' "$tmp/out" ||
+    fail "no summary: $(cat "$tmp/out")"
+
+ngrams 0 "$db" --format json --top 4
+grep -q '"ops": \["xlt64_s", "br_if_not"\]' "$tmp/out" || fail "json: $(cat "$tmp/out")"
+if command -v python3 >/dev/null; then
+    python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" || fail "json does not parse"
+fi
+ngrams 0 "$db" --format csv --max-n 2
+head -1 "$tmp/out" | grep -q '^rank,macro op,operand pattern,share %,saving %,cumul %,benchmarks,where$' ||
+    fail "csv header: $(head -1 "$tmp/out")"
+grep -q '^[0-9]*,xlt64_s + br_if_not,' "$tmp/out" || fail "csv: $(cat "$tmp/out")"
+ngrams 0 "$db" --format markdown --runs label:loops
+grep -q '^| rank | macro op ' "$tmp/out" || fail "markdown: $(cat "$tmp/out")"
+
+# Two databases, two runs of one benchmark: still one benchmark.
+"$PULLEY_COLLECT" -o "$tmp/second.db" --invoke loops -- "$PROGRAMS/loops.pasm" 3000 \
+    >/dev/null 2>&1 || fail "second collection"
+ngrams 0 "$db" "$tmp/second.db"
+grep -q '(2 runs, 1 benchmarks)' "$tmp/out" || fail "two databases: $(head -1 "$tmp/out")"
+
+# Ops chosen on one label, measured on another.
+"$PULLEY_COLLECT" -o "$db" --label other --invoke loops -- "$PROGRAMS/loops.pasm" 3000 \
+    >/dev/null 2>&1 || fail "third collection"
+ngrams 0 "$db" --train loops --test other
+grep -q '^Proposed macro ops: [0-9]*, removing [0-9.]*% of all dispatches (1 runs, 1 benchmarks)' "$tmp/out" ||
+    fail "train: $(cat "$tmp/out")"
+grep -q '^On the runs labelled other (1 runs, 1 benchmarks) they remove [1-9][0-9.]*%' "$tmp/out" ||
+    fail "test: $(cat "$tmp/out")"
+ngrams 2 "$db" --train loops
+ngrams 1 "$db" --train loops --test nothing
+grep -q "no runs labelled nothing" "$tmp/err" || fail "empty test set: $(cat "$tmp/err")"
+
+# Errors.
+ngrams 2 "$db" --top x
+ngrams 2 "$db" --format yaml
+ngrams 2 "$db" --runs 1,,2
+ngrams 2
+ngrams 1 "$db" --runs 99
+grep -q "no runs selected in $db" "$tmp/err" || fail "no runs: $(cat "$tmp/err")"
+echo "not a database" >"$tmp/foreign.db"
+ngrams 1 "$tmp/foreign.db"
+grep -q "^pulley-ngrams: $tmp/foreign.db: " "$tmp/err" || fail "foreign file: $(cat "$tmp/err")"
+ngrams 1 "$tmp/missing.db"
+grep -q "^pulley-ngrams: $tmp/missing.db: " "$tmp/err" || fail "missing file: $(cat "$tmp/err")"
+ngrams 0 --help
+grep -q '^usage: pulley-ngrams' "$tmp/out" || fail "--help"
+ngrams 0 --version
+grep -q '^pulley-ngrams [0-9]' "$tmp/out" || fail "--version"
+echo "ngrams_cli: ok"

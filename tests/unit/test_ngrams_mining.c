@@ -1,0 +1,306 @@
+/*
+ * test_ngrams_mining.c - pulley-ngrams on hand-made profiles with known
+ * counts: basic blocks (branch and jump-table targets, instructions after
+ * branches and terminators), block frequencies from exact counts and from
+ * samples, per-benchmark normalisation, exact n-gram counts, operand facts,
+ * the saving of a chosen set counted once where n-grams overlap, and the
+ * savings of fixed ops measured on other runs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "blocks.h"
+#include "evaluate.h"
+#include "facts.h"
+#include "liveness.h"
+#include "ngrams.h"
+#include "profile_read.h"
+#include "propose.h"
+#include "test_ngrams_db.h"
+
+static tdb db;
+
+/* f: a counting loop.
+ *    0: xconst8 x1, 7        block 0
+ *    3: xconst8 x2, 1
+ *    6: xlt64_s x3, x1, x2   block 1 (jump target)
+ *    9: br_if_not x3, 26
+ *   15: xadd64 x1, x1, x2    block 2 (after a branch)
+ *   18: xadd64 x1, x1, x2
+ *   21: jump 6
+ *   26: ret                  block 3 (branch target, after a jump)    */
+static void code_f(tcode *c)
+{
+    memset(c, 0, sizeof *c);
+    TC1(c, T_XCONST8, 1, 7, 1);
+    TC1(c, T_XCONST8, 2, 1, 1);
+    TC3(c, T_XLT64_S, 3, 1, 2);
+    TC1(c, T_BR_IF_NOT, 3, 26 - 9, 4);
+    TC3(c, T_XADD64, 1, 1, 2);
+    TC3(c, T_XADD64, 1, 1, 2);
+    tc_op(c, T_JUMP, 0, NULL, 6 - 21, 4);
+    TC0(c, T_RET);
+}
+
+/* g: a jump table whose entries both go to 19.
+ *    0: br_table x0, [19, 19]  block 0
+ *   14: heap_size x1           block 1 (after a terminator)
+ *   18: ret
+ *   19: ret                    block 2 (table target)              */
+static void code_g(tcode *c)
+{
+    memset(c, 0, sizeof *c);
+    TC1(c, T_BR_TABLE, 0, 2, 4);
+    tc_u32(c, 19);
+    tc_u32(c, 19);
+    TC1(c, T_HEAP_SIZE, 1, 0, 0);
+    TC0(c, T_RET);
+    TC0(c, T_RET);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    tcode c;
+    tdb_create(&db);
+    /* run 1, benchmark b1: exact counts */
+    tdb_run(&db, 1, "train", "b1", 1);
+    code_f(&c);
+    tdb_function(&db, 1, 1, "f", &c);
+    const uint32_t offs[] = {0, 3, 6, 9, 15, 18, 21, 26};
+    const int64_t counts[] = {1, 1, 11, 11, 10, 10, 10, 1};
+    for (int i = 0; i < 8; i++)
+        tdb_count(&db, 1, 1, offs[i], counts[i]);
+    code_g(&c);
+    tdb_function(&db, 1, 2, "g", &c);
+    tdb_count(&db, 1, 2, 0, 5);
+    tdb_count(&db, 1, 2, 19, 5);
+    /* run 2, benchmark b2: samples on the same code */
+    tdb_run(&db, 2, "test", "b2", 0);
+    code_f(&c);
+    tdb_function(&db, 2, 3, "f", &c);
+    tdb_samples(&db, 2, 3, 0, 2);
+    tdb_samples(&db, 2, 3, 6, 6);
+    tdb_samples(&db, 2, 3, 9, 4);
+    tdb_samples(&db, 2, 3, 15, 3);
+    tdb_samples(&db, 2, 3, 18, 3);
+    tdb_samples(&db, 2, 3, 21, 3);
+    /* run 3, benchmark b3: xadd64 x3, ret, 100 times */
+    tdb_run(&db, 3, NULL, "b3", 1);
+    memset(&c, 0, sizeof c);
+    for (int i = 0; i < 3; i++)
+        TC3(&c, T_XADD64, 1, 1, 2);
+    TC0(&c, T_RET);
+    tdb_function(&db, 3, 4, "h", &c);
+    for (uint32_t off = 0; off <= 9; off += 3)
+        tdb_count(&db, 3, 4, off, 100);
+    tdb_close(&db);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tdb_remove(&db);
+    return 0;
+}
+
+static void load(an_profile *p, const char *runs)
+{
+    an_runsel sel;
+    char err[512];
+    memset(p, 0, sizeof *p);
+    assert_int_equal(an_runsel_parse(&sel, runs), 0);
+    int n = an_profile_read(p, db.path, &sel, 0, err, sizeof err);
+    if (n < 0)
+        fail_msg("%s", err);
+    an_normalise(p);
+    for (size_t r = 0; r < p->nruns; r++)
+        for (size_t f = 0; f < p->runs[r].nfuncs; f++)
+            assert_int_equal(an_liveness(&p->runs[r].funcs[f]), 0);
+}
+
+static int near(double a, double b)
+{
+    return a > b - 1e-9 && a < b + 1e-9;
+}
+
+static int op(const an_profile *p, const char *name)
+{
+    for (size_t i = 0; i < p->nops; i++)
+        if (strcmp(p->opnames[i], name) == 0)
+            return (int)i;
+    fail_msg("no opcode %s", name);
+    return -1;
+}
+
+static const an_gram *gram(const an_profile *p, const an_grams *t, const char *a, const char *b,
+                           const char *c)
+{
+    uint16_t ops[3] = {(uint16_t)op(p, a), (uint16_t)op(p, b), c ? (uint16_t)op(p, c) : 0};
+    return an_grams_find(t, ops, c ? 3 : 2);
+}
+
+static void blocks_split_at_targets_and_after_branches(void **state)
+{
+    (void)state;
+    an_profile p;
+    load(&p, "1");
+    assert_int_equal(p.nruns, 1);
+    assert_int_equal(p.runs[0].nfuncs, 2);
+    const an_func *f = &p.runs[0].funcs[0], *g = &p.runs[0].funcs[1];
+    assert_int_equal(f->ninsns, 8);
+    assert_int_equal(f->nblocks, 4);
+    const uint32_t first_off[] = {0, 6, 15, 26}, sizes[] = {2, 2, 3, 1};
+    for (int b = 0; b < 4; b++) {
+        assert_int_equal(f->insns[f->blocks[b].first].off, first_off[b]);
+        assert_int_equal(f->blocks[b].n, sizes[b]);
+    }
+    /* exact frequencies: the count of each block's first instruction */
+    assert_true(f->blocks[1].freq == 11 && f->blocks[2].freq == 10 && f->blocks[3].freq == 1);
+    /* the jump table, and an extended opcode decoded with the stored table */
+    assert_int_equal(g->ninsns, 4);
+    assert_int_equal(g->nblocks, 3);
+    assert_int_equal(g->insns[1].off, 14);
+    assert_int_equal(g->insns[1].op, op(&p, "heap_size"));
+    assert_int_equal(g->blocks[1].n, 2);
+    assert_int_equal(g->insns[g->blocks[2].first].off, 19);
+    an_profile_free(&p);
+}
+
+static void samples_spread_over_the_block(void **state)
+{
+    (void)state;
+    an_profile p;
+    load(&p, "label:test");
+    assert_int_equal(p.nruns, 1);
+    const an_func *f = &p.runs[0].funcs[0];
+    assert_true(f->blocks[0].freq == 1.0); /* (2 + 0) / 2 */
+    assert_true(f->blocks[1].freq == 5.0); /* (6 + 4) / 2 */
+    assert_true(f->blocks[2].freq == 3.0); /* 9 / 3 */
+    assert_true(f->blocks[3].freq == 0.0);
+    an_profile_free(&p);
+}
+
+static void every_benchmark_weighs_the_same(void **state)
+{
+    (void)state;
+    an_profile p;
+    load(&p, "1,2");
+    assert_int_equal(p.nbenches, 2);
+    assert_true(near(an_total_weight(&p), 2));
+    /* run 1: 65 instructions ran; its loop test block ran 11 times */
+    assert_true(p.runs[0].total == 65.0);
+    double w = p.runs[0].funcs[0].blocks[1].weight;
+    assert_true(near(w, 11.0 / 65));
+    an_profile_free(&p);
+}
+
+static void ngram_counts_are_exact_and_stay_in_blocks(void **state)
+{
+    (void)state;
+    an_profile p;
+    an_grams t = {0};
+    load(&p, "1");
+    assert_int_equal(an_mine(&p, 4, &t), 0);
+    assert_int_equal(t.len, 6);
+    const an_gram *g = gram(&p, &t, "xlt64_s", "br_if_not", NULL);
+    assert_non_null(g);
+    assert_true(g->count == 11 && g->statics == 1 && g->funcs == 1 && g->benches == 1);
+    assert_true(gram(&p, &t, "xadd64", "xadd64", NULL)->count == 10);
+    assert_true(gram(&p, &t, "xadd64", "xadd64", "jump")->count == 10);
+    assert_true(gram(&p, &t, "xconst8", "xconst8", NULL)->count == 1);
+    g = gram(&p, &t, "heap_size", "ret", NULL);
+    assert_true(g->count == 0 && g->statics == 1 && g->funcs == 0);
+    assert_null(gram(&p, &t, "xconst8", "xlt64_s", NULL));  /* spans a branch target */
+    assert_null(gram(&p, &t, "br_if_not", "xadd64", NULL)); /* branch not last */
+    an_grams_free(&t);
+    an_profile_free(&p);
+}
+
+static void pattern_of(const an_profile *p, an_grams *t, const char *a, const char *b, char *buf)
+{
+    an_gram *g = (an_gram *)gram(p, t, a, b, NULL);
+    an_facts facts;
+    assert_int_equal(an_facts_collect(p, t, &g, 1, &facts), 0);
+    an_facts_pattern(&facts, 2, buf, 256);
+}
+
+static void operand_facts(void **state)
+{
+    (void)state;
+    an_profile p;
+    an_grams t = {0};
+    char pat[256];
+    load(&p, "1");
+    assert_int_equal(an_mine(&p, 4, &t), 0);
+    pattern_of(&p, &t, "xconst8", "xconst8", pat);
+    assert_string_equal(pat, "1.imm:u8, 1.imm=7, 2.imm:u8, 2.imm=1");
+    /* x1 written by the first add, read as b by the second, overwritten */
+    pattern_of(&p, &t, "xadd64", "xadd64", pat);
+    assert_string_equal(pat, "1.a>2.b dead");
+    /* x3 reaches a ret on the exit path, which may read any register */
+    pattern_of(&p, &t, "xlt64_s", "br_if_not", pat);
+    assert_string_equal(pat, "1.a>2.a live");
+    an_grams_free(&t);
+    an_profile_free(&p);
+}
+
+/* xadd64 x3 + ret: the pair xadd64+xadd64 occurs twice per run but a cover
+ * can use it once, so it saves 1 dispatch of 4, not 2. */
+static void set_saving_counts_overlaps_once(void **state)
+{
+    (void)state;
+    an_profile p;
+    an_grams t = {0};
+    an_proposal props[4];
+    load(&p, "3");
+    assert_int_equal(an_mine(&p, 2, &t), 0);
+    assert_true(near(gram(&p, &t, "xadd64", "xadd64", NULL)->weight, 0.5));
+    assert_int_equal(an_propose(&p, &t, 4, 64, props), 2);
+    assert_int_equal(props[0].gram->ops[1], op(&p, "xadd64"));
+    assert_true(near(props[0].saving, 0.25) && near(props[0].cumulative, 0.25));
+    assert_int_equal(props[1].gram->ops[1], op(&p, "ret"));
+    assert_true(near(props[1].saving, 0.25) && near(props[1].cumulative, 0.5));
+    assert_int_equal(props[0].benches, 1);
+    assert_string_equal(p.runs[0].funcs[props[0].where[0].func].name, "h");
+    assert_int_equal(props[0].where[0].off, 0);
+    an_grams_free(&t);
+    an_profile_free(&p);
+}
+
+/* The same ops measured on a profile, op by op (as for --test). */
+static void evaluate_fixed_ops(void **state)
+{
+    (void)state;
+    an_profile p;
+    load(&p, "3");
+    uint16_t pair[] = {(uint16_t)op(&p, "xadd64"), (uint16_t)op(&p, "xadd64")};
+    uint16_t three[] = {pair[0], pair[0], pair[0]};
+    an_macro set[] = {{pair, 2}, {three, 3}};
+    double marginal[2];
+    assert_int_equal(an_evaluate(&p, set, 2, marginal), 0);
+    assert_true(near(marginal[0], 0.25)); /* 4 -> 3 dispatches */
+    assert_true(near(marginal[1], 0.25)); /* 3 -> 2 */
+    an_profile_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(blocks_split_at_targets_and_after_branches),
+        cmocka_unit_test(samples_spread_over_the_block),
+        cmocka_unit_test(every_benchmark_weighs_the_same),
+        cmocka_unit_test(ngram_counts_are_exact_and_stay_in_blocks),
+        cmocka_unit_test(operand_facts),
+        cmocka_unit_test(set_saving_counts_overlaps_once),
+        cmocka_unit_test(evaluate_fixed_ops),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
