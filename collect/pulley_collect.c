@@ -1,11 +1,14 @@
 /*
  * pulley_collect.c - `pulley-collect`: run a program on the profiling VM
  * and record a run (PC samples, every bytecode function, the opcode table)
- * in an SQLite profile database.  See collect/README.md.
+ * in an SQLite profile database.  See collect/README.md.  The same source
+ * is also `pulley-collect-exact`, linked with the counting VM, which
+ * `pulley-collect --exact` executes.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "pulley_isa_desc.h"
@@ -34,8 +37,9 @@ static const cli_tool tool = {
     "                     else \"main\"); ARGS are its parameters.  .wasm:\n"
     "                     call export NAME (no parameters) instead of _start\n"
     "  -d, --dir=DIR      .wasm: let the program use directory DIR (repeatable)\n"
-    "      --exact        use the counting build: exact instruction and\n"
-    "                     branch counts (not available yet)\n"
+    "      --exact        use the counting build (pulley-collect-exact, next\n"
+    "                     to this program): exact instruction and branch\n"
+    "                     counts instead of samples (the run has 0 samples)\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and exit\n"
     "\n"
@@ -143,24 +147,54 @@ static bool is_wasm(const char *path)
     return wasm;
 }
 
+/* --exact in the profiling build: run the same command line on the
+ * counting build, pulley-collect-exact, found next to this executable
+ * (or at $PULLEY_COLLECT_EXACT).  One VM per binary: the profiling and the
+ * counting interpreter are the same code compiled with different hooks.
+ * Returns only after reporting a failure. */
+static void exec_counting_build(char **argv)
+{
+    static const char name[] = "pulley-collect-exact";
+    const char *env = getenv("PULLEY_COLLECT_EXACT");
+    char path[4096];
+    if (env && *env) {
+        snprintf(path, sizeof path, "%s", env);
+    } else {
+        ssize_t n = readlink("/proc/self/exe", path, sizeof path - sizeof name - 1);
+        if (n <= 0) {
+            cli_error(&tool, "--exact: cannot find this program's directory: %s", strerror(errno));
+            return;
+        }
+        path[n] = '\0';
+        char *slash = strrchr(path, '/');
+        strcpy(slash ? slash + 1 : path, name);
+    }
+    fflush(NULL);
+    execv(path, argv);
+    cli_error(&tool, "--exact: cannot run the counting build %s: %s", path, strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
     options o = {.cfg = {.db_path = "profile.db"}};
     int status = parse_options(argc, argv, &o);
     if (status >= 0)
         return status;
-    if (!pvm_built_with_profile()) {
+    if (pvm_built_with_count()) /* pulley-collect-exact: --exact is implied */
+        o.exact = 1;
+    else if (o.exact) {
+        exec_counting_build(argv);
+        return CLI_FAILURE;
+    }
+    if (!pvm_built_with_profile() && !pvm_built_with_count()) {
         cli_error(&tool, "this VM was built without the profiling hook (PULLEY_PROFILE)");
         return CLI_FAILURE;
     }
-    if (o.exact) {
-        cli_error(&tool, "--exact needs the counting build of the VM (PULLEY_COUNT), which "
-                         "this build does not have yet");
-        return CLI_FAILURE;
-    }
     char build[128];
-    snprintf(build, sizeof build, "dispatch=%s profile%s", pvm_dispatch_mode(),
+    snprintf(build, sizeof build, "dispatch=%s%s%s%s", pvm_dispatch_mode(),
+             pvm_built_with_profile() ? " profile" : "", pvm_built_with_count() ? " count" : "",
              pvm_built_with_trace() ? " trace" : "");
+    o.cfg.exact = o.exact;
     const char *slash = strrchr(o.prog.path, '/');
     o.cfg.benchmark = slash ? slash + 1 : o.prog.path;
     o.cfg.build_flags = build;

@@ -1,8 +1,9 @@
 /*
  * runner.h - running a program under the profiling agent.  One runner per
  * kind of program file; each loads the program, registers its module and
- * every bytecode function, registers the VM's PC slot, runs it, passes its
- * output through, and ends the session with the program's outcome.
+ * every bytecode function, registers the VM's PC slot (profiling build) or
+ * reports its exact counts when it ends (counting build), runs it, passes
+ * its output through, and ends the session with the program's outcome.
  */
 #ifndef PULLEY_COLLECT_RUNNER_H
 #define PULLEY_COLLECT_RUNNER_H
@@ -32,9 +33,22 @@ int collect_run_pulley(collect_session *s, const collect_program *p);
 int collect_run_wasm(collect_session *s, const collect_program *p);
 
 /* Register a loaded module and all its functions with the agent: the
- * load address of a function is its first code byte in m->code.  Returns
- * 0, or -1 if the agent refused (run already ended, out of memory). */
+ * load address of a function is its first code byte in m->code.  The
+ * agent's handle of function i goes into handles[i] (m->nfuncs entries;
+ * handles may be NULL).  Returns 0, or -1 if the agent refused (run
+ * already ended, out of memory). */
 struct pvm_module;
-int collect_register_module(collect_session *s, const char *name, const struct pvm_module *m);
+int collect_register_module(collect_session *s, const char *name, const struct pvm_module *m,
+                            int *handles);
+
+/* The counting build (pulley-collect-exact): give the agent the exact
+ * counts of a VM whose module's functions have the agent handles
+ * `handles`: every executed instruction's count, and every taken transfer
+ * whose source and target lie in the same function (branches, br_table, a
+ * function's calls to itself and returns into itself; edge_counts has no
+ * column for a target in another function).  A no-op in other builds.
+ * Returns 0, or -1 after reporting an error. */
+struct pvm_vm;
+int collect_report_counts(collect_session *s, const struct pvm_vm *vm, const int *handles);
 
 #endif

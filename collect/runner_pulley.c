@@ -1,11 +1,12 @@
 /*
- * runner_pulley.c - running a .pbc or .pasm program on the profiling VM,
- * as pulley-run does: the entry function (or --invoke NAME, else "main")
+ * runner_pulley.c - running a .pbc or .pasm program on the profiling VM
+ * (or the counting VM, in pulley-collect-exact), as pulley-run does: the entry function (or --invoke NAME, else "main")
  * with the arguments from the command line, its results printed one per
  * line.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@
 
 enum { EXIT_TRAP = 2 };
 
-int collect_register_module(collect_session *s, const char *name, const pvm_module *m)
+int collect_register_module(collect_session *s, const char *name, const pvm_module *m,
+                            int *handles)
 {
     const char *slash = strrchr(name, '/');
     int rc = -1;
@@ -27,12 +29,50 @@ int collect_register_module(collect_session *s, const char *name, const pvm_modu
     for (uint32_t i = 0; mod >= 0 && i < m->nfuncs; i++) {
         const pvm_function *f = &m->funcs[i];
         const uint8_t *code = m->code + f->offset;
-        if (pvm_agent_register_function(a, mod, i, f->name, (uintptr_t)code, code, f->size) < 0)
+        int h = pvm_agent_register_function(a, mod, i, f->name, (uintptr_t)code, code, f->size);
+        if (h < 0)
             mod = -1;
+        else if (handles)
+            handles[i] = h;
     }
     if (mod >= 0)
         rc = 0;
     session_unlock(s);
+    return rc;
+}
+
+int collect_report_counts(collect_session *s, const pvm_vm *vm, const int *handles)
+{
+    size_t n;
+    const uint64_t *counts = pvm_vm_exec_counts(vm, &n);
+    if (!counts)
+        return 0;
+    const pvm_module *m = vm->module;
+    int rc = 0;
+    pvm_agent *a = session_lock(s);
+    if (!a) { /* the run already ended (a signal): its counts are lost */
+        session_unlock(s);
+        return 0;
+    }
+    for (size_t off = 0; rc == 0 && off < n; off++)
+        if (counts[off]) {
+            uint32_t f = pvm_vm_func_at(vm, off);
+            rc = pvm_agent_add_exec_count(a, handles[f], (uint32_t)(off - m->funcs[f].offset),
+                                          counts[off]);
+        }
+    pvm_edge_count e;
+    for (size_t it = 0; rc == 0 && pvm_vm_edge_next(vm, &it, &e);) {
+        uint32_t f = pvm_vm_func_at(vm, e.from);
+        uint32_t start = m->funcs[f].offset;
+        if (e.to >= start && e.to - start < m->funcs[f].size)
+            rc = pvm_agent_add_edge_count(a, handles[f], e.from - start, e.to - start, e.count);
+    }
+    session_unlock(s);
+    if (rc != 0)
+        fprintf(stderr, "%s: cannot record the exact counts\n", s->tool);
+    else if (pvm_vm_edges_lost(vm))
+        fprintf(stderr, "%s: %llu branch edges were not counted (out of memory)\n", s->tool,
+                (unsigned long long)pvm_vm_edges_lost(vm));
     return rc;
 }
 
@@ -89,9 +129,10 @@ static int pick_function(const cli_tool *t, const pvm_module *m, const char *inv
     return index;
 }
 
-/* Run function `index` on a VM whose slot the agent samples. */
+/* Run function `index` on a VM whose slot the agent samples (profiling
+ * build) or whose counts it records (counting build). */
 static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint32_t index,
-               const collect_program *p)
+               const collect_program *p, const int *handles)
 {
     pvm_error err;
     pvm_vm *vm = pvm_vm_new(m, &(pvm_vm_config){0}, &err);
@@ -120,17 +161,21 @@ static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint3
             goto done;
         }
     _Atomic(uintptr_t) *slot = vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
+    bool sampled = pvm_built_with_profile(); /* else a counting build */
     pvm_agent *a = session_lock(s);
-    int registered = a && pvm_agent_register_slot(a, slot) == 0;
+    int registered = a && (!sampled || pvm_agent_register_slot(a, slot) == 0);
     session_unlock(s);
     if (!registered) {
         cli_error(t, "cannot register the VM with the profiling agent");
         goto done;
     }
     pvm_trap_kind trap = pvm_vm_call(vm, index);
-    if ((a = session_lock(s)))
-        pvm_agent_unregister_slot(a, slot);
-    session_unlock(s);
+    if (sampled) {
+        if ((a = session_lock(s)))
+            pvm_agent_unregister_slot(a, slot);
+        session_unlock(s);
+    }
+    bool counts_ok = collect_report_counts(s, vm, handles) == 0;
     char outcome[128];
     if (trap == PVM_TRAP_NONE) {
         print_results(vm, fn->results);
@@ -146,6 +191,8 @@ static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint3
         snprintf(outcome, sizeof outcome, "trap: %s", pvm_trap_name(trap));
         status = EXIT_TRAP;
     }
+    if (!counts_ok)
+        status = CLI_FAILURE;
     pvm_vm_free(vm);
     fflush(stdout);
     session_finish(s, outcome, status); /* a collector error is reported, not returned */
@@ -168,13 +215,17 @@ int collect_run_pulley(collect_session *s, const collect_program *p)
     }
     int index = m ? pick_function(&t, m, p->invoke) : -1;
     int status = CLI_FAILURE;
-    if (index < 0)
+    int *handles = m ? malloc((m->nfuncs ? m->nfuncs : 1) * sizeof *handles) : NULL;
+    if (index >= 0 && !handles)
+        cli_error(&t, "out of memory");
+    if (index < 0 || !handles)
         session_finish(s, "not run", status);
-    else if (collect_register_module(s, p->path, m) != 0) {
+    else if (collect_register_module(s, p->path, m, handles) != 0) {
         cli_error(&t, "cannot register the module with the profiling agent");
         session_finish(s, "not run", status);
     } else
-        status = run(s, &t, m, (uint32_t)index, p);
+        status = run(s, &t, m, (uint32_t)index, p, handles);
+    free(handles);
     pvm_module_free(m); /* after the session ended: the agent decodes with it */
     return status;
 }

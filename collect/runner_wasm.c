@@ -1,5 +1,7 @@
 /*
- * runner_wasm.c - running a .wasm program on the profiling VM: a store
+ * runner_wasm.c - running a .wasm program on the profiling VM (or the
+ * counting VM, in pulley-collect-exact; its counts are reported after the
+ * program ends, while its VMs still exist): a store
  * whose "wasi_snapshot_preview1" is the WASI host (the program's
  * arguments, --dir preopens, stdin/stdout/stderr passed through), a hook
  * that registers every translated module and its functions (with their
@@ -21,14 +23,48 @@
 
 enum { EXIT_TRAP = 2 };
 
-/* What the store's VM hook needs: the session, the module's name, and the
- * slots registered so far (unregistered before the VMs are freed). */
+/* What the store's VM hook needs: the session, the module's name, the
+ * slots registered so far (unregistered before the VMs are freed), and
+ * (counting build) every VM with the agent handles of its functions, for
+ * its counts at the end. */
 typedef struct wasm_ctx {
     collect_session *s;
     const char *name;
     _Atomic(uintptr_t) **slots;
     size_t nslots, cap;
+    pvm_vm **vms;
+    int **handles;
+    size_t nvms, vcap;
 } wasm_ctx;
+
+/* Remember vm and its function handles (taken over).  0 or -1. */
+static int add_vm(wasm_ctx *c, pvm_vm *vm, int *handles)
+{
+    if (c->nvms == c->vcap) {
+        size_t cap = c->vcap ? 2 * c->vcap : 4;
+        pvm_vm **vms = realloc(c->vms, cap * sizeof *vms);
+        if (vms)
+            c->vms = vms;
+        int **hs = vms ? realloc(c->handles, cap * sizeof *hs) : NULL;
+        if (!hs) {
+            free(handles);
+            return -1;
+        }
+        c->handles = hs;
+        c->vcap = cap;
+    }
+    c->vms[c->nvms] = vm;
+    c->handles[c->nvms++] = handles;
+    return 0;
+}
+
+/* Forget the VMs (their instances are gone, or their counts reported). */
+static void drop_vms(wasm_ctx *c)
+{
+    for (size_t i = 0; i < c->nvms; i++)
+        free(c->handles[i]);
+    c->nvms = 0;
+}
 
 /* The store's binder of "wasi_snapshot_preview1": every import bound, or
  * the first unsupported one named. */
@@ -53,8 +89,16 @@ static int on_vm(pvm_vm *vm, const pvm_module *m, void *ctx, pvm_error *err)
         c->slots = slots;
         c->cap = cap;
     }
-    if (collect_register_module(c->s, c->name, m) != 0)
+    int *handles = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof *handles);
+    if (!handles)
+        return pvm_errorf(err, "out of memory");
+    if (collect_register_module(c->s, c->name, m, handles) != 0) {
+        free(handles);
         return pvm_errorf(err, "cannot register the module with the profiling agent");
+    }
+    if (!pvm_built_with_profile()) /* the counting build: no pc slot to sample */
+        return add_vm(c, vm, handles) == 0 ? 0 : pvm_errorf(err, "out of memory");
+    free(handles);
     _Atomic(uintptr_t) *slot = vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
     pvm_agent *a = session_lock(c->s);
     int registered = a && pvm_agent_register_slot(a, slot) == 0;
@@ -93,6 +137,7 @@ static int run(const cli_tool *t, wasm_ctx *c, pvm_wasm_store *store, pvm_wasi *
     }
     pvm_wasm_instance *inst = pvm_wasm_instantiate(store, bytes, size, &st, &err);
     if (!inst) {
+        drop_vms(c); /* freed with the instance: a trap in the start function loses its counts */
         fflush(stdout);
         if (st == PVM_WASM_UNINSTANTIABLE) {
             cli_error(t, "trap: %s in the start function", err.msg);
@@ -123,7 +168,11 @@ static int run(const cli_tool *t, wasm_ctx *c, pvm_wasm_store *store, pvm_wasi *
         snprintf(outcome, sizeof outcome, "trap: %s", pvm_trap_name((unsigned)trap));
         status = EXIT_TRAP;
     }
+    for (size_t i = 0; i < c->nvms; i++)
+        if (collect_report_counts(c->s, c->vms[i], c->handles[i]) != 0)
+            status = CLI_FAILURE;
 done:
+    drop_vms(c);
     unregister_slots(c);
     fflush(stdout);
     session_finish(c->s, outcome, status); /* a collector error is reported, not returned */
@@ -169,6 +218,8 @@ out:
     pvm_wasm_store_free(store);
     pvm_wasi_free(wasi);
     free(c.slots);
+    free(c.vms);
+    free(c.handles);
     free(argv);
     free(bytes);
     return status;

@@ -94,6 +94,80 @@ static int create_globals_and_tables(pvm_vm *vm, pvm_error *err)
     return 0;
 }
 
+/* Counting builds: the count array and an empty edge table. */
+enum { EDGE_TABLE_MIN = 256 };
+
+static int set_up_counts(pvm_vm *vm, pvm_error *err)
+{
+#ifdef PULLEY_COUNT
+    size_t n = vm->module->code_size;
+    vm->exec_counts = calloc(n ? n : 1, sizeof *vm->exec_counts);
+    vm->edges = calloc(EDGE_TABLE_MIN, sizeof *vm->edges);
+    vm->edge_cap = EDGE_TABLE_MIN;
+    if (!vm->exec_counts || !vm->edges)
+        return pvm_errorf(err, "out of memory for the execution counts");
+#else
+    (void)vm;
+    (void)err;
+#endif
+    return 0;
+}
+
+/* Put (from, to, count) into the empty entry its probe sequence finds. */
+static void edge_insert(pvm_edge_count *t, size_t cap, uint32_t from, uint32_t to, uint64_t count)
+{
+    size_t i = pvm_edge_hash(from, to) & (cap - 1);
+    while (t[i].count != 0)
+        i = (i + 1) & (cap - 1);
+    t[i] = (pvm_edge_count){from, to, count};
+}
+
+void pvm_vm_count_edge_new(pvm_vm *vm, uint32_t from, uint32_t to)
+{
+    if (2 * (vm->nedges + 1) > vm->edge_cap) { /* keep it at most half full */
+        size_t cap = 2 * vm->edge_cap;
+        pvm_edge_count *t = cap > vm->edge_cap ? calloc(cap, sizeof *t) : NULL;
+        if (!t) {
+            if (vm->nedges + 1 >= vm->edge_cap) { /* one entry must stay empty */
+                vm->edges_lost++;
+                return;
+            }
+        } else {
+            for (size_t i = 0; i < vm->edge_cap; i++)
+                if (vm->edges[i].count)
+                    edge_insert(t, cap, vm->edges[i].from, vm->edges[i].to, vm->edges[i].count);
+            free(vm->edges);
+            vm->edges = t;
+            vm->edge_cap = cap;
+        }
+    }
+    edge_insert(vm->edges, vm->edge_cap, from, to, 1);
+    vm->nedges++;
+}
+
+const uint64_t *pvm_vm_exec_counts(const pvm_vm *vm, size_t *n)
+{
+    *n = vm->exec_counts ? vm->module->code_size : 0;
+    return vm->exec_counts;
+}
+
+int pvm_vm_edge_next(const pvm_vm *vm, size_t *iter, pvm_edge_count *out)
+{
+    for (size_t i = *iter; i < vm->edge_cap; i++)
+        if (vm->edges[i].count) {
+            *out = vm->edges[i];
+            *iter = i + 1;
+            return 1;
+        }
+    *iter = vm->edge_cap;
+    return 0;
+}
+
+uint64_t pvm_vm_edges_lost(const pvm_vm *vm)
+{
+    return vm->edges_lost;
+}
+
 pvm_vm *pvm_vm_new(const pvm_module *m, const pvm_vm_config *cfg, pvm_error *err)
 {
     if (!m->verified || !m->insn_starts) {
@@ -123,6 +197,8 @@ pvm_vm *pvm_vm_new(const pvm_module *m, const pvm_vm_config *cfg, pvm_error *err
         r = create_globals_and_tables(vm, err);
     if (r == 0)
         r = assign_signature_ids(vm, err);
+    if (r == 0)
+        r = set_up_counts(vm, err);
     if (r) {
         pvm_vm_free(vm);
         return NULL;
@@ -149,6 +225,8 @@ void pvm_vm_free(pvm_vm *vm)
     free(vm->host_refs);
     free(vm->type_sigs);
     free(vm->hosts);
+    free(vm->exec_counts);
+    free(vm->edges);
     free(vm);
 }
 
@@ -254,6 +332,15 @@ int pvm_built_with_trace(void)
 int pvm_built_with_profile(void)
 {
 #ifdef PULLEY_PROFILE
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+int pvm_built_with_count(void)
+{
+#ifdef PULLEY_COUNT
     return 1;
 #else
     return 0;

@@ -21,7 +21,10 @@
  *
  * Build-time hooks (see vm_hooks.h): PULLEY_TRACE prints every instruction
  * and the registers it changed; PULLEY_PROFILE stores the current pc into
- * *pc_slot before every instruction and 0 whenever control leaves bytecode.
+ * *pc_slot before every instruction and 0 whenever control leaves bytecode;
+ * PULLEY_COUNT counts every instruction's executions and every taken
+ * control transfer (read with pvm_vm_exec_counts and pvm_vm_edge_next).
+ * The struct layout is the same in every build.
  */
 #ifndef PULLEY_VM_H
 #define PULLEY_VM_H
@@ -125,6 +128,22 @@ typedef struct pvm_host_ref {
 
 /* ---- the VM -------------------------------------------------------------- */
 
+/* A taken control transfer of a counting build: from the instruction at
+ * module code offset `from` to the one at `to`, `count` times (jump, taken
+ * br_if/br_if_not, br_table, call, call_indirect to bytecode, ret to
+ * bytecode).  In the VM's edge table, count 0 marks an empty entry. */
+typedef struct pvm_edge_count {
+    uint32_t from, to;
+    uint64_t count;
+} pvm_edge_count;
+
+/* The edge table's hash of (from, to): Fibonacci hashing, high bits. */
+static inline size_t pvm_edge_hash(uint32_t from, uint32_t to)
+{
+    uint64_t key = ((uint64_t)from << 32 | to) * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(key >> 32);
+}
+
 typedef struct pvm_vm_config {
     uint64_t stack_size;   /* bytes; 0: PVM_DEFAULT_STACK */
     /* The heap.  NULL: the VM creates a memory of the module's heap_min
@@ -197,6 +216,17 @@ struct pvm_vm {
     /* Calls of pvm_vm_call in progress (host functions may call back). */
     unsigned depth;
 
+    /* Exact counts (PULLEY_COUNT builds; NULL and 0 in the others), over
+     * the VM's life.  exec_counts[off]: how often the instruction at module
+     * code offset off ran (module->code_size entries).  edges: the taken
+     * transfers, an open-addressing table of edge_cap (a power of two)
+     * entries, nedges of them used, never more than half.  edges_lost:
+     * transfers not counted because the table could not grow. */
+    uint64_t *exec_counts;
+    pvm_edge_count *edges;
+    size_t edge_cap, nedges;
+    uint64_t edges_lost;
+
     /* stack_size bytes, data-space addresses 0..; allocated with the VM,
      * so that the interpreter finds it at a fixed offset from vm. */
     alignas(16) uint8_t stack[];
@@ -243,10 +273,25 @@ pvm_trap_kind pvm_vm_call(pvm_vm *vm, uint32_t func);
 /* Index of the function whose code contains module code offset `off`. */
 uint32_t pvm_vm_func_at(const pvm_vm *vm, size_t off);
 
+/* Exact counts of a counting build (pvm_built_with_count()), accumulated
+ * over every call since the VM was created.  pvm_vm_exec_counts: the
+ * execution count of each module code offset (0 where no instruction
+ * starts), *n = module->code_size entries; NULL and *n = 0 in other
+ * builds.  pvm_vm_edge_next: the next taken transfer after *iter (start
+ * with *iter = 0) into *out; 1 while there is one, 0 at the end (at once
+ * in other builds); edges come in no particular order.  pvm_vm_edges_lost:
+ * transfers that could not be counted (out of memory), normally 0. */
+const uint64_t *pvm_vm_exec_counts(const pvm_vm *vm, size_t *n);
+int pvm_vm_edge_next(const pvm_vm *vm, size_t *iter, pvm_edge_count *out);
+uint64_t pvm_vm_edges_lost(const pvm_vm *vm);
+/* Counting builds' slow path: a transfer not yet in the edge table. */
+void pvm_vm_count_edge_new(pvm_vm *vm, uint32_t from, uint32_t to);
+
 /* Name of the dispatch mode this VM was built with: "switch", "goto" or
  * "tail"; and whether the hooks are compiled in. */
 const char *pvm_dispatch_mode(void);
 int pvm_built_with_trace(void);
 int pvm_built_with_profile(void);
+int pvm_built_with_count(void);
 
 #endif

@@ -36,7 +36,8 @@
  *   CALL_HOST(fn, ctx)  call a host function, then reload the heap
  *   CHECK_TRUNC(v, lo, hi)  Wasm's trapping float->int range check
  *   NEXT()           go on with the next instruction
- *   JUMP(p)          go on at code address p
+ *   JUMP(p)          go on at code address p (a taken transfer: counted
+ *                    as an edge in counting builds)
  *   TRAP(NAME)       stop with PVM_TRAP_NAME;  TRAP_WITH(kind)
  *   RETURN_TO_EMBEDDER()  stop: pvm_vm_call returns PVM_TRAP_NONE
  */
@@ -144,7 +145,9 @@
     } while (0)
 #define JUMP(target)                                                           \
     do {                                                                       \
-        pc = (target);                                                         \
+        const uint8_t *const to_ = (target);                                   \
+        HOOK_TRANSFER(pc, to_);                                                \
+        pc = to_;                                                              \
         DISPATCH();                                                            \
     } while (0)
 

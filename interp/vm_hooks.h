@@ -8,10 +8,27 @@
  *                   control leaves bytecode (host call, return, trap).
  *   PULLEY_TRACE    before every instruction, the tracer (trace.c) prints
  *                   what the previous one changed and then the instruction.
+ *   PULLEY_COUNT    exact counts: before every instruction, its execution
+ *                   count (vm->exec_counts, one uint64 per code byte,
+ *                   indexed by module code offset) is incremented; every
+ *                   control transfer made by JUMP (jump, br_if, br_if_not,
+ *                   br_table, call, call_indirect, ret; a branch not taken
+ *                   falls through and is not an edge, a taken one is, even
+ *                   to the next instruction) increments the count of its
+ *                   (from, to) code-offset pair in the VM's edge table
+ *                   (pvm_count_edge below).
  *
  * The slot pointer lives in the interpreter: a local of the run function
  * (switch and goto dispatch) or an extra handler argument (tail dispatch),
- * declared by HOOK_LOCALS / HOOK_PARAMS / HOOK_ARGS.
+ * declared by HOOK_LOCALS / HOOK_PARAMS / HOOK_ARGS; so is the counting
+ * build's count array.
+ *
+ * The edge table is an open-addressing hash table (linear probing, a
+ * power-of-two capacity, at most half full, grown by pvm_vm_count_edge_new
+ * in vm.c) keyed by the (from, to) pair: one table serves static branches
+ * and the dynamic transfers (br_table, call_indirect, ret) alike, and its
+ * size follows the edges actually taken rather than the code size.  An
+ * entry with count 0 is empty.
  */
 #ifndef PULLEY_VM_HOOKS_H
 #define PULLEY_VM_HOOKS_H
@@ -23,18 +40,51 @@
 #include "vm.h"
 
 #ifdef PULLEY_PROFILE
-#define HOOK_LOCALS                                                            \
+#define PROFILE_LOCALS                                                         \
     _Atomic(uintptr_t) *const pc_slot =                                        \
         vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
-#define HOOK_PARAMS , _Atomic(uintptr_t) *pc_slot
-#define HOOK_ARGS , pc_slot
+#define PROFILE_PARAMS , _Atomic(uintptr_t) *pc_slot
+#define PROFILE_ARGS , pc_slot
 #define PROFILE_PC(p)                                                          \
     atomic_store_explicit(pc_slot, (uintptr_t)(p), memory_order_relaxed)
 #else
-#define HOOK_LOCALS
-#define HOOK_PARAMS
-#define HOOK_ARGS
+#define PROFILE_LOCALS
+#define PROFILE_PARAMS
+#define PROFILE_ARGS
 #define PROFILE_PC(p) ((void)0)
+#endif
+
+#ifdef PULLEY_COUNT
+/* The count array: a local (switch, goto) or a handler argument (tail). */
+#define COUNT_LOCALS uint64_t *const exec_counts_ = vm->exec_counts;
+#define COUNT_PARAMS , uint64_t *exec_counts_ __attribute__((unused))
+#define COUNT_ARGS , exec_counts_
+#define COUNT_INSN(p) (exec_counts_[(p) - vm->module->code]++)
+#define COUNT_EDGE(from, to)                                                   \
+    pvm_count_edge(vm, (uint32_t)((from) - vm->module->code),                  \
+                   (uint32_t)((to) - vm->module->code))
+
+/* One more taken transfer from code offset `from` to `to`. */
+static inline void pvm_count_edge(pvm_vm *vm, uint32_t from, uint32_t to)
+{
+    pvm_edge_count *e = vm->edges;
+    size_t mask = vm->edge_cap - 1;
+    for (size_t i = pvm_edge_hash(from, to) & mask;; i = (i + 1) & mask) {
+        if (e[i].count == 0)
+            break;
+        if (e[i].from == from && e[i].to == to) {
+            e[i].count++;
+            return;
+        }
+    }
+    pvm_vm_count_edge_new(vm, from, to);
+}
+#else
+#define COUNT_LOCALS
+#define COUNT_PARAMS
+#define COUNT_ARGS
+#define COUNT_INSN(p) ((void)0)
+#define COUNT_EDGE(from, to) ((void)0)
 #endif
 
 #ifdef PULLEY_TRACE
@@ -45,8 +95,14 @@
 #define TRACE_END(kind) ((void)0)
 #endif
 
+#define HOOK_LOCALS PROFILE_LOCALS COUNT_LOCALS
+#define HOOK_PARAMS PROFILE_PARAMS COUNT_PARAMS
+#define HOOK_ARGS PROFILE_ARGS COUNT_ARGS
+
 /* Before the instruction at p runs. */
-#define HOOK_BEFORE(p) (PROFILE_PC(p), TRACE_INSN(p))
+#define HOOK_BEFORE(p) (COUNT_INSN(p), PROFILE_PC(p), TRACE_INSN(p))
+/* Control goes from the instruction at `from` to `to` (not falling through). */
+#define HOOK_TRANSFER(from, to) COUNT_EDGE(from, to)
 /* Control leaves the interpreter for good, with this trap kind (NONE: a
  * return to the embedder). */
 #define HOOK_EXIT(kind) (PROFILE_PC(0), TRACE_END(kind))

@@ -17,6 +17,11 @@ add_test(NAME e2e_collect_wasm COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/collec
 set_tests_properties(e2e_collect_wasm PROPERTIES ENVIRONMENT
   "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;SQLITE3=${PULLEY_SQLITE3};WAT2WASM=${PULLEY_WAT2WASM};WAT=${CMAKE_CURRENT_SOURCE_DIR}/wasm")
 
+# pulley-collect --exact (the counting build): exact counts in SQL.
+add_test(NAME e2e_collect_exact COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/collect_exact.sh)
+set_tests_properties(e2e_collect_exact PROPERTIES ENVIRONMENT
+  "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;SQLITE3=${PULLEY_SQLITE3};PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs;WAT2WASM=${PULLEY_WAT2WASM}")
+
 # The sampling tests measure time: run them alone, so that a machine busy
 # with other tests does not starve the sampler or the synthetic VM.
 set_tests_properties(test_collect_agent e2e_collect_cli e2e_collect_reliability e2e_collect_wasm
