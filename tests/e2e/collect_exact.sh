@@ -10,28 +10,8 @@
 set -eu
 : "${PULLEY_COLLECT:?}" "${SQLITE3:?}" "${PROGRAMS:?}" "${WAT2WASM:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-db=$tmp/profile.db
+. "$(dirname "$0")/collect_lib.sh"
 
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-
-# run STATUS ARGS...: pulley-collect ARGS exits with STATUS, no sanitizer report.
-run() {
-    want=$1
-    shift
-    status=0
-    "$PULLEY_COLLECT" "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
-    if grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
-        fail "$*: sanitizer report: $(cat "$tmp/err")"
-    fi
-    [ "$status" -eq "$want" ] || fail "$*: exit status $status, expected $want: $(cat "$tmp/err")"
-}
-
-sql() { "$SQLITE3" -bail "$db" "$1"; }
 
 # ---- loops.pasm: loops(n), n = 37 ----------------------------------------
 n=37

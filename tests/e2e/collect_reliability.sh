@@ -7,15 +7,7 @@
 set -eu
 : "${PULLEY_COLLECT:?}" "${SQLITE3:?}" "${PROGRAMS:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-db=$tmp/profile.db
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-sql() { "$SQLITE3" -bail "$db" "$1"; }
+. "$(dirname "$0")/collect_lib.sh"
 
 # A run that is complete: ended, every sample accounted for, file intact.
 check_complete() { # RUN_ID

@@ -8,14 +8,7 @@
 set -eu
 : "${PULLEY_COLLECT:?}" "${SQLITE3:?}" "${WAT2WASM:?}" "${WAT:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-db=$tmp/profile.db
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
+. "$(dirname "$0")/collect_lib.sh"
 
 # The programs, built here so that the test does not depend on the build's
 # test_wasm_modules target (names kept: they are what is checked).
@@ -24,19 +17,6 @@ for name in wasi_spin wasi_hello wasi_trap wasi_unsupported; do
         fail "wat2wasm $name.wat"
 done
 
-# run STATUS ARGS...: pulley-collect ARGS exits with STATUS, no sanitizer report.
-run() {
-    want=$1
-    shift
-    status=0
-    "$PULLEY_COLLECT" "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
-    if grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
-        fail "$*: sanitizer report: $(cat "$tmp/err")"
-    fi
-    [ "$status" -eq "$want" ] || fail "$*: exit status $status, expected $want: $(cat "$tmp/err")"
-}
-
-sql() { "$SQLITE3" -bail "$db" "$1"; }
 
 # A program that spins for its first argument's rounds, then exits 3 with
 # proc_exit; run long enough at a high rate to be sampled.
