@@ -4,7 +4,6 @@
  * with the arguments from the command line, its results printed one per
  * line.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 
 #include "cli.h"
 #include "host_builtins.h"
+#include "run_args.h"
 #include "runner.h"
 #include "verify.h"
 #include "vm.h"
@@ -76,59 +76,6 @@ int collect_report_counts(collect_session *s, const pvm_vm *vm, const int *handl
     return rc;
 }
 
-/* Parse argument s of type letter t into the next x or f register. */
-static int set_argument(pvm_vm *vm, char t, const char *s, unsigned *nx, unsigned *nf)
-{
-    char *end;
-    errno = 0;
-    if (t == 'i' || t == 'l') {
-        int64_t v = *s == '-' ? (int64_t)strtoll(s, &end, 0) : (int64_t)strtoull(s, &end, 0);
-        if (t == 'i' && (v < INT32_MIN || v > (int64_t)UINT32_MAX))
-            errno = ERANGE;
-        vm->x[(*nx)++] = t == 'i' ? (uint32_t)v : (uint64_t)v;
-    } else if (t == 'f') {
-        float f = strtof(s, &end);
-        uint32_t bits;
-        memcpy(&bits, &f, sizeof bits);
-        vm->f[(*nf)++].bits = bits;
-    } else {
-        double d = strtod(s, &end);
-        memcpy(&vm->f[(*nf)++].bits, &d, sizeof d);
-    }
-    return errno || end == s || *end ? -1 : 0;
-}
-
-static void print_results(const pvm_vm *vm, const char *results)
-{
-    unsigned nx = 0, nf = 0;
-    for (const char *t = results; *t; t++) {
-        if (*t == 'i' || *t == 'l') {
-            uint64_t x = vm->x[nx++];
-            printf("%" PRId64 "\n", *t == 'i' ? (int64_t)(int32_t)(uint32_t)x : (int64_t)x);
-        } else if (*t == 'f') {
-            float f;
-            uint32_t bits = (uint32_t)vm->f[nf++].bits;
-            memcpy(&f, &bits, sizeof f);
-            printf("%.9g\n", f);
-        } else {
-            double d;
-            memcpy(&d, &vm->f[nf++].bits, sizeof d);
-            printf("%.17g\n", d);
-        }
-    }
-}
-
-/* The function to run, or -1 after reporting. */
-static int pick_function(const cli_tool *t, const pvm_module *m, const char *invoke)
-{
-    const char *name = invoke ? invoke : "main";
-    int index = invoke || m->entry == PVM_NO_ENTRY ? pvm_module_find_function(m, name)
-                                                   : (int)m->entry;
-    if (index < 0)
-        cli_error(t, "no function named \"%s\"", name);
-    return index;
-}
-
 /* Run function `index` on a VM whose slot the agent samples (profiling
  * build) or whose counts it records (counting build). */
 static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint32_t index,
@@ -143,23 +90,17 @@ static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint3
     }
     const pvm_function *fn = &m->funcs[index];
     pulley_bind_builtins(vm, stdout);
-    unsigned nx = 0, nf = 0;
     int status = CLI_FAILURE;
     if (pvm_vm_check_imports(vm, &err) != 0) {
         cli_error(t, "%s: %s", p->path, err.msg);
         goto done;
     }
-    if ((size_t)p->nargs != strlen(fn->params)) {
-        cli_error(t, "function %s takes %zu arguments, got %d", fn->name, strlen(fn->params),
-                  p->nargs);
+    char message[300];
+    const char *bad = run_set_arguments(vm, fn, p->args, p->nargs, message, sizeof message);
+    if (bad) {
+        cli_error(t, "%s", bad);
         goto done;
     }
-    for (int i = 0; i < p->nargs; i++)
-        if (set_argument(vm, fn->params[i], p->args[i], &nx, &nf) != 0) {
-            cli_error(t, "argument %d of %s: \"%s\" is not a valid '%c' value", i + 1, fn->name,
-                      p->args[i], fn->params[i]);
-            goto done;
-        }
     _Atomic(uintptr_t) *slot = vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
     bool sampled = pvm_built_with_profile(); /* else a counting build */
     pvm_agent *a = session_lock(s);
@@ -178,7 +119,7 @@ static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint3
     bool counts_ok = collect_report_counts(s, vm, handles) == 0;
     char outcome[128];
     if (trap == PVM_TRAP_NONE) {
-        print_results(vm, fn->results);
+        run_print_results(vm, fn->results);
         snprintf(outcome, sizeof outcome, "return");
         status = CLI_OK;
     } else if (trap == PVM_TRAP_EXIT) {
@@ -213,7 +154,7 @@ int collect_run_pulley(collect_session *s, const collect_program *p)
         pvm_module_free(m);
         m = NULL;
     }
-    int index = m ? pick_function(&t, m, p->invoke) : -1;
+    int index = m ? run_pick_function(&t, m, p->invoke) : -1;
     int status = CLI_FAILURE;
     int *handles = m ? malloc((m->nfuncs ? m->nfuncs : 1) * sizeof *handles) : NULL;
     if (index >= 0 && !handles)

@@ -15,9 +15,9 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "asm_lexer.h"
 #include "cli.h"
 #include "host_builtins.h"
+#include "run_args.h"
 #include "verify.h"
 #include "vm.h"
 #ifdef PULLEY_RUN_WASM
@@ -145,111 +145,6 @@ static pvm_module *load(const char *path)
     return m;
 }
 
-/* The function to run: --invoke NAME, the entry, or "main"; -1 if none. */
-static int pick_function(const pvm_module *m, const char *invoke)
-{
-    if (invoke) {
-        int index = pvm_module_find_function(m, invoke);
-        if (index < 0)
-            cli_error(&tool, "no function named \"%s\"", invoke);
-        return index;
-    }
-    if (m->entry != PVM_NO_ENTRY)
-        return (int)m->entry;
-    int index = pvm_module_find_function(m, "main");
-    if (index < 0)
-        cli_error(&tool, "the module has no entry function and no \"main\" (use --invoke NAME)");
-    return index;
-}
-
-/* Parse one argument of type letter t into vm's next x or f register
- * (references are written as their 64-bit values). */
-static int set_argument(pvm_vm *vm, char t, const char *s, unsigned *nx, unsigned *nf)
-{
-    char *end;
-    errno = 0;
-    if (*s == '\0' || isspace((unsigned char)*s))
-        return -1;
-    if (t != 'f' && t != 'd') {
-        int64_t lo = t == 'i' ? INT32_MIN : INT64_MIN;
-        uint64_t hi = t == 'i' ? UINT32_MAX : UINT64_MAX;
-        uint64_t v;
-        if (*s == '-') {
-            long long neg = strtoll(s, &end, 0);
-            if (neg < lo)
-                errno = ERANGE;
-            v = (uint64_t)neg;
-        } else {
-            v = strtoull(s, &end, 0);
-            if (v > hi)
-                errno = ERANGE;
-        }
-        if (errno || end == s || *end)
-            return -1;
-        vm->x[(*nx)++] = t == 'i' ? (uint32_t)v : v;
-        return 0;
-    }
-    if (t == 'f') {
-        float f = strtof(s, &end);
-        uint32_t bits;
-        memcpy(&bits, &f, sizeof bits);
-        vm->f[*nf].bits = bits;
-    } else {
-        double d = strtod(s, &end);
-        memcpy(&vm->f[*nf].bits, &d, sizeof d);
-    }
-    (*nf)++;
-    return *end ? -1 : 0;
-}
-
-/* Put args into the registers of fn's parameters.  Returns 0, or the exit
- * status after reporting a usage error. */
-static int set_arguments(pvm_vm *vm, const pvm_function *fn, char **args, int nargs)
-{
-    char message[300];
-    size_t want = strlen(fn->params);
-    if ((size_t)nargs != want) {
-        snprintf(message, sizeof message, "function %s takes %zu argument%s, got %d", fn->name,
-                 want, want == 1 ? "" : "s", nargs);
-        return usage_error(message);
-    }
-    unsigned nx = 0, nf = 0;
-    for (size_t i = 0; i < want; i++) {
-        if (set_argument(vm, fn->params[i], args[i], &nx, &nf) != 0) {
-            snprintf(message, sizeof message, "argument %zu of %s: \"%s\" is not a valid %s",
-                     i + 1, fn->name, args[i], pasm_type_name(fn->params[i]));
-            return usage_error(message);
-        }
-    }
-    return 0;
-}
-
-static void print_results(const pvm_vm *vm, const char *results)
-{
-    unsigned nx = 0, nf = 0;
-    for (const char *t = results; *t; t++) {
-        switch (*t) {
-        case 'i': printf("%" PRId32 "\n", (int32_t)(uint32_t)vm->x[nx++]); break;
-        case 'l': printf("%" PRId64 "\n", (int64_t)vm->x[nx++]); break;
-        case 'r':
-        case 'e': printf("%" PRIu64 "\n", vm->x[nx++]); break;
-        case 'f': {
-            float f;
-            uint32_t bits = (uint32_t)vm->f[nf++].bits;
-            memcpy(&f, &bits, sizeof f);
-            printf("%.9g\n", f);
-            break;
-        }
-        default: {
-            double d;
-            memcpy(&d, &vm->f[nf++].bits, sizeof d);
-            printf("%.17g\n", d);
-            break;
-        }
-        }
-    }
-}
-
 /* Run function `index` of m; returns the exit status. */
 static int run(const pvm_module *m, uint32_t index, const options *o)
 {
@@ -261,13 +156,18 @@ static int run(const pvm_module *m, uint32_t index, const options *o)
         return CLI_FAILURE;
     }
     int status = CLI_FAILURE;
+    char message[300];
+    const char *bad;
     pulley_bind_builtins(vm, stdout);
     if (pvm_vm_check_imports(vm, &err) != 0)
         cli_error(&tool, "%s: %s", o->file, err.msg);
-    else if (set_arguments(vm, &m->funcs[index], o->args, o->nargs) == 0) {
+    else if ((bad = run_set_arguments(vm, &m->funcs[index], o->args, o->nargs, message,
+                                      sizeof message)))
+        status = usage_error(bad);
+    else {
         pvm_trap_kind trap = pvm_vm_call(vm, index);
         if (trap == PVM_TRAP_NONE) {
-            print_results(vm, m->funcs[index].results);
+            run_print_results(vm, m->funcs[index].results);
             status = CLI_OK;
         } else if (trap == PVM_TRAP_EXIT) {
             status = vm->exit_status;
@@ -331,7 +231,7 @@ int main(int argc, char **argv)
     pvm_module *m = load(o.file);
     if (!m)
         return CLI_FAILURE;
-    int index = pick_function(m, o.invoke);
+    int index = run_pick_function(&tool, m, o.invoke);
     status = index < 0 ? CLI_FAILURE : run(m, (uint32_t)index, &o);
     pvm_module_free(m);
     if (fflush(stdout) != 0) {

@@ -1,0 +1,28 @@
+/*
+ * run_args.h - what the tools that run one function of a bytecode module
+ * from the command line (pulley-run, pulley-collect) share: choosing the
+ * function, putting its arguments into registers (integers in x0.., floats
+ * in f0.., each class counted on its own), and printing its results.
+ */
+#ifndef PULLEY_RUN_ARGS_H
+#define PULLEY_RUN_ARGS_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "module.h"
+#include "vm.h"
+
+/* --invoke NAME, else the module's entry, else "main"; -1 after reporting. */
+int run_pick_function(const cli_tool *t, const pvm_module *m, const char *invoke);
+
+/* Parse args into the registers of fn's parameters.  Returns NULL, or a
+ * message in buf (cap bytes) saying which argument is wrong and why. */
+const char *run_set_arguments(pvm_vm *vm, const pvm_function *fn, char **args, int nargs,
+                              char *buf, size_t cap);
+
+/* Print each result on its own line: i32 and i64 as signed decimals,
+ * references as unsigned, f32 with %.9g, f64 with %.17g. */
+void run_print_results(const pvm_vm *vm, const char *results);
+
+#endif
