@@ -250,16 +250,14 @@ const char *pasm_float_bits(const char *text, size_t len, bool f64, uint64_t *bi
             return "not a float";
         if (isinf(v) && errno == ERANGE)
             return "float out of range for f64";
-        memcpy(bits, &v, sizeof v);
+        *bits = pvm_f64_bits(v);
     } else {
         float v = strtof(buf, &stop);
         if (stop != buf + len)
             return "not a float";
         if (isinf(v) && errno == ERANGE)
             return "float out of range for f32";
-        uint32_t b;
-        memcpy(&b, &v, sizeof b);
-        *bits = b;
+        *bits = pvm_f32_bits(v);
     }
     return NULL;
 }

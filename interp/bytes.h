@@ -1,6 +1,7 @@
 /*
- * bytes.h - little-endian reads and writes of unaligned bytes, and a
- * growable byte buffer that remembers allocation failure.
+ * bytes.h - little-endian reads and writes of unaligned bytes, the bits of
+ * floats (without type punning), and a growable byte buffer that
+ * remembers allocation failure.
  */
 #ifndef PULLEY_BYTES_H
 #define PULLEY_BYTES_H
@@ -26,6 +27,31 @@ static inline void pvm_wr64(uint8_t *p, uint64_t v)
 {
     pvm_wr32(p, (uint32_t)v);
     pvm_wr32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint32_t pvm_f32_bits(float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+static inline uint64_t pvm_f64_bits(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+static inline float pvm_f32_from_bits(uint32_t b)
+{
+    float v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+static inline double pvm_f64_from_bits(uint64_t b)
+{
+    double v;
+    memcpy(&v, &b, sizeof v);
+    return v;
 }
 
 /* A growable buffer.  After a failed allocation `failed` is set, further

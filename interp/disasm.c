@@ -99,14 +99,11 @@ static void sb_float(strbuf *sb, uint64_t bits, bool f64)
     char text[48];
     bool nan;
     if (f64) {
-        double v;
-        memcpy(&v, &bits, sizeof v);
+        double v = pvm_f64_from_bits(bits);
         nan = isnan(v);
         snprintf(text, sizeof text, "%.17g", v);
     } else {
-        float v;
-        uint32_t b = (uint32_t)bits;
-        memcpy(&v, &b, sizeof v);
+        float v = pvm_f32_from_bits((uint32_t)bits);
         nan = isnan(v);
         snprintf(text, sizeof text, "%.9g", (double)v);
     }

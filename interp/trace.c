@@ -26,16 +26,11 @@ static void print_x(FILE *out, const char *name, uint64_t v)
 /* An f register holds an f32 in its low half (upper half zero) or an f64. */
 static void print_f(FILE *out, unsigned r, uint64_t bits)
 {
-    if (bits >> 32 == 0) {
-        uint32_t b = (uint32_t)bits;
-        float v;
-        memcpy(&v, &b, sizeof v);
-        fprintf(out, "    f%u = 0x%" PRIx64 " (f32 %.9g)\n", r, bits, v);
-    } else {
-        double v;
-        memcpy(&v, &bits, sizeof v);
-        fprintf(out, "    f%u = 0x%" PRIx64 " (f64 %.17g)\n", r, bits, v);
-    }
+    if (bits >> 32 == 0)
+        fprintf(out, "    f%u = 0x%" PRIx64 " (f32 %.9g)\n", r, bits,
+                (double)pvm_f32_from_bits((uint32_t)bits));
+    else
+        fprintf(out, "    f%u = 0x%" PRIx64 " (f64 %.17g)\n", r, bits, pvm_f64_from_bits(bits));
 }
 
 /* Snapshot the global or table the instruction names, if any. */

@@ -70,10 +70,10 @@
 
 #define X(r) x[r]
 #define FBITS(r) vm->f[r].bits
-#define F32(r) pvm_f32_of(FBITS(r))
-#define F64(r) pvm_f64_of(FBITS(r))
-#define SET_F32(r, v) (FBITS(r) = pvm_bits_of_f32(v))
-#define SET_F64(r, v) (FBITS(r) = pvm_bits_of_f64(v))
+#define F32(r) pvm_f32_from_bits((uint32_t)FBITS(r))
+#define F64(r) pvm_f64_from_bits(FBITS(r))
+#define SET_F32(r, v) (FBITS(r) = pvm_f32_bits(v))
+#define SET_F64(r, v) (FBITS(r) = pvm_f64_bits(v))
 
 #define IMM_S8 ((int8_t)pc[OP_IMM_])
 #define IMM_U8 (pc[OP_IMM_])

@@ -18,45 +18,16 @@
 /* The largest double below -2^63: v > it means v >= -2^63. */
 #define S64_LOWER_BOUND -9223372036854777856.0
 
-static inline float pvm_f32_of(uint64_t bits)
-{
-    uint32_t b = (uint32_t)bits;
-    float v;
-    memcpy(&v, &b, sizeof v);
-    return v;
-}
-
-static inline double pvm_f64_of(uint64_t bits)
-{
-    double v;
-    memcpy(&v, &bits, sizeof v);
-    return v;
-}
-
-static inline uint64_t pvm_bits_of_f32(float v)
-{
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
-
-static inline uint64_t pvm_bits_of_f64(double v)
-{
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
-
 /* libm's rounding functions hand a signalling NaN back unchanged; Wasm
  * wants an arithmetic NaN (quiet bit set), as every other operation gives. */
 static inline float pvm_quiet_f32(float v)
 {
-    return isnan(v) ? pvm_f32_of(pvm_bits_of_f32(v) | 0x00400000u) : v;
+    return isnan(v) ? pvm_f32_from_bits((uint32_t)pvm_f32_bits(v) | 0x00400000u) : v;
 }
 
 static inline double pvm_quiet_f64(double v)
 {
-    return isnan(v) ? pvm_f64_of(pvm_bits_of_f64(v) | UINT64_C(0x0008000000000000)) : v;
+    return isnan(v) ? pvm_f64_from_bits(pvm_f64_bits(v) | UINT64_C(0x0008000000000000)) : v;
 }
 
 static inline uint32_t num_rotl32(uint32_t v, unsigned n)

@@ -42,8 +42,8 @@ typedef struct tval {
 static uint64_t bits_of(tval v)
 {
     switch (v.kind) {
-    case V_F32: return tvm_f32_bits((float)v.d);
-    case V_F64: return tvm_f64_bits(v.d);
+    case V_F32: return pvm_f32_bits((float)v.d);
+    case V_F64: return pvm_f64_bits(v.d);
     default: return v.u;
     }
 }

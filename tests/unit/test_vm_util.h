@@ -132,18 +132,5 @@ static inline pvm_vm *tvm_vm(pvm_module *m)
     return vm;
 }
 
-static inline uint64_t tvm_f32_bits(float v)
-{
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
-
-static inline uint64_t tvm_f64_bits(double v)
-{
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
 
 #endif
