@@ -1,8 +1,9 @@
 #!/bin/sh
 # measure_overhead.sh - the cost of profiling: each bench/dispatch.sh
-# workload on the plain VM (pulley-run) and under pulley-collect (the
-# profiling build, sampler at 10 kHz), interleaved, RUNS times; prints the
-# median wall time of each, their ratio, and stored bytes per sample.
+# workload and each C benchmark built for wasm32-wasi (BUILD_DIR/bench/*.wasm)
+# on the plain VM (pulley-run) and under pulley-collect (the profiling
+# build, sampler at 10 kHz), interleaved, RUNS times; prints the median wall
+# time of each, their ratio, and stored bytes per sample.
 #
 #   sh collect/measure_overhead.sh BUILD_DIR [RUNS]     (default 5 runs)
 #
@@ -17,17 +18,26 @@ workloads="fib.pasm fib 34
 loops.pasm loops 7000
 memory.pasm sieve 10000000
 float.pasm leibniz 30000000"
+for wasm in "$build"/bench/*.wasm; do
+  case $wasm in */wasm_probe.wasm) continue ;; esac # the build's toolchain probe
+  [ -f "$wasm" ] && workloads="$workloads
+$(basename "$wasm") _start -"
+done
 
 now_ns() { date +%s%N; }
 i=0
 while [ "$i" -lt "$runs" ]; do
   i=$((i + 1))
   echo "$workloads" | while read -r prog fn args; do
+    case $prog in
+      *.wasm) path=$build/bench/$prog invoke="" args="" ;;
+      *) path=$top/tests/programs/$prog invoke="--invoke=$fn" ;;
+    esac
     t0=$(now_ns)
-    "$build/interp/pulley-run" --invoke "$fn" "$top/tests/programs/$prog" $args >/dev/null
+    "$build/interp/pulley-run" $invoke "$path" $args >/dev/null
     t1=$(now_ns)
-    "$build/collect/pulley-collect" -o "$tmp/p.db" --label "$prog" --invoke "$fn" -- \
-      "$top/tests/programs/$prog" $args >/dev/null 2>>"$tmp/summaries"
+    "$build/collect/pulley-collect" -o "$tmp/p.db" --label "$prog" $invoke -- \
+      "$path" $args >/dev/null 2>>"$tmp/summaries"
     t2=$(now_ns)
     echo "$prog plain $(( (t1 - t0) / 1000 ))" >>"$tmp/times"
     echo "$prog profiled $(( (t2 - t1) / 1000 ))" >>"$tmp/times"
