@@ -1,7 +1,8 @@
 #!/bin/sh
-# demo.sh BUILD_DIR - the main job on bundled examples: run a C benchmark
+# demo.sh BUILD_DIR - the main job on a bundled example: run a C benchmark
 # compiled to WebAssembly on the VM, show the bytecode the translator made,
-# profile a program into an SQLite database and ask it where the time went.
+# profile it into an SQLite database, ask the database where the time went,
+# and mine the profile for macro-opcode proposals.
 set -eu
 build=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,9 +18,14 @@ if [ -f "$build/bench/sha256.wasm" ]; then
   "$run" --emit-pasm "$build/bench/sha256.wasm" | awk '/^\.func compress /,/^\.end/' | head -n 30
 fi
 
-prog=$top/tests/programs/loops.pasm
-echo "== profile $prog at 10 kHz into $out/profile.db"
-"$build/collect/pulley-collect" -o "$out/profile.db" --label demo \
-  --invoke loops -- "$prog" 5000
-echo "== hot instructions, straight from SQL (sql/queries/hot_instructions_context.sql)"
-sqlite3 -header -column "$out/profile.db" <"$top/sql/queries/hot_instructions_context.sql" | head -n 20
+if [ -f "$build/bench/sha256.wasm" ]; then
+  set -- "$build/bench/sha256.wasm"
+else # no wasm32-wasi toolchain: profile a bundled .pasm program instead
+  set -- --invoke loops -- "$top/tests/programs/loops.pasm" 5000
+fi
+echo "== profile it at 10 kHz into $out/profile.db"
+"$build/collect/pulley-collect" -o "$out/profile.db" --label demo "$@" >/dev/null
+echo "== hot functions, straight from SQL (sql/queries/hot_functions.sql)"
+sqlite3 -header -column "$out/profile.db" <"$top/sql/queries/hot_functions.sql" | head -n 8
+echo "== proposed macro opcodes (pulley-ngrams)"
+"$build/analyze/pulley-ngrams" --top 8 "$out/profile.db"
