@@ -8,27 +8,8 @@
 set -eu
 : "${PULLEY_ASM:?}" "${PULLEY_DIS:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib.sh"
 
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-
-# run STATUS COMMAND...: COMMAND exits with STATUS and no sanitizer report;
-# its output is left in $tmp/out and $tmp/err.
-run() {
-    want=$1
-    shift
-    status=0
-    "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
-    if grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
-        fail "$*: sanitizer report: $(cat "$tmp/err")"
-    fi
-    [ "$status" -eq "$want" ] ||
-        fail "$*: exit status $status, expected $want; stderr: $(cat "$tmp/err")"
-}
 
 out_has() { grep -q -F -e "$1" "$tmp/out" || fail "stdout lacks '$1': $(cat "$tmp/out")"; }
 err_has() { grep -q -F -e "$1" "$tmp/err" || fail "stderr lacks '$1': $(cat "$tmp/err")"; }
@@ -39,31 +20,31 @@ out_is_empty() { [ ! -s "$tmp/out" ] || fail "unexpected stdout: $(cat "$tmp/out
 for tool in "$PULLEY_ASM" "$PULLEY_DIS"; do
     name=$(basename "$tool")
     for help in --help -h; do
-        run 0 "$tool" "$help"
+        expect_status 0 "$tool" "$help"
         out_has "Usage: $name "
         out_has "--version"
         err_is_empty
     done
     for version in --version -V; do
-        run 0 "$tool" "$version"
+        expect_status 0 "$tool" "$version"
         grep -q -E "^$name [0-9]+\.[0-9]+\.[0-9]+$" "$tmp/out" ||
             fail "$name $version printed '$(cat "$tmp/out")'"
     done
-    run 2 "$tool"
+    expect_status 2 "$tool"
     err_has "$name: no input file"
     err_has "Try '$name --help' for more information."
     out_is_empty
-    run 2 "$tool" --bogus x
+    expect_status 2 "$tool" --bogus x
     err_has "$name: unknown option '--bogus'"
-    run 2 "$tool" -q x
+    expect_status 2 "$tool" -q x
     err_has "$name: unknown option '-q'"
-    run 2 "$tool" a b
+    expect_status 2 "$tool" a b
     err_has "$name: more than one input file"
-    run 1 "$tool" "$tmp/missing.pasm"
+    expect_status 1 "$tool" "$tmp/missing.pasm"
     err_has "$name: $tmp/missing.pasm: No such file or directory"
     out_is_empty
 done
-run 2 "$PULLEY_ASM" x.pasm -o
+expect_status 2 "$PULLEY_ASM" x.pasm -o
 err_has "pulley-asm: option '-o' needs an argument"
 
 # ---- pulley-asm ---------------------------------------------------------------
@@ -78,30 +59,30 @@ done:
 .end
 PASM
 
-run 0 "$PULLEY_ASM" "$tmp/prog.pasm"
+expect_status 0 "$PULLEY_ASM" "$tmp/prog.pasm"
 out_is_empty
 err_is_empty
 [ -s "$tmp/prog.pbc" ] || fail "pulley-asm prog.pasm did not write prog.pbc"
-run 0 "$PULLEY_ASM" "$tmp/prog.pasm" -o "$tmp/named.pbc"
+expect_status 0 "$PULLEY_ASM" "$tmp/prog.pasm" -o "$tmp/named.pbc"
 cmp "$tmp/prog.pbc" "$tmp/named.pbc" || fail "-o wrote different bytes"
-run 0 "$PULLEY_ASM" --output="$tmp/long.pbc" "$tmp/prog.pasm"
+expect_status 0 "$PULLEY_ASM" --output="$tmp/long.pbc" "$tmp/prog.pasm"
 cmp "$tmp/prog.pbc" "$tmp/long.pbc" || fail "--output wrote different bytes"
 cp "$tmp/prog.pasm" "$tmp/plain"
-run 0 "$PULLEY_ASM" "$tmp/plain"
+expect_status 0 "$PULLEY_ASM" "$tmp/plain"
 [ -s "$tmp/plain.pbc" ] || fail "pulley-asm plain did not write plain.pbc"
 
 printf '.func main\n    xadd32 x0, x1\n.end\n' >"$tmp/bad.pasm"
-run 1 "$PULLEY_ASM" "$tmp/bad.pasm" -o "$tmp/bad.pbc"
+expect_status 1 "$PULLEY_ASM" "$tmp/bad.pasm" -o "$tmp/bad.pbc"
 err_has "pulley-asm: $tmp/bad.pasm:2:18: 'xadd32' takes 3 operands (x, x, x), found 2"
 [ ! -e "$tmp/bad.pbc" ] || fail "pulley-asm wrote an output despite the error"
 printf '.func main\n    nop\n' >"$tmp/open.pasm"
-run 1 "$PULLEY_ASM" "$tmp/open.pasm" -o "$tmp/open.pbc"
+expect_status 1 "$PULLEY_ASM" "$tmp/open.pasm" -o "$tmp/open.pbc"
 err_has "pulley-asm: $tmp/open.pasm:3:1: missing .end of function 'main' (started at line 1)"
-run 1 "$PULLEY_ASM" "$tmp/prog.pasm" -o "$tmp/no/such/dir/x.pbc"
+expect_status 1 "$PULLEY_ASM" "$tmp/prog.pasm" -o "$tmp/no/such/dir/x.pbc"
 err_has "pulley-asm: $tmp/no/such/dir/x.pbc: No such file or directory"
 
 # ---- pulley-dis -----------------------------------------------------------------
-run 0 "$PULLEY_DIS" "$tmp/prog.pbc"
+expect_status 0 "$PULLEY_DIS" "$tmp/prog.pbc"
 err_is_empty
 out_has ".func main -> i64"
 out_has ".L3:"
@@ -111,25 +92,25 @@ out_has ".end"
 cp "$tmp/out" "$tmp/listing"
 
 # .pasm input is assembled first; the magic bytes decide, not the name
-run 0 "$PULLEY_DIS" "$tmp/prog.pasm"
+expect_status 0 "$PULLEY_DIS" "$tmp/prog.pasm"
 cmp "$tmp/out" "$tmp/listing" || fail "pulley-dis prog.pasm differs from pulley-dis prog.pbc"
 cp "$tmp/prog.pbc" "$tmp/binary.pasm"
-run 0 "$PULLEY_DIS" "$tmp/binary.pasm"
+expect_status 0 "$PULLEY_DIS" "$tmp/binary.pasm"
 cmp "$tmp/out" "$tmp/listing" || fail "a .pbc named .pasm was not read as .pbc"
 cp "$tmp/prog.pasm" "$tmp/text.pbc"
-run 0 "$PULLEY_DIS" "$tmp/text.pbc"
+expect_status 0 "$PULLEY_DIS" "$tmp/text.pbc"
 cmp "$tmp/out" "$tmp/listing" || fail "a .pasm named .pbc was not assembled"
 
 for hex in --hex -x; do
-    run 0 "$PULLEY_DIS" "$hex" "$tmp/prog.pbc"
+    expect_status 0 "$PULLEY_DIS" "$hex" "$tmp/prog.pbc"
     grep -q -E '^    ret +; \+000e @0000000e  [0-9a-f]{2}$' "$tmp/out" ||
         fail "pulley-dis $hex shows no bytes: $(cat "$tmp/out")"
 done
 
-run 1 "$PULLEY_DIS" "$tmp/bad.pasm"
+expect_status 1 "$PULLEY_DIS" "$tmp/bad.pasm"
 err_has "pulley-dis: $tmp/bad.pasm:2:18: 'xadd32' takes 3 operands"
 printf '\000PBC\002\000\000\000' >"$tmp/version.pbc"
-run 1 "$PULLEY_DIS" "$tmp/version.pbc"
+expect_status 1 "$PULLEY_DIS" "$tmp/version.pbc"
 err_has "pulley-dis: $tmp/version.pbc: offset 4: unknown format version 2 (expected 1)"
 out_is_empty
 
@@ -142,7 +123,7 @@ out_is_empty
     printf '\001\000\000\000f\000\000\000\000\000\000\000\000\001\000\000\000\376'
     printf '\000\000\000\000'
 } >"$tmp/undecodable.pbc"
-run 1 "$PULLEY_DIS" "$tmp/undecodable.pbc"
+expect_status 1 "$PULLEY_DIS" "$tmp/undecodable.pbc"
 err_has "pulley-dis: $tmp/undecodable.pbc: function f, offset 0x0: invalid opcode"
 out_is_empty
 

@@ -6,13 +6,7 @@
 set -eu
 : "${PULLEY_ASM:?}" "${PULLEY_DIS:?}" "${PROGRAMS:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
+. "$(dirname "$0")/lib.sh"
 
 count=0
 for program in "$PROGRAMS"/*.pasm; do

@@ -9,25 +9,14 @@
 set -eu
 : "${PULLEY_COLLECT:?}" "${PULLEY_NGRAMS:?}" "${PROGRAMS:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib.sh"
 db=$tmp/profile.db
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 
 # ngrams STATUS ARGS...: pulley-ngrams ARGS exits with STATUS.
 ngrams() {
     want=$1
     shift
-    status=0
-    "$PULLEY_NGRAMS" "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
-    if grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
-        fail "$*: sanitizer report: $(cat "$tmp/err")"
-    fi
-    [ "$status" -eq "$want" ] || fail "$*: exit status $status, expected $want: $(cat "$tmp/err")"
+    expect_status "$want" "$PULLEY_NGRAMS" "$@"
 }
 
 "$PULLEY_COLLECT" -o "$db" --label loops --invoke loops -- "$PROGRAMS/loops.pasm" 5000 \

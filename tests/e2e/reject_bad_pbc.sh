@@ -11,16 +11,10 @@
 set -eu
 : "${PULLEY_ASM:?}" "${PULLEY_RUN:?}" "${PROGRAMS:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib.sh"
 
 RANDOM_FILES=300
 MAX_RANDOM_SIZE=600
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 
 # reject FILE LEAK_CHECK: pulley-run rejects FILE cleanly (LEAK_CHECK: 0 or 1).
 reject() {

@@ -7,26 +7,8 @@
 set -eu
 : "${PULLEY_RUN:?}" "${PULLEY_TRACE:?}" "${PROGRAMS:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib.sh"
 
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-
-# run STATUS COMMAND...: COMMAND exits with STATUS and no sanitizer report.
-run() {
-    want_status=$1
-    shift
-    status=0
-    "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
-    if grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
-        fail "$*: sanitizer report: $(cat "$tmp/err")"
-    fi
-    [ "$status" -eq "$want_status" ] ||
-        fail "$*: exit status $status, expected $want_status; stderr: $(cat "$tmp/err")"
-}
 
 # has FILE TEXT: the last run's stdout or stderr (FILE) contains TEXT.
 has() {
@@ -37,7 +19,7 @@ has() {
 usage_error() {
     text=$1
     shift
-    run 1 "$PULLEY_RUN" "$@"
+    expect_status 1 "$PULLEY_RUN" "$@"
     has err "pulley-run: "
     has err "$text"
     [ ! -s "$tmp/out" ] || fail "pulley-run $*: printed on stdout: $(cat "$tmp/out")"
@@ -45,17 +27,17 @@ usage_error() {
 
 fib=$PROGRAMS/fib.pasm
 
-run 0 "$PULLEY_RUN" --help
+expect_status 0 "$PULLEY_RUN" --help
 has out 'Usage: pulley-run [OPTIONS] FILE [ARGS...]'
 has out '--invoke=NAME'
 has out '--stack=BYTES'
-run 0 "$PULLEY_RUN" -h
+expect_status 0 "$PULLEY_RUN" -h
 has out 'Usage: pulley-run'
 
-run 0 "$PULLEY_RUN" --version
+expect_status 0 "$PULLEY_RUN" --version
 grep -E -q '^pulley-run [0-9]+\.[0-9]+\.[0-9]+ \(dispatch (switch|goto|tail)' "$tmp/out" ||
     fail "--version printed: $(cat "$tmp/out")"
-run 0 "$PULLEY_TRACE" --version
+expect_status 0 "$PULLEY_TRACE" --version
 grep -E -q '^pulley-trace [0-9.]+ \(dispatch [a-z]+, trace' "$tmp/out" ||
     fail "pulley-trace --version printed: $(cat "$tmp/out")"
 
@@ -92,14 +74,14 @@ usage_error 'launch_rockets' "$tmp/import.pasm"
 # A module without entry function and without main.
 printf '.func helper\n    ret\n.end\n' >"$tmp/noentry.pasm"
 usage_error 'no entry function' "$tmp/noentry.pasm"
-run 0 "$PULLEY_RUN" --invoke helper "$tmp/noentry.pasm"
+expect_status 0 "$PULLEY_RUN" --invoke helper "$tmp/noentry.pasm"
 
 # Arguments and results of each type: integers in x0, x1; floats in f0, f1.
 printf '.func pass i32 f32 i64 f64 -> i32 f32 i64 f64\n    ret\n.end\n' >"$tmp/types.pasm"
-run 0 "$PULLEY_RUN" --invoke pass "$tmp/types.pasm" 4294967295 0.1 -0x8000000000000000 0.1
+expect_status 0 "$PULLEY_RUN" --invoke pass "$tmp/types.pasm" 4294967295 0.1 -0x8000000000000000 0.1
 [ "$(cat "$tmp/out")" = "$(printf -- '-1\n0.100000001\n-9223372036854775808\n0.10000000000000001')" ] ||
     fail "pass printed: $(cat "$tmp/out")"
-run 0 "$PULLEY_RUN" --invoke pass "$tmp/types.pasm" -2147483648 -inf 18446744073709551615 -0
+expect_status 0 "$PULLEY_RUN" --invoke pass "$tmp/types.pasm" -2147483648 -inf 18446744073709551615 -0
 [ "$(cat "$tmp/out")" = "$(printf -- '-2147483648\n-inf\n-1\n-0')" ] ||
     fail "pass printed: $(cat "$tmp/out")"
 usage_error 'argument 1 of pass: "4294967296" is not a valid i32' \
@@ -111,12 +93,12 @@ usage_error 'argument 2 of pass: "1.5x" is not a valid f32' \
 usage_error 'argument 4 of pass: "" is not a valid f64' --invoke pass "$tmp/types.pasm" 0 0 0 ''
 # References are 64-bit values in x registers, printed unsigned.
 printf '.func refs funcref externref -> funcref externref\n    ret\n.end\n' >"$tmp/refs.pasm"
-run 0 "$PULLEY_RUN" --invoke refs "$tmp/refs.pasm" 0 -1
+expect_status 0 "$PULLEY_RUN" --invoke refs "$tmp/refs.pasm" 0 -1
 [ "$(cat "$tmp/out")" = "$(printf -- '0\n18446744073709551615')" ] ||
     fail "refs printed: $(cat "$tmp/out")"
 usage_error 'argument 2 of refs: "x" is not a valid externref' --invoke refs "$tmp/refs.pasm" 0 x
 
 # Guest arguments after FILE are not options: "-5" is a number.
-run 0 "$PULLEY_RUN" --invoke percent "$PROGRAMS/trap_div.pasm" -5 10
+expect_status 0 "$PULLEY_RUN" --invoke percent "$PROGRAMS/trap_div.pasm" -5 10
 [ "$(cat "$tmp/out")" = "-50" ] || fail "percent(-5, 10) printed $(cat "$tmp/out")"
 echo "run_cli: ok"

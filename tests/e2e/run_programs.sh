@@ -8,27 +8,15 @@
 set -eu
 : "${PULLEY_ASM:?}" "${PULLEY_RUN:?}" "${PULLEY_TRACE:?}" "${PROGRAMS:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
+. "$(dirname "$0")/lib.sh"
 
 # check STATUS STDOUT COMMAND...: COMMAND exits with STATUS, prints exactly
 # STDOUT (lines separated by \n) and no sanitizer report.
 check() {
-    want_status=$1
+    want=$1
     want_out=$(printf '%b' "$2")
     shift 2
-    status=0
-    "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
-    if grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
-        fail "$*: sanitizer report: $(cat "$tmp/err")"
-    fi
-    [ "$status" -eq "$want_status" ] ||
-        fail "$*: exit status $status, expected $want_status; stderr: $(cat "$tmp/err")"
+    expect_status "$want" "$@"
     [ "$(cat "$tmp/out")" = "$want_out" ] ||
         fail "$*: printed '$(cat "$tmp/out")', expected '$want_out'"
 }

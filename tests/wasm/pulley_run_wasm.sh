@@ -7,13 +7,7 @@
 set -eu
 : "${PULLEY_RUN:?}" "${WASM:?}"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
+. "$(dirname "$0")/../e2e/lib.sh"
 
 # check STATUS STDOUT STDERR-PATTERN COMMAND... (pattern '': no stderr)
 check() {

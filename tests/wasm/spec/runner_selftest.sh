@@ -8,13 +8,7 @@ set -eu
 : "${PULLEY_SPEC:?}" "${WAST2JSON:?}"
 dir=$(dirname "$0")
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
+. "$(dirname "$0")/../../e2e/lib.sh"
 
 # check STATUS TOTAL FILE...: pulley-spec exits with STATUS, its last line
 # is TOTAL, and it printed no sanitizer report.
