@@ -22,7 +22,11 @@ if [ "$action" = test ] && [ -n "${2:-}" ]; then
   spec_args="-DPULLEY_SPEC_TESTS_DIR=$(cd "$2" && pwd)"
 fi
 
-sh scripts/install_deps.sh
+if [ "$action" = test ]; then
+  sh scripts/install_deps.sh --test
+else
+  sh scripts/install_deps.sh
+fi
 # shellcheck disable=SC2086 # empty or one word
 sh scripts/build.sh "${BUILD_DIR:-build}" $spec_args
 

@@ -1,8 +1,19 @@
 #!/bin/sh
 # install_deps.sh - install the Debian packages the toolkit needs, if missing.
+#
+#   sh scripts/install_deps.sh         what building and the demo need
+#   sh scripts/install_deps.sh --test  that, and what the tests need besides:
+#                                      headless Chromium (the HTML report's
+#                                      browser check) and Jupyter with pandas
+#                                      and matplotlib (the notebook)
 set -eu
 
 packages="cmake make gcc clang lld libclang-rt-14-dev wasi-libc libclang-rt-14-dev-wasm32 wabt pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev sqlite3"
+case "${1:-}" in
+  "") ;;
+  --test) packages="$packages chromium jupyter-nbconvert python3-nbformat python3-ipykernel python3-pandas python3-matplotlib" ;;
+  *) echo "usage: sh scripts/install_deps.sh [--test]" >&2; exit 2 ;;
+esac
 
 missing=""
 for p in $packages; do
