@@ -1,0 +1,281 @@
+/*
+ * pulley_report.c - the pulley-report command: read profile databases and
+ * write the hot-code report, as one self-contained HTML file or as the
+ * terminal view (--text).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hot_code.h"
+#include "profile_read.h"
+#include "report_db.h"
+#include "report_html.h"
+#include "report_proposals.h"
+#include "report_text.h"
+
+#define PROGRESS_INSNS 200000 /* inputs at least this long report progress */
+
+static const char usage[] =
+    "usage: pulley-report PROFILE.db [MORE.db...] [--runs all|ID,ID|label:NAME]\n"
+    "                     [-o REPORT.html] [--text] [--threshold PCT] [--functions N]\n"
+    "                     [--context N] [--top K] [--max-n N]\n"
+    "                     [--color auto|always|never] [--quiet]\n"
+    "Writes the hot-code report of the profiled runs: one self-contained HTML file\n"
+    "(run summary, hot functions, annotated disassembly, proposed macro ops), or\n"
+    "with --text the hot code on the terminal.\n"
+    "  --runs SEL       runs to report (default all)\n"
+    "  -o FILE          where to write (default report.html; with --text, stdout;\n"
+    "                   - is stdout)\n"
+    "  --text           the terminal view instead of HTML\n"
+    "  --threshold PCT  show functions, and with --text instructions, with at least\n"
+    "                   PCT% of all executed instructions (default 0.5)\n"
+    "  --functions N    at most N hot functions with their disassembly (default 10)\n"
+    "  --context N      --text: instructions shown around a hot one (default 2)\n"
+    "  --top K          macro ops to propose in the HTML report (default 16, 0: none)\n"
+    "  --max-n N        longest macro op, 2..8 (default 4)\n"
+    "  --color WHEN     --text colours: auto (when writing to a terminal), always,\n"
+    "                   never\n"
+    "  --quiet          no progress lines on stderr\n";
+
+typedef struct options {
+    an_runsel sel;
+    const char *output;
+    int text, quiet, color; /* color: -1 auto, 0 never, 1 always */
+    double threshold;
+    long functions, context, top, max_n;
+} options;
+
+static int parse_count(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_percent(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v <= 100))
+        return -1;
+    *out = v / 100;
+    return 0;
+}
+
+/* Parse the command line into o; returns -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, options *o)
+{
+    enum { OPT_RUNS = 256, OPT_TEXT, OPT_THRESHOLD, OPT_FUNCTIONS, OPT_CONTEXT, OPT_TOP, OPT_MAXN,
+           OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION };
+    static const struct option opts[] = {
+        {"runs", required_argument, NULL, OPT_RUNS},
+        {"text", no_argument, NULL, OPT_TEXT},
+        {"threshold", required_argument, NULL, OPT_THRESHOLD},
+        {"functions", required_argument, NULL, OPT_FUNCTIONS},
+        {"context", required_argument, NULL, OPT_CONTEXT},
+        {"top", required_argument, NULL, OPT_TOP},
+        {"max-n", required_argument, NULL, OPT_MAXN},
+        {"color", required_argument, NULL, OPT_COLOR},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"help", no_argument, NULL, OPT_HELP},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0}};
+    *o = (options){.color = -1, .threshold = 0.005, .functions = 10, .context = 2, .top = 16, .max_n = 4};
+    an_runsel_parse(&o->sel, "all");
+    int c;
+    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_RUNS:
+            if (an_runsel_parse(&o->sel, optarg) != 0) {
+                fprintf(stderr, "pulley-report: bad --runs '%s' (all, ID,ID,... or label:NAME)\n", optarg);
+                return 2;
+            }
+            break;
+        case 'o':
+            o->output = optarg;
+            break;
+        case OPT_TEXT:
+            o->text = 1;
+            break;
+        case OPT_THRESHOLD:
+            if (parse_percent(optarg, &o->threshold) != 0) {
+                fprintf(stderr, "pulley-report: bad --threshold '%s' (a percentage, 0..100)\n", optarg);
+                return 2;
+            }
+            break;
+        case OPT_FUNCTIONS:
+        case OPT_CONTEXT:
+        case OPT_TOP:
+        case OPT_MAXN: {
+            long *count = c == OPT_FUNCTIONS ? &o->functions
+                        : c == OPT_CONTEXT   ? &o->context
+                        : c == OPT_TOP       ? &o->top
+                                             : &o->max_n;
+            long lo = c == OPT_FUNCTIONS ? 1 : c == OPT_MAXN ? 2 : 0;
+            long hi = c == OPT_MAXN ? AN_MAX_N : c == OPT_TOP ? 1000 : 100000;
+            if (parse_count(optarg, lo, hi, count) != 0) {
+                fprintf(stderr, "pulley-report: bad number '%s' for --%s (%ld..%ld)\n", optarg,
+                        opts[c - OPT_RUNS].name, lo, hi);
+                return 2;
+            }
+            break;
+        }
+        case OPT_COLOR:
+            if (strcmp(optarg, "auto") == 0)
+                o->color = -1;
+            else if (strcmp(optarg, "always") == 0)
+                o->color = 1;
+            else if (strcmp(optarg, "never") == 0)
+                o->color = 0;
+            else {
+                fprintf(stderr, "pulley-report: bad --color '%s' (auto, always, never)\n", optarg);
+                return 2;
+            }
+            break;
+        case OPT_QUIET:
+            o->quiet = 1;
+            break;
+        case OPT_HELP:
+            fputs(usage, stdout);
+            return 0;
+        case OPT_VERSION:
+            printf("pulley-report %s\n", PULLEY_VERSION);
+            return 0;
+        default:
+            fputs(usage, stderr);
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (!o->output)
+        o->output = o->text ? "-" : "report.html";
+    return -1;
+}
+
+static size_t count_insns(const an_profile *p)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < p->nruns; r++)
+        for (size_t f = 0; f < p->runs[r].nfuncs; f++)
+            n += p->runs[r].funcs[f].ninsns;
+    return n;
+}
+
+/* Everything the report shows, and its writing. */
+typedef struct report {
+    an_profile prof;
+    hc_view view;
+    rp_proposals props;
+    rp_run_info *runs;
+    size_t nshow;
+} report;
+
+static int write_report(FILE *out, const report *r, const options *o)
+{
+    if (o->text) {
+        int color = o->color >= 0 ? o->color : isatty(fileno(out)) && !getenv("NO_COLOR");
+        rp_text_opts t = {o->threshold, (size_t)o->functions, (unsigned)o->context, color};
+        return rp_write_text(out, &r->prof, &r->view, &t);
+    }
+    rp_html h = {&r->prof, &r->view, r->runs, &r->props, r->nshow, o->threshold, PULLEY_VERSION};
+    return rp_write_html(out, &h);
+}
+
+static int output(const report *r, const options *o)
+{
+    int to_stdout = strcmp(o->output, "-") == 0;
+    FILE *out = to_stdout ? stdout : fopen(o->output, "w");
+    if (!out) {
+        fprintf(stderr, "pulley-report: cannot write %s: %s\n", o->output, strerror(errno));
+        return 1;
+    }
+    int rc = write_report(out, r, o);
+    if (fflush(out) != 0 || ferror(out))
+        rc = -1;
+    if (!to_stdout && fclose(out) != 0)
+        rc = -1;
+    if (rc != 0) {
+        fprintf(stderr, "pulley-report: writing %s failed\n", to_stdout ? "the standard output" : o->output);
+        if (!to_stdout)
+            remove(o->output);
+        return 1;
+    }
+    if (!to_stdout && !o->quiet)
+        fprintf(stderr, "pulley-report: wrote %s (%zu hot function%s, %zu proposals)\n", o->output,
+                r->nshow, r->nshow == 1 ? "" : "s", r->props.n);
+    return 0;
+}
+
+static int build(report *r, const options *o, char **dbs, int ndbs)
+{
+    char err[1024];
+    for (int i = 0; i < ndbs; i++)
+        if (an_profile_read(&r->prof, dbs[i], &o->sel, 0, err, sizeof err) < 0) {
+            fprintf(stderr, "pulley-report: %s\n", err);
+            return 1;
+        }
+    if (r->prof.nruns == 0) {
+        fprintf(stderr, "pulley-report: no runs selected in %s%s\n", dbs[0],
+                ndbs > 1 ? " and the other databases" : "");
+        return 1;
+    }
+    size_t ninsns = count_insns(&r->prof);
+    int progress = !o->quiet && ninsns >= PROGRESS_INSNS;
+    if (progress)
+        fprintf(stderr, "pulley-report: %zu runs, %u functions, %zu instructions\n", r->prof.nruns,
+                r->prof.nfuncs, ninsns);
+    if (hc_build(&r->prof, &r->view) != 0)
+        goto oom;
+    r->nshow = rp_text_functions(&r->view, o->threshold, (size_t)o->functions);
+    if (!o->text) {
+        if (progress)
+            fprintf(stderr, "pulley-report: choosing %ld macro ops...\n", o->top);
+        size_t pool = o->top * 4 > 64 ? (size_t)o->top * 4 : 64;
+        if (o->top > 0 && rp_proposals_compute(&r->prof, (unsigned)o->max_n, (size_t)o->top, pool, &r->props) != 0)
+            goto oom;
+        if (!(r->runs = calloc(r->prof.nruns, sizeof *r->runs)))
+            goto oom;
+        if (rp_read_runs(&r->prof, r->runs, err, sizeof err) != 0) {
+            fprintf(stderr, "pulley-report: %s\n", err);
+            return 1;
+        }
+    }
+    if (rp_read_text(&r->prof, r->view.funcs, r->nshow, err, sizeof err) != 0) {
+        fprintf(stderr, "pulley-report: %s\n", err);
+        return 1;
+    }
+    return 0;
+oom:
+    fprintf(stderr, "pulley-report: out of memory\n");
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int status = parse_options(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    report r;
+    memset(&r, 0, sizeof r);
+    status = build(&r, &o, argv + optind, argc - optind);
+    if (status == 0)
+        status = output(&r, &o);
+    if (r.runs)
+        rp_free_runs(r.runs, r.prof.nruns);
+    free(r.runs);
+    rp_proposals_free(&r.props);
+    hc_free(&r.view);
+    an_profile_free(&r.prof);
+    return status;
+}

@@ -1,0 +1,214 @@
+/*
+ * report_proposals.c - proposals for pulley-report through the analysis
+ * library (liveness, mining, the greedy set choice, operand facts), and
+ * their places from the optimal cover of every executed block.
+ */
+#include "report_proposals.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blocks.h"
+#include "cover.h"
+#include "liveness.h"
+
+/* The chosen ops as a cover set, and scratch space for one block. */
+typedef struct coverer {
+    an_macro *set;
+    size_t nset;
+    uint16_t *ops;
+    uint32_t *scratch;
+    int32_t *choice;
+    uint32_t cap;
+} coverer;
+
+static int coverer_init(coverer *c, const rp_proposals *r)
+{
+    memset(c, 0, sizeof *c);
+    if (!(c->set = malloc((r->n + 1) * sizeof *c->set)))
+        return -1;
+    for (size_t k = 0; k < r->n; k++)
+        c->set[k] = (an_macro){r->props[k].gram->ops, r->props[k].gram->n};
+    c->nset = r->n;
+    return 0;
+}
+
+static void coverer_free(coverer *c)
+{
+    free(c->set);
+    free(c->ops);
+    free(c->scratch);
+    free(c->choice);
+}
+
+/* Cover block bl of f: c->choice[i] is the op ending at position i, or -1. */
+static int cover_block(coverer *c, const an_func *f, const an_block *bl)
+{
+    if (bl->n > c->cap) {
+        free(c->ops);
+        free(c->scratch);
+        free(c->choice);
+        c->ops = malloc(bl->n * sizeof *c->ops);
+        c->scratch = malloc((bl->n + 1) * sizeof *c->scratch);
+        c->choice = malloc((bl->n + 1) * sizeof *c->choice);
+        c->cap = bl->n;
+        if (!c->ops || !c->scratch || !c->choice) {
+            c->cap = 0;
+            return -1;
+        }
+    }
+    for (uint32_t i = 0; i < bl->n; i++)
+        c->ops[i] = f->insns[bl->first + i].op;
+    an_cover(c->ops, bl->n, c->set, c->nset, c->scratch, c->choice);
+    return 0;
+}
+
+static int add_place(rp_proposals *r, size_t *cap, const rp_place *pl, size_t *n)
+{
+    if (*n == *cap) {
+        size_t grow = *cap ? 2 * *cap : 64;
+        rp_place *g = realloc(r->places, grow * sizeof *g);
+        if (!g)
+            return -1;
+        r->places = g;
+        *cap = grow;
+    }
+    r->places[(*n)++] = *pl;
+    return 0;
+}
+
+static int by_prop_saving(const void *a, const void *b)
+{
+    const rp_place *x = a, *y = b;
+    if (x->prop != y->prop)
+        return x->prop < y->prop ? -1 : 1;
+    if (x->saving != y->saving)
+        return x->saving < y->saving ? 1 : -1;
+    if (x->run != y->run)
+        return x->run < y->run ? -1 : 1;
+    if (x->func != y->func)
+        return x->func < y->func ? -1 : 1;
+    return (x->insn > y->insn) - (x->insn < y->insn);
+}
+
+static int find_places(rp_proposals *r, const an_profile *p)
+{
+    coverer c;
+    size_t n = 0, cap = 0;
+    int rc = coverer_init(&c, r);
+    for (size_t ri = 0; ri < p->nruns && rc == 0; ri++)
+        for (size_t fi = 0; fi < p->runs[ri].nfuncs && rc == 0; fi++) {
+            const an_func *f = &p->runs[ri].funcs[fi];
+            for (uint32_t b = 0; b < f->nblocks && rc == 0; b++) {
+                const an_block *bl = &f->blocks[b];
+                if (bl->weight <= 0 || bl->n < 2)
+                    continue;
+                rc = cover_block(&c, f, bl);
+                for (uint32_t i = 0; i < bl->n && rc == 0; i++) {
+                    int32_t k = c.choice[i];
+                    if (k < 0)
+                        continue;
+                    unsigned len = c.set[k].n;
+                    rp_place pl = {(uint32_t)k, (uint32_t)ri, (uint32_t)fi, bl->first + i + 1 - len,
+                                   bl->weight * (len - 1)};
+                    rc = add_place(r, &cap, &pl, &n);
+                }
+            }
+        }
+    coverer_free(&c);
+    if (rc != 0 || !(r->first = calloc(r->n + 1, sizeof *r->first)))
+        return -1;
+    if (n)
+        qsort(r->places, n, sizeof *r->places, by_prop_saving);
+    for (size_t k = 0, i = 0; k <= r->n; k++) {
+        while (i < n && r->places[i].prop < k)
+            i++;
+        r->first[k] = i;
+    }
+    return 0;
+}
+
+int rp_proposals_compute(an_profile *p, unsigned max_n, size_t top, size_t pool, rp_proposals *out)
+{
+    memset(out, 0, sizeof *out);
+    an_normalise(p);
+    out->total = an_total_weight(p);
+    /* Liveness is only read for executed blocks (operand facts). */
+    for (size_t r = 0; r < p->nruns; r++)
+        for (size_t f = 0; f < p->runs[r].nfuncs; f++) {
+            an_func *fn = &p->runs[r].funcs[f];
+            int ran = 0;
+            for (uint32_t b = 0; b < fn->nblocks && !ran; b++)
+                ran = fn->blocks[b].weight > 0;
+            if (ran && an_liveness(fn) != 0)
+                return -1;
+        }
+    if (an_mine(p, max_n, &out->grams) != 0 || !(out->props = calloc(top + 1, sizeof *out->props)))
+        goto fail;
+    int n = an_propose(p, &out->grams, top, pool, out->props);
+    if (n < 0)
+        goto fail;
+    out->n = (size_t)n;
+    an_gram **want = malloc((out->n + 1) * sizeof *want);
+    out->facts = calloc(out->n + 1, sizeof *out->facts);
+    if (!want || !out->facts) {
+        free(want);
+        goto fail;
+    }
+    for (size_t k = 0; k < out->n; k++)
+        want[k] = (an_gram *)out->props[k].gram;
+    int rc = an_facts_collect(p, &out->grams, want, out->n, out->facts);
+    free(want);
+    if (rc == 0 && find_places(out, p) == 0)
+        return 0;
+fail:
+    rp_proposals_free(out);
+    return -1;
+}
+
+void rp_proposals_free(rp_proposals *r)
+{
+    an_grams_free(&r->grams);
+    free(r->props);
+    free(r->facts);
+    free(r->places);
+    free(r->first);
+    memset(r, 0, sizeof *r);
+}
+
+int rp_cover_marks(const rp_proposals *r, const an_func *f, int32_t *macro, uint8_t *start)
+{
+    for (uint32_t i = 0; i < f->ninsns; i++) {
+        macro[i] = -1;
+        start[i] = 0;
+    }
+    if (r->n == 0)
+        return 0;
+    coverer c;
+    int rc = coverer_init(&c, r);
+    for (uint32_t b = 0; b < f->nblocks && rc == 0; b++) {
+        const an_block *bl = &f->blocks[b];
+        if (bl->weight <= 0 || bl->n < 2 || (rc = cover_block(&c, f, bl)) != 0)
+            continue;
+        for (uint32_t i = 0; i < bl->n; i++) {
+            int32_t k = c.choice[i];
+            if (k < 0)
+                continue;
+            uint32_t from = bl->first + i + 1 - c.set[k].n;
+            start[from] = 1;
+            for (uint32_t j = from; j <= bl->first + i; j++)
+                macro[j] = k;
+        }
+    }
+    coverer_free(&c);
+    return rc;
+}
+
+void rp_sequence(const an_profile *p, const an_gram *g, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < g->n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? " + " : "", p->opnames[g->ops[i]]);
+}
