@@ -1,0 +1,130 @@
+#!/bin/sh
+# quality_scripts.sh - bench/quality/rediscover.sh and fidelity.sh end to
+# end on small wasm benchmarks: they collect, analyse and print a
+# well-formed report that agrees with the files they keep (-o).  Which
+# families are found and how well sampling agrees are measurements, not
+# asserted here.  Also: the opcode classes of families.py all match the
+# real ISA's opcode names (rediscover.sh exits 3 otherwise), -i reuses a
+# database, usage errors.  Skipped (77) without the .wasm benchmarks.
+# Environment: PULLEY_COLLECT, PULLEY_NGRAMS, BENCH_DIR, QUALITY, PYTHON.
+set -eu
+: "${PULLEY_COLLECT:?}" "${PULLEY_NGRAMS:?}" "${BENCH_DIR:?}" "${QUALITY:?}" "${PYTHON:?}"
+export PULLEY_COLLECT PULLEY_NGRAMS BENCH_DIR PYTHON
+
+. "$(dirname "$0")/lib.sh"
+for b in sha256 sort strings; do
+    if [ ! -f "$BENCH_DIR/$b.wasm" ]; then
+        echo "SKIP: no $BENCH_DIR/$b.wasm (the wasm32-wasi benchmarks are not built)" >&2
+        exit 77
+    fi
+done
+
+# ---- rediscover.sh ---------------------------------------------------------
+expect_status 0 sh "$QUALITY/rediscover.sh" -o "$tmp/red" -k 12 sha256:2 sort:1 strings:1
+cp "$tmp/out" "$tmp/report"
+grep -q "^Database: $tmp/red/suite.db (runs: label:rediscover, sampled at 10000 Hz)\$" "$tmp/report" ||
+    fail "rediscover header: $(cat "$tmp/report")"
+grep -q '^Fusion families among the top 12 proposals (3 runs, 3 benchmarks)$' "$tmp/report" ||
+    fail "rediscover: not 3 runs: $(cat "$tmp/report")"
+[ "$(grep -c "^rediscover.sh: collecting " "$tmp/err")" -eq 3 ] || fail "progress: $(cat "$tmp/err")"
+for f in suite.db proposals.json report.txt; do
+    [ -s "$tmp/red/$f" ] || fail "rediscover -o kept no $f"
+done
+cmp -s "$tmp/report" "$tmp/red/report.txt" || fail "report.txt differs from what was printed"
+
+# The table: six families, each yes with a rank and the sequence pulley-ngrams
+# gave that rank, or no; the total; the proposals in no family.  Every
+# proposal is in a family's rank list or in the no-family list, not both.
+"$PYTHON" - "$tmp/report" "$tmp/red/proposals.json" <<'EOF' || fail "rediscover report: $(cat "$tmp/report")"
+import json, re, sys
+report = open(sys.argv[1]).read().splitlines()
+props = {p["rank"]: " + ".join(p["ops"]) for p in json.load(open(sys.argv[2]))["proposals"]}
+assert 1 <= len(props) <= 12, props
+names = ["compare + branch", "constant + arithmetic", "bounds check + load/store",
+         "frame push + register saves", "argument moves + call", "multiply + add"]
+found, members = 0, set()
+for name in names:
+    rows = [l for l in report if l.startswith(name + "  ")]
+    assert len(rows) == 1, (name, rows)
+    rest = rows[0][len(name):].split()
+    if rest[0] == "yes":
+        found += 1
+        rank = int(rest[1])
+        seq, ranks = " ".join(rest[2:-2]), [int(r) for r in rest[-1].split(",")]
+        assert props[rank] == seq, (name, rank, seq, props[rank])
+        assert rank == min(ranks) and set(ranks) <= set(props), (name, ranks)
+        members |= set(ranks)
+    else:
+        assert rest[:2] == ["no", "-"] and rest[-1] == "-", rows
+assert "Families found: %d of 6" % found in report, found
+i = report.index([l for l in report if l.startswith("Proposals in no family: ")][0])
+n = int(report[i].split(": ")[1])
+others = [int(l.split()[0]) for l in report[i + 1:] if re.match(r"^ +[0-9]+  ", l)]
+assert len(others) == n, (n, others)
+assert not members & set(others) and members | set(others) == set(props), (members, others)
+EOF
+grep -q '^warning' "$tmp/report" && fail "an opcode class matches no opcode: $(cat "$tmp/report")"
+
+# The database: three runs labelled rediscover, sampled.
+"$PYTHON" - "$tmp/red/suite.db" <<'EOF' || fail "rediscover database"
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+rows = con.execute("SELECT label, exact, samples_written > 0 FROM runs").fetchall()
+assert sorted(rows) == [("rediscover", 0, 1)] * 3, rows
+assert {r[0] for r in con.execute("SELECT benchmark FROM runs")} == {"sha256.wasm", "sort.wasm", "strings.wasm"}
+EOF
+
+# -i: the same database analysed again gives the same table.
+expect_status 0 sh "$QUALITY/rediscover.sh" -k 12 -i "$tmp/red/suite.db"
+sed 1d "$tmp/out" >"$tmp/again"
+sed 1d "$tmp/report" | cmp -s - "$tmp/again" || fail "-i gives another report: $(cat "$tmp/out")"
+grep -q "^Database: $tmp/red/suite.db (runs: all)\$" "$tmp/out" || fail "-i header: $(head -1 "$tmp/out")"
+
+# Usage errors and a missing benchmark.
+expect_status 0 sh "$QUALITY/rediscover.sh" --help
+grep -q '^usage: sh bench/quality/rediscover.sh ' "$tmp/out" || fail "rediscover --help"
+expect_status 2 sh "$QUALITY/rediscover.sh" -k 0 sha256
+expect_status 2 sh "$QUALITY/rediscover.sh" -i "$tmp/red/suite.db" sha256
+expect_status 2 sh "$QUALITY/rediscover.sh" -q
+expect_status 1 sh "$QUALITY/rediscover.sh" no_such_benchmark
+grep -q "no $BENCH_DIR/no_such_benchmark.wasm" "$tmp/err" || fail "missing benchmark: $(cat "$tmp/err")"
+expect_status 1 sh "$QUALITY/rediscover.sh" -c "$tmp/no-collector" sha256
+grep -q "no pulley-collect at $tmp/no-collector" "$tmp/err" || fail "missing collector: $(cat "$tmp/err")"
+
+# ---- fidelity.sh -----------------------------------------------------------
+expect_status 0 sh "$QUALITY/fidelity.sh" -o "$tmp/fid" sha256:2
+cp "$tmp/out" "$tmp/report"
+cmp -s "$tmp/report" "$tmp/fid/report.txt" || fail "fidelity report.txt differs from what was printed"
+grep -q '^Sampled vs exact proposals: top 20 of each, matched by opcode sequence$' "$tmp/report" ||
+    fail "fidelity header: $(cat "$tmp/report")"
+num='(-?[01]\.[0-9]{3}|n/a)'
+grep -Eq "^sha256 +[1-9][0-9]* +[1-9][0-9]* +[0-9]+/[0-9]+ +[0-9]+ +$num +$num +$num +$num +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9]\.[0-9]{3}\$" "$tmp/report" ||
+    fail "fidelity row: $(cat "$tmp/report")"
+
+# The row agrees with the proposals kept: the overlap is the number of
+# opcode sequences in both lists; the exact % the exact list's last
+# cumulative saving; the database has one sampled and one exact run.
+"$PYTHON" - "$tmp/fid/sha256" "$tmp/report" <<'EOF' || fail "fidelity files: $(cat "$tmp/report")"
+import json, os, re, sqlite3, sys
+d = sys.argv[1]
+seqs = lambda f: [" + ".join(p["ops"]) for p in json.load(open(os.path.join(d, f)))["proposals"]]
+s, e = seqs("sampled.json"), seqs("exact.json")
+assert 1 <= len(s) <= 20 and 1 <= len(e) <= 20, (len(s), len(e))
+row = [l for l in open(sys.argv[2]) if l.startswith("sha256 ")][0].split()
+assert row[3] == "%d/%d" % (len(s), len(e)), (row, len(s), len(e))
+assert row[4] == "%d" % len(set(s) & set(e)), (row, set(s) & set(e))
+exact = json.load(open(os.path.join(d, "exact.json")))["proposals"]
+assert row[9] == "%.2f" % exact[-1]["cumulative"], row
+assert "test" in json.load(open(os.path.join(d, "sampled.json"))), "no --test result"
+con = sqlite3.connect(os.path.join(d, "profile.db"))
+runs = con.execute("SELECT label, exact FROM runs ORDER BY id").fetchall()
+assert runs == [("sampled", 0), ("exact", 1)], runs
+assert con.execute("SELECT count(*) FROM exec_counts").fetchone()[0] > 0
+EOF
+
+expect_status 0 sh "$QUALITY/fidelity.sh" --help
+grep -q '^usage: sh bench/quality/fidelity.sh ' "$tmp/out" || fail "fidelity --help"
+expect_status 2 sh "$QUALITY/fidelity.sh" -f x sha256
+expect_status 1 sh "$QUALITY/fidelity.sh" -n "$tmp/no-ngrams" sha256
+grep -q "no pulley-ngrams at $tmp/no-ngrams" "$tmp/err" || fail "missing pulley-ngrams: $(cat "$tmp/err")"
+echo "quality_scripts: ok"
