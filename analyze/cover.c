@@ -7,7 +7,15 @@
  */
 #include "cover.h"
 
-#include <string.h>
+/* Do the n ops before ops + end spell macro m?  Compared from the last
+ * op back: most positions differ there, and n is at most a few. */
+static inline int ends_with(const uint16_t *ops, uint32_t end, const an_macro *m)
+{
+    for (unsigned k = m->n; k > 0; k--)
+        if (ops[end - m->n + k - 1] != m->ops[k - 1])
+            return 0;
+    return 1;
+}
 
 uint32_t an_cover(const uint16_t *ops, uint32_t len, const an_macro *set, size_t nset,
                   uint32_t *cost, int32_t *choice)
@@ -21,7 +29,7 @@ uint32_t an_cover(const uint16_t *ops, uint32_t len, const an_macro *set, size_t
             unsigned n = set[m].n;
             if (n > i || n == 0 || cost[i - n] + 1 >= cost[i])
                 continue;
-            if (memcmp(ops + i - n, set[m].ops, n * sizeof *ops) == 0) {
+            if (ends_with(ops, i, &set[m])) {
                 cost[i] = cost[i - n] + 1;
                 best = (int32_t)m;
             }

@@ -164,22 +164,77 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Add each row's value to the count of the instruction it names. */
+/* One row of pc_samples or exec_counts: function index, offset, value. */
+typedef struct count_row {
+    uint32_t func, off;
+    double value;
+} count_row;
+
+/* rows[0..n) grouped by function (a counting sort, order kept inside a
+ * function), into a new array; NULL when out of memory. */
+static count_row *group_by_function(const count_row *rows, size_t n, size_t nfuncs)
+{
+    size_t *next = calloc(nfuncs + 1, sizeof *next);
+    count_row *out = malloc((n ? n : 1) * sizeof *out);
+    if (next && out) {
+        for (size_t r = 0; r < n; r++)
+            next[rows[r].func + 1]++;
+        for (size_t f = 1; f <= nfuncs; f++)
+            next[f] += next[f - 1];
+        for (size_t r = 0; r < n; r++)
+            out[next[rows[r].func]++] = rows[r];
+    } else {
+        free(out);
+        out = NULL;
+    }
+    free(next);
+    return out;
+}
+
+/* Add each row's value to the count of the instruction it names.  The
+ * rows come in table order (for pc_samples, hash order of the pcs): they
+ * are grouped by function first, so that the instruction lookups stay in
+ * one function at a time instead of jumping all over the profile.
+ * Returns 0, -1 (SQLite's error) or -2 (out of memory). */
 static int attach(sqlite3 *db, an_run *run, const char *sql)
 {
     sqlite3_stmt *st;
+    count_row *rows = NULL;
+    size_t n = 0, cap = 0;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run->id);
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         an_func *f = find_func(run, sqlite3_column_int64(st, 0));
         int64_t off = sqlite3_column_int64(st, 1);
-        long i = f && off >= 0 && off <= UINT32_MAX ? an_insn_at(f, (uint32_t)off) : -1;
-        if (i >= 0)
-            f->insns[i].count += (double)sqlite3_column_int64(st, 2);
+        if (!f || off < 0 || off > UINT32_MAX)
+            continue;
+        if (n == cap) {
+            size_t c = cap ? 2 * cap : 1024;
+            count_row *g = realloc(rows, c * sizeof *g);
+            if (!g) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            rows = g;
+            cap = c;
+        }
+        rows[n++] = (count_row){(uint32_t)(f - run->funcs), (uint32_t)off,
+                                (double)sqlite3_column_int64(st, 2)};
     }
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : -1;
+    count_row *grouped = rc == SQLITE_DONE ? group_by_function(rows, n, run->nfuncs) : NULL;
+    free(rows);
+    if (rc == SQLITE_DONE && !grouped)
+        rc = SQLITE_NOMEM;
+    for (size_t r = 0; grouped && r < n; r++) {
+        an_func *f = &run->funcs[grouped[r].func];
+        long i = an_insn_at(f, grouped[r].off);
+        if (i >= 0)
+            f->insns[i].count += grouped[r].value;
+    }
+    free(grouped);
+    return rc == SQLITE_DONE ? 0 : rc == SQLITE_NOMEM ? -2 : -1;
 }
 
 static int load_run(sqlite3 *db, an_profile *p, an_run *run, char *err, size_t cap)
@@ -189,13 +244,16 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, char *err, size_t c
         return -1;
     int rc = load_functions(db, p, run, &isa);
     an_isa_free(&isa);
+    /* Rows naming one instruction add up in attach() (no GROUP BY, which
+     * would sort every row first). */
     if (rc == 0)
         rc = attach(db, run,
                     run->exact ? "SELECT function_id, offset, count FROM exec_counts WHERE run_id = ?1"
-                               : "SELECT function_id, offset, sum(samples) FROM pc_samples "
-                                 "WHERE run_id = ?1 AND function_id IS NOT NULL GROUP BY 1, 2");
+                               : "SELECT function_id, offset, samples FROM pc_samples "
+                                 "WHERE run_id = ?1 AND function_id IS NOT NULL");
     if (rc != 0) {
-        snprintf(err, cap, "run %" PRId64 ": %s", run->id, sqlite3_errmsg(db));
+        snprintf(err, cap, "run %" PRId64 ": %s", run->id,
+                 rc == -2 ? "out of memory" : sqlite3_errmsg(db));
         return -1;
     }
     for (size_t f = 0; f < run->nfuncs; f++)

@@ -2,6 +2,11 @@
  * propose.c - greedy selection of macro ops by marginal saving of the set,
  * each candidate evaluated with the optimal cover (cover.c) of the hot
  * blocks it occurs in.
+ *
+ * The cover of a block by the set plus a candidate only changes when an
+ * op chosen since it was computed occurs in that block, so each
+ * candidate keeps its cover costs from the round before and recomputes
+ * just those blocks: the same integers, far fewer covers.
  */
 #include "propose.h"
 
@@ -31,7 +36,15 @@ typedef struct state {
     size_t npool;
     index_list *occ; /* hot blocks each pool entry occurs in */
     uint32_t *cost;  /* current cover cost of each hot block */
+    /* Per pool entry, aligned with occ: the cover cost of each of its
+     * blocks by the set plus the entry, computed when the set held
+     * cached_at ops (NOT_CACHED: never). */
+    uint32_t **cand_cost;
+    uint32_t *cached_at;
+    uint32_t *changed; /* per hot block: set size when an op in it joined */
 } state;
+
+#define NOT_CACHED UINT32_MAX
 
 static int push(index_list *l, uint32_t v)
 {
@@ -135,20 +148,37 @@ static int build_pool(state *s, an_grams *grams, size_t want)
     return 0;
 }
 
-/* Saving of adding pool entry c to set[0..nset) (set[nset] is scratch). */
-static double gain(state *s, an_macro *set, size_t nset, size_t c, uint32_t *scratch,
-                   uint32_t *newcost)
+/* Saving of adding pool entry c to set[0..nset) (set[nset] is scratch);
+ * leaves the cover costs with it in s->cand_cost[c]. */
+static double gain(state *s, an_macro *set, size_t nset, size_t c, uint32_t *scratch)
 {
     set[nset] = (an_macro){s->pool[c]->ops, s->pool[c]->n};
+    uint32_t *newcost = s->cand_cost[c], valid = s->cached_at[c];
     double g = 0;
     for (size_t i = 0; i < s->occ[c].len; i++) {
-        const hot_block *h = &s->hot[s->occ[c].v[i]];
-        uint32_t cost = an_cover(s->ops + h->at, h->n, set, nset + 1, scratch, NULL);
-        if (newcost)
-            newcost[i] = cost;
-        g += h->w * ((double)s->cost[s->occ[c].v[i]] - cost);
+        uint32_t b = s->occ[c].v[i];
+        const hot_block *h = &s->hot[b];
+        if (valid == NOT_CACHED || s->changed[b] > valid)
+            newcost[i] = an_cover(s->ops + h->at, h->n, set, nset + 1, scratch, NULL);
+        g += h->w * ((double)s->cost[b] - newcost[i]);
     }
+    s->cached_at[c] = (uint32_t)nset;
     return g;
+}
+
+static int alloc_cache(state *s)
+{
+    s->cand_cost = calloc(s->npool + 1, sizeof *s->cand_cost);
+    s->cached_at = malloc((s->npool + 1) * sizeof *s->cached_at);
+    s->changed = calloc(s->nhot + 1, sizeof *s->changed);
+    if (!s->cand_cost || !s->cached_at || !s->changed)
+        return -1;
+    for (size_t c = 0; c < s->npool; c++) {
+        s->cached_at[c] = NOT_CACHED;
+        if (!(s->cand_cost[c] = malloc((s->occ[c].len + 1) * sizeof *s->cand_cost[c])))
+            return -1;
+    }
+    return 0;
 }
 
 /* Where proposal k is used in the optimal cover by the ops chosen up to
@@ -181,18 +211,17 @@ int an_propose(const an_profile *p, an_grams *grams, size_t k, size_t pool, an_p
     state s = {.p = p};
     int chosen = -1;
     an_macro *set = malloc((k + 1) * sizeof *set);
-    uint32_t *scratch = NULL, *newcost = NULL;
+    uint32_t *scratch = NULL;
     int32_t *choice = NULL;
     uint8_t *taken = NULL, *seen = NULL;
-    if (!set || collect_hot(&s) != 0 || build_pool(&s, grams, pool) != 0)
+    if (!set || collect_hot(&s) != 0 || build_pool(&s, grams, pool) != 0 || alloc_cache(&s) != 0)
         goto done;
     scratch = malloc((s.maxlen + 1) * sizeof *scratch);
     choice = malloc((s.maxlen + 1) * sizeof *choice);
-    newcost = malloc((s.nhot + 1) * sizeof *newcost);
     s.cost = malloc((s.nhot + 1) * sizeof *s.cost);
     taken = calloc(s.npool + 1, 1);
     seen = calloc(p->nbenches + 1, 1);
-    if (!scratch || !choice || !newcost || !s.cost || !taken || !seen)
+    if (!scratch || !choice || !s.cost || !taken || !seen)
         goto done;
     for (size_t h = 0; h < s.nhot; h++)
         s.cost[h] = s.hot[h].n;
@@ -204,7 +233,7 @@ int an_propose(const an_profile *p, an_grams *grams, size_t k, size_t pool, an_p
         for (size_t c = 0; c < s.npool; c++) {
             if (taken[c])
                 continue;
-            double g = gain(&s, set, nset, c, scratch, NULL);
+            double g = gain(&s, set, nset, c, scratch);
             if (g > best * (1 + 1e-12) + 1e-15) {
                 best = g;
                 pick = c;
@@ -213,7 +242,8 @@ int an_propose(const an_profile *p, an_grams *grams, size_t k, size_t pool, an_p
         if (best <= 0)
             break;
         taken[pick] = 1;
-        gain(&s, set, nset, pick, scratch, newcost);
+        gain(&s, set, nset, pick, scratch); /* puts the pick back in set[nset] */
+        const uint32_t *newcost = s.cand_cost[pick];
         an_proposal *pr = &out[nset];
         memset(pr, 0, sizeof *pr);
         memset(seen, 0, p->nbenches + 1);
@@ -224,6 +254,7 @@ int an_propose(const an_profile *p, an_grams *grams, size_t k, size_t pool, an_p
                 pr->benches++;
             }
             s.cost[h] = newcost[i];
+            s.changed[h] = (uint32_t)nset + 1;
         }
         cumulative += best;
         pr->gram = s.pool[pick];
@@ -236,7 +267,12 @@ int an_propose(const an_profile *p, an_grams *grams, size_t k, size_t pool, an_p
 done:
     for (size_t c = 0; s.occ && c < s.npool; c++)
         free(s.occ[c].v);
+    for (size_t c = 0; s.cand_cost && c < s.npool; c++)
+        free(s.cand_cost[c]);
     free(s.occ);
+    free(s.cand_cost);
+    free(s.cached_at);
+    free(s.changed);
     free(s.pool);
     free(s.hot);
     free(s.ops);
@@ -244,7 +280,6 @@ done:
     free(set);
     free(scratch);
     free(choice);
-    free(newcost);
     free(taken);
     free(seen);
     return chosen;

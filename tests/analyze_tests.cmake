@@ -11,3 +11,9 @@ pulley_unit_test(test_ngrams_cover SOURCES unit/test_ngrams_cover.c LIBS pulley_
 add_test(NAME e2e_ngrams_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/ngrams_cli.sh)
 set_tests_properties(e2e_ngrams_cli PROPERTIES ENVIRONMENT
   "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>;PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs")
+
+# make_big_profile (bench/ngrams_scale/, the generator behind
+# bench/ngrams_scale.sh) at a small size, read by pulley-ngrams.
+add_test(NAME e2e_ngrams_big_profile COMMAND sh ${PROJECT_SOURCE_DIR}/bench/ngrams_scale/smoke.sh)
+set_tests_properties(e2e_ngrams_big_profile PROPERTIES ENVIRONMENT
+  "MAKE_BIG_PROFILE=$<TARGET_FILE:make_big_profile>;PEAK_RSS=$<TARGET_FILE:peak_rss>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>")
