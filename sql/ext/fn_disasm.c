@@ -1,0 +1,197 @@
+/*
+ * fn_disasm.c - the scalar functions:
+ *
+ *   pulley_disasm(code [, offset [, run_id [, module_id]]])
+ *       the text of every instruction of a code BLOB, one per line after
+ *       its offset (offset NULL or absent), or of the one instruction at
+ *       `offset`; decoded with the opcode table stored with run `run_id`
+ *       (the compiled-in one when it is NULL or absent); function operands
+ *       named after the functions of module `module_id`.
+ *   pulley_isa_hash()
+ *       the hash of the compiled-in opcode table, as in runs.isa_hash.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "extension.h"
+#include "insn_text.h"
+#include "isa.h"
+#include "profile_lookup.h"
+
+static void error(sqlite3_context *ctx, const char *msg)
+{
+    char text[600];
+    snprintf(text, sizeof text, "pulley_disasm: %s", msg);
+    sqlite3_result_error(ctx, text, -1);
+}
+
+static void free_optable(void *p)
+{
+    sx_optable_free(p);
+    free(p);
+}
+
+static void free_names(void *p)
+{
+    sx_names_free(p);
+    free(p);
+}
+
+/* The text of every instruction, each line "OFFSET  TEXT" with the offsets
+ * right-aligned.  The whole code is decoded first, so a bad blob gives an
+ * error and no text. */
+static int list_all(const sx_optable *isa, const sx_names *names, const unsigned char *code,
+                    size_t size, sx_text *out, char *err, size_t cap)
+{
+    sx_insn insn;
+    size_t last = 0;
+    for (size_t off = 0; off < size; off += insn.length) {
+        char why[256];
+        if (sx_decode(isa, code, size, off, &insn, why, sizeof why) != 0) {
+            snprintf(err, cap, "code is not valid at offset %zu: %s", off, why);
+            return -1;
+        }
+        last = off;
+    }
+    int width = snprintf(NULL, 0, "%zu", last);
+    for (size_t off = 0; off < size; off += insn.length) {
+        sx_decode(isa, code, size, off, &insn, NULL, 0);
+        sx_text_printf(out, "%s%*zu  ", off ? "\n" : "", width, off);
+        sx_format(out, &insn, names);
+    }
+    if (!out->data)
+        sx_text_append(out, "", 0);
+    return 0;
+}
+
+/* The text of the instruction at `at`, checked to be an instruction start. */
+static int list_one(const sx_optable *isa, const sx_names *names, const unsigned char *code,
+                    size_t size, sqlite3_int64 at, sx_text *out, char *err, size_t cap)
+{
+    if (at < 0 || (uint64_t)at >= size) {
+        snprintf(err, cap, "offset %lld is outside the code (%zu bytes)", (long long)at, size);
+        return -1;
+    }
+    sx_insn insn;
+    for (size_t off = 0;; off += insn.length) {
+        char why[256];
+        if (sx_decode(isa, code, size, off, &insn, why, sizeof why) != 0) {
+            snprintf(err, cap, "code is not valid at offset %zu: %s", off, why);
+            return -1;
+        }
+        if (off == (size_t)at)
+            break;
+        if ((size_t)at < off + insn.length) {
+            snprintf(err, cap,
+                     "offset %lld is not an instruction start: it is inside the %s at offset %zu",
+                     (long long)at, insn.op->name, off);
+            return -1;
+        }
+    }
+    sx_format(out, &insn, names);
+    return 0;
+}
+
+static void pulley_disasm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    sx_ext *ext = sqlite3_user_data(ctx);
+    sqlite3 *db = sqlite3_context_db_handle(ctx);
+    char err[512];
+    const unsigned char *code = NULL;
+    size_t size = 0;
+    sqlite3_int64 at = 0, run = 0, module = 0;
+    int has_code = sx_arg_blob(argv[0], "code", &code, &size, err, sizeof err);
+    int has_at = has_code < 0 || argc < 2 ? 0 : sx_arg_int(argv[1], "offset", &at, err, sizeof err);
+    int has_run = has_at < 0 || argc < 3 ? 0 : sx_arg_int(argv[2], "run_id", &run, err, sizeof err);
+    int has_module =
+        has_run < 0 || argc < 4 ? 0 : sx_arg_int(argv[3], "module_id", &module, err, sizeof err);
+    if (has_code < 0 || has_at < 0 || has_run < 0 || has_module < 0) {
+        error(ctx, err);
+        return;
+    }
+    if (!has_code) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+
+    /* The run's table and the module's names: kept with the statement
+     * (auxdata) while the argument stays the same, else loaded per call. */
+    const sx_optable *isa = &ext->builtin;
+    sx_optable *run_isa = NULL;
+    sx_names *names = NULL;
+    int new_isa = 0, new_names = 0, failed = 0;
+    if (has_run && !(run_isa = sqlite3_get_auxdata(ctx, 2))) {
+        new_isa = 1;
+        if (!(run_isa = calloc(1, sizeof *run_isa))) {
+            snprintf(err, sizeof err, "out of memory");
+            failed = 1;
+        } else if (sx_load_run_isa(db, run, run_isa, err, sizeof err) != 0) {
+            failed = 1;
+        }
+    }
+    if (!failed && has_module && !(names = sqlite3_get_auxdata(ctx, 3))) {
+        new_names = 1;
+        if (!(names = calloc(1, sizeof *names))) {
+            snprintf(err, sizeof err, "out of memory");
+            failed = 1;
+        } else if (sx_load_module_names(db, module, names, err, sizeof err) != 0) {
+            failed = 1;
+        }
+    }
+    if (run_isa)
+        isa = run_isa;
+
+    sx_text text = {0};
+    if (!failed)
+        failed = has_at ? list_one(isa, names, code, size, at, &text, err, sizeof err)
+                        : list_all(isa, names, code, size, &text, err, sizeof err);
+    if (failed)
+        error(ctx, err);
+    else if (text.failed)
+        sqlite3_result_error_nomem(ctx);
+    else { /* SQLite frees the text (with free, as it was allocated) */
+        sqlite3_result_text64(ctx, text.data, text.len, free, SQLITE_UTF8);
+        text.data = NULL;
+    }
+    sx_text_free(&text);
+
+    /* Hand the tables over to SQLite last: it may free them at once. */
+    if (new_isa && run_isa) {
+        if (failed)
+            free_optable(run_isa);
+        else
+            sqlite3_set_auxdata(ctx, 2, run_isa, free_optable);
+    }
+    if (new_names && names) {
+        if (failed)
+            free_names(names);
+        else
+            sqlite3_set_auxdata(ctx, 3, names, free_names);
+    }
+}
+
+static void pulley_isa_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    (void)argv;
+    char hash[32];
+    snprintf(hash, sizeof hash, "%016" PRIx64, pvm_isa_hash());
+    sqlite3_result_text(ctx, hash, -1, SQLITE_TRANSIENT);
+}
+
+int sx_register_disasm(sqlite3 *db, sx_ext *ext)
+{
+    int pure = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+#ifdef SQLITE_INNOCUOUS
+    pure |= SQLITE_INNOCUOUS;
+#endif
+    int rc = SQLITE_OK;
+    for (int argc = 1; argc <= 4 && rc == SQLITE_OK; argc++) /* 3, 4: read the database */
+        rc = sqlite3_create_function_v2(db, "pulley_disasm", argc, argc <= 2 ? pure : SQLITE_UTF8,
+                                        ext, pulley_disasm, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(db, "pulley_isa_hash", 0, pure, NULL, pulley_isa_hash,
+                                        NULL, NULL, NULL);
+    return rc;
+}

@@ -1,0 +1,164 @@
+/*
+ * profile_lookup.c - reading opcode tables, function names and function
+ * address ranges from the profile database (schema in sql/schema.sql),
+ * with every SQLite return code checked.
+ */
+#include "profile_lookup.h"
+
+#include <stdio.h>
+
+/* Prepare sql and bind ?1 = id; SQLITE_OK or an error in err. */
+static int prepare(sqlite3 *db, const char *sql, sqlite3_int64 id, sqlite3_stmt **st,
+                   char *err, size_t cap)
+{
+    *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(*st, 1, id);
+    if (rc != SQLITE_OK) {
+        snprintf(err, cap, "%s (is this a profile database written by pulley-collect?)",
+                 sqlite3_errmsg(db));
+        sqlite3_finalize(*st);
+        *st = NULL;
+    }
+    return rc;
+}
+
+/* Does the row `sql` asks for (by ?1 = id) exist?  1, 0, or -1 with err. */
+static int exists(sqlite3 *db, const char *sql, sqlite3_int64 id, char *err, size_t cap)
+{
+    sqlite3_stmt *st;
+    if (prepare(db, sql, id, &st, err, cap) != SQLITE_OK)
+        return -1;
+    int rc = sqlite3_step(st);
+    int found = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+    if (found < 0)
+        snprintf(err, cap, "%s", sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return found;
+}
+
+static int run_exists(sqlite3 *db, sqlite3_int64 run, char *err, size_t cap)
+{
+    int found = exists(db, "SELECT 1 FROM runs WHERE id = ?1", run, err, cap);
+    if (found == 0)
+        snprintf(err, cap, "run %lld does not exist", (long long)run);
+    return found == 1 ? 0 : -1;
+}
+
+/* Finish a loop over rows: 0 if stepping ended with SQLITE_DONE. */
+static int finish(sqlite3 *db, sqlite3_stmt *st, int rc, int failed, char *err, size_t cap)
+{
+    if (!failed && rc != SQLITE_DONE) {
+        snprintf(err, cap, "%s", sqlite3_errmsg(db));
+        failed = 1;
+    }
+    sqlite3_finalize(st);
+    return failed ? -1 : 0;
+}
+
+int sx_load_run_isa(sqlite3 *db, sqlite3_int64 run, sx_optable *t, char *err, size_t cap)
+{
+    *t = (sx_optable){0};
+    if (run_exists(db, run, err, cap) != 0)
+        return -1;
+    sqlite3_stmt *st;
+    if (prepare(db, "SELECT id, name, operands, length FROM opcodes WHERE run_id = ?1 ORDER BY id",
+                run, &st, err, cap) != SQLITE_OK)
+        return -1;
+    int rc = SQLITE_OK, failed = 0;
+    while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        const char *operands = (const char *)sqlite3_column_text(st, 2);
+        char row_err[256];
+        if (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
+            sqlite3_column_type(st, 3) != SQLITE_INTEGER) {
+            snprintf(err, cap, "run %lld: an opcode row has a non-integer id or length",
+                     (long long)run);
+            failed = 1;
+        } else if (sx_optable_add(t, sqlite3_column_int64(st, 0), name, operands,
+                                  sqlite3_column_int64(st, 3), row_err, sizeof row_err) != 0) {
+            snprintf(err, cap, "run %lld: stored opcode table: %s", (long long)run, row_err);
+            failed = 1;
+        }
+    }
+    if (finish(db, st, rc, failed, err, cap) != 0) {
+        sx_optable_free(t);
+        return -1;
+    }
+    if (t->n == 0) {
+        snprintf(err, cap, "run %lld has no opcode table", (long long)run);
+        return -1;
+    }
+    return 0;
+}
+
+int sx_load_module_names(sqlite3 *db, sqlite3_int64 module, sx_names *names, char *err,
+                         size_t cap)
+{
+    *names = (sx_names){0};
+    int found = exists(db, "SELECT 1 FROM modules WHERE id = ?1", module, err, cap);
+    if (found <= 0) {
+        if (found == 0)
+            snprintf(err, cap, "module %lld does not exist", (long long)module);
+        return -1;
+    }
+    sqlite3_stmt *st;
+    if (prepare(db, "SELECT idx, name FROM functions WHERE module_id = ?1 ORDER BY idx", module,
+                &st, err, cap) != SQLITE_OK)
+        return -1;
+    int rc = SQLITE_OK, failed = 0;
+    while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        sqlite3_int64 idx = sqlite3_column_int64(st, 0);
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || idx < 0 || idx > UINT32_MAX ||
+            !name) {
+            snprintf(err, cap, "module %lld: a function has a bad index or no name",
+                     (long long)module);
+            failed = 1;
+        } else if (names->n > 0 && names->items[names->n - 1].index == (uint32_t)idx) {
+            snprintf(err, cap, "module %lld has two functions with index %lld",
+                     (long long)module, (long long)idx);
+            failed = 1;
+        } else if (sx_names_add(names, (uint32_t)idx, name) != 0) {
+            snprintf(err, cap, "out of memory");
+            failed = 1;
+        }
+    }
+    if (finish(db, st, rc, failed, err, cap) != 0) {
+        sx_names_free(names);
+        return -1;
+    }
+    return 0;
+}
+
+int sx_load_run_functions(sqlite3 *db, sqlite3_int64 run, sx_pc_map *map, char *err, size_t cap)
+{
+    *map = (sx_pc_map){0};
+    if (run_exists(db, run, err, cap) != 0)
+        return -1;
+    sqlite3_stmt *st;
+    if (prepare(db, "SELECT id, address, size FROM functions WHERE run_id = ?1", run, &st, err,
+                cap) != SQLITE_OK)
+        return -1;
+    int rc = SQLITE_OK, failed = 0;
+    while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
+            sqlite3_column_type(st, 2) != SQLITE_INTEGER || sqlite3_column_int64(st, 2) < 0) {
+            snprintf(err, cap, "run %lld: function %lld has a bad address or size",
+                     (long long)run, (long long)sqlite3_column_int64(st, 0));
+            failed = 1;
+        } else if (sx_pc_map_add(map, sqlite3_column_int64(st, 0),
+                                 (uint64_t)sqlite3_column_int64(st, 1),
+                                 (uint64_t)sqlite3_column_int64(st, 2)) != 0) {
+            snprintf(err, cap, "out of memory");
+            failed = 1;
+        }
+    }
+    if (finish(db, st, rc, failed, err, cap) != 0) {
+        sx_pc_map_free(map);
+        return -1;
+    }
+    sx_pc_map_sort(map);
+    return 0;
+}

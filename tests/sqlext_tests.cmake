@@ -1,0 +1,27 @@
+# The SQLite extension (sql/ext): its decoding core alone, and the module
+# loaded into the real sqlite3 shell over real profiles.  Included at the
+# end of tests/CMakeLists.txt (after collect_tests.cmake: PULLEY_SQLITE3).
+pulley_unit_test(test_sqlext_decode SOURCES unit/test_sqlext_decode.c LIBS pulley_sqlext_core)
+
+# A sanitized module needs the sanitizer runtime in the process that loads
+# it; the sqlite3 shell is not sanitized, so it preloads the runtime.
+set(sqlext_preload "")
+if(PULLEY_SANITIZE)
+  if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+    set(asan_runtime libclang_rt.asan-${CMAKE_SYSTEM_PROCESSOR}.so)
+  else()
+    set(asan_runtime libasan.so)
+  endif()
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=${asan_runtime}
+                  OUTPUT_VARIABLE sqlext_preload OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT IS_ABSOLUTE "${sqlext_preload}" OR NOT EXISTS "${sqlext_preload}")
+    message(FATAL_ERROR "sql/ext tests: the sanitizer runtime ${asan_runtime} was not found; "
+                        "the sanitized extension cannot be loaded into sqlite3")
+  endif()
+endif()
+
+add_test(NAME e2e_sqlext COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/sqlext.sh)
+set_tests_properties(e2e_sqlext PROPERTIES ENVIRONMENT
+  "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;SQLITE3=${PULLEY_SQLITE3};\
+PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs;\
+SQLEXT=$<TARGET_FILE_DIR:pulley_sqlext>/pulley_sqlext;SQLEXT_PRELOAD=${sqlext_preload}")

@@ -1,0 +1,408 @@
+/*
+ * test_sqlext_decode.c - the decoding core of the SQLite extension
+ * (sql/ext): its table-driven decoder, fed the compiled-in opcode table as
+ * the collector stores it, decodes and prints every opcode with assorted
+ * operands exactly as the VM's own decoder and disassembler do; a changed
+ * stored table changes the decoding; bad code and bad opcode rows are
+ * refused with a message, never misread or read past their end (random
+ * bytes are accepted or refused as the VM's decoder does); pcs map to the
+ * function containing them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bytes.h"
+#include "disasm.h"
+#include "insn.h"
+#include "insn_text.h"
+#include "isa.h"
+#include "opcode_table.h"
+#include "pc_map.h"
+
+static sx_optable builtin;
+
+static int setup(void **state)
+{
+    (void)state;
+    char err[256];
+    return sx_optable_builtin(&builtin, err, sizeof err);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    sx_optable_free(&builtin);
+    return 0;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Immediates worth trying, by kind (those that do not fit are skipped). */
+static const int64_t interesting[] = {
+    0, 1, -1, 2, 5, 17, 127, -128, 128, 255, 32767, -32768, 65535, INT32_MAX, INT32_MIN,
+    (int64_t)UINT32_MAX, INT64_MAX, INT64_MIN,
+    0x3ff8000000000000, /* 1.5 as f64 bits */
+    0x7ff0000000000000, /* inf */
+    0x7ff8000000000001, /* a NaN */
+    0x3fc00000,         /* 1.5 as f32 bits */
+    0x7fc00000,         /* f32 NaN */
+    0x00000001,         /* f32 denormal */
+    PVM_TRAP_COUNT,     /* a trap kind with no name */
+};
+
+/* Encode insn, then check that sx_decode agrees with pvm_decode on its
+ * length and sx_format with pvm_format_insn on its text. */
+static void check_same(const pvm_insn *insn, const pvm_module *m, const sx_names *names)
+{
+    pvm_buf b = {0};
+    size_t n = pvm_encode(&b, insn);
+    assert_true(n > 0);
+    pvm_insn ref;
+    assert_null(pvm_decode(b.data, b.len, 0, &ref));
+    char want[512];
+    pvm_format_insn(want, sizeof want, &ref, 0, m);
+
+    sx_insn got;
+    char err[256];
+    if (sx_decode(&builtin, b.data, b.len, 0, &got, err, sizeof err) != 0)
+        fail_msg("%s: %s", pvm_ops[insn->op].name, err);
+    assert_int_equal(got.length, ref.length);
+    assert_int_equal(got.op->id, insn->op);
+    sx_text text = {0};
+    sx_format(&text, &got, names);
+    assert_false(text.failed);
+    if (strcmp(text.data, want) != 0)
+        fail_msg("%s: got '%s', the disassembler says '%s'", pvm_ops[insn->op].name, text.data,
+                 want);
+    sx_text_free(&text);
+    pvm_buf_free(&b);
+}
+
+static void builtin_table_matches_the_vm_decoder(void **state)
+{
+    (void)state;
+    unsigned checked = 0;
+    uint8_t entries[4 * 3];
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        if (!pvm_ops[op].name)
+            continue;
+        const pvm_format_info *fmt = &pvm_formats[pvm_ops[op].format];
+        for (size_t k = 0; k < sizeof interesting / sizeof interesting[0]; k++) {
+            pvm_insn insn = {.op = (uint16_t)op, .imm = interesting[k]};
+            for (unsigned r = 0; r < 4; r++)
+                insn.reg[r] = (uint8_t)(next_random() % 32);
+            if (fmt->imm == PVM_IMM_TABLE) {
+                if (insn.imm < 1 || insn.imm > 3)
+                    continue;
+                for (unsigned e = 0; e < sizeof entries; e += 4)
+                    pvm_wr32(entries + e, (uint32_t)(next_random() % 200) - 100);
+                insn.table = entries;
+            }
+            if (!pvm_imm_fits((pvm_imm_kind)fmt->imm, insn.imm))
+                continue;
+            check_same(&insn, NULL, NULL);
+            checked++;
+        }
+    }
+    assert_true(checked > pvm_op_count() * 2);
+    assert_int_equal(builtin.n, pvm_op_count());
+}
+
+static void function_operands_are_named(void **state)
+{
+    (void)state;
+    int call = pvm_op_by_name("call", 4);
+    assert_true(call >= 0);
+    pvm_function funcs[3] = {{.name = "main"}, {.name = "two words"}, {.name = "q\"uote"}};
+    pvm_module m = {.funcs = funcs, .nfuncs = 3};
+    sx_names names = {0};
+    for (uint32_t i = 0; i < 3; i++)
+        assert_int_equal(sx_names_add(&names, i, funcs[i].name), 0);
+    assert_int_equal(sx_names_add(&names, 2, "again"), -1); /* indices must increase */
+    for (int64_t f = 0; f < 5; f++) /* 3 and 4: no such function, "#N" */
+        check_same(&(pvm_insn){.op = (uint16_t)call, .imm = f}, &m, &names);
+    sx_names_free(&names);
+}
+
+/* The stored rows of the compiled-in table, with `edit` applied to the
+ * row of opcode `op` (NULL name: leave the row out). */
+static void stored_table(sx_optable *t, unsigned op, const char *name, const char *operands,
+                         int64_t length)
+{
+    char err[256];
+    *t = (sx_optable){0};
+    for (size_t i = 0; i < builtin.n; i++) {
+        const sx_opcode *o = &builtin.ops[i];
+        if (o->id == op && !name)
+            continue;
+        if (o->id == op) {
+            assert_int_equal(sx_optable_add(t, o->id, name, operands, length, err, sizeof err), 0);
+            continue;
+        }
+        char words[64] = "";
+        for (unsigned r = 0; r < o->nregs; r++)
+            strcat(words, (o->regf >> r & 1) ? "f " : "x ");
+        static const char *const imm_word[] = {
+            [SX_IMM_S8] = "s8",       [SX_IMM_S16] = "s16",     [SX_IMM_S32] = "s32",
+            [SX_IMM_I64] = "i64",     [SX_IMM_U32] = "u32",     [SX_IMM_OFF32] = "off32",
+            [SX_IMM_REL32] = "rel32", [SX_IMM_FUNC] = "func",   [SX_IMM_HOST] = "host",
+            [SX_IMM_TRAP] = "trap",   [SX_IMM_F32] = "f32",     [SX_IMM_F64] = "f64",
+            [SX_IMM_TABLE] = "table", [SX_IMM_GLOBAL] = "global", [SX_IMM_TABLEIDX] = "tableidx",
+            [SX_IMM_TYPE] = "type",
+        };
+        if (o->imm != SX_IMM_NONE)
+            strcat(words, imm_word[o->imm]);
+        assert_int_equal(sx_optable_add(t, o->id, o->name, words, o->length, err, sizeof err), 0);
+    }
+}
+
+static char *text_of(const sx_optable *t, const uint8_t *code, size_t size)
+{
+    sx_insn insn;
+    char err[256];
+    if (sx_decode(t, code, size, 0, &insn, err, sizeof err) != 0)
+        return strdup(err);
+    sx_text text = {0};
+    sx_format(&text, &insn, NULL);
+    return text.data;
+}
+
+static void a_stored_table_decides_the_decoding(void **state)
+{
+    (void)state;
+    int add = pvm_op_by_name("xadd64", 6);
+    assert_true(add >= 0 && add < 255);
+    uint8_t code[3] = {(uint8_t)add, 1 | 2 << 5, 3 << 2}; /* xadd64 x1, x2, x3 */
+    sx_optable t;
+    char *s;
+
+    stored_table(&t, (unsigned)add, "xadd64_old", "x x x", 3); /* renamed */
+    assert_string_equal(s = text_of(&t, code, 3), "xadd64_old x1, x2, x3");
+    free(s);
+    sx_optable_free(&t);
+
+    stored_table(&t, (unsigned)add, NULL, NULL, 0); /* not in that run's ISA */
+    assert_non_null(strstr(s = text_of(&t, code, 3), "unknown opcode"));
+    free(s);
+    sx_optable_free(&t);
+
+    /* An operand word this extension does not know: shown raw, sized by the length. */
+    uint8_t longer[5] = {(uint8_t)add, 1 | 2 << 5, 3 << 2, 0x34, 0x12};
+    stored_table(&t, (unsigned)add, "xadd64_new", "x x x w16", 5);
+    assert_string_equal(s = text_of(&t, longer, 5), "xadd64_new x1, x2, x3, 0x1234");
+    free(s);
+    assert_non_null(strstr(s = text_of(&t, longer, 4), "truncated"));
+    free(s);
+    sx_optable_free(&t);
+}
+
+static void bad_rows_are_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t id;
+        const char *name, *operands;
+        int64_t length;
+    } bad[] = {
+        {255, "esc", "", 1},            /* the escape byte */
+        {-1, "neg", "", 1},             {256 + 0x10000, "big", "", 3},
+        {1, "short", "x x s32", 4},     /* 1 + 2 + 4 bytes */
+        {1, "long", "x", 3},            {1, "five", "x x x x x", 4},
+        {1, "after", "s8 x", 3},        {1, "two", "x s8 s8", 4},
+        {1, "nothing", "x w0", 2},      /* an unknown word with no bytes */
+        {1, "huge", "x w9", 11},        /* an immediate over 8 bytes */
+        {1, NULL, "", 1},               {1, "", "", 1},
+        {1, "table", "x table", 3},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sx_optable t = {0};
+        char err[256] = "";
+        assert_int_equal(sx_optable_add(&t, bad[i].id, bad[i].name, bad[i].operands,
+                                        bad[i].length, err, sizeof err),
+                         -1);
+        assert_true(strlen(err) > 0);
+        sx_optable_free(&t);
+    }
+    sx_optable t = {0};
+    char err[256];
+    assert_int_equal(sx_optable_add(&t, 5, "a", "", 1, err, sizeof err), 0);
+    assert_int_equal(sx_optable_add(&t, 5, "b", "", 1, err, sizeof err), -1); /* order */
+    assert_int_equal(sx_optable_add(&t, 300, "c", "x x", 5, err, sizeof err), 0);
+    assert_non_null(sx_optable_find(&t, 300));
+    assert_null(sx_optable_find(&t, 6));
+    sx_optable_free(&t);
+}
+
+/* Decode code[0, size) from a buffer of exactly that size (so that the
+ * sanitizer sees any read past it); returns the error or NULL. */
+static char *decode_error(const uint8_t *code, size_t size)
+{
+    uint8_t *copy = malloc(size ? size : 1);
+    assert_non_null(copy);
+    memcpy(copy, code, size);
+    sx_insn insn;
+    char err[256];
+    int r = sx_decode(&builtin, copy, size, 0, &insn, err, sizeof err);
+    free(copy);
+    return r == 0 ? NULL : strdup(err);
+}
+
+static void bad_code_is_refused(void **state)
+{
+    (void)state;
+    /* Every proper prefix of every opcode's encoding is truncated. */
+    for (size_t i = 0; i < builtin.n; i++) {
+        const sx_opcode *o = &builtin.ops[i];
+        uint8_t code[16] = {0};
+        code[0] = o->hdr == 3 ? PVM_ESCAPE_BYTE : (uint8_t)o->id;
+        if (o->hdr == 3)
+            pvm_wr16(code + 1, (uint16_t)(o->id - 256));
+        if (o->imm == SX_IMM_TABLE)
+            code[o->length - 4] = 1; /* one entry */
+        size_t full = o->length + (o->imm == SX_IMM_TABLE ? 4 : 0);
+        char *e = decode_error(code, full);
+        if (e)
+            fail_msg("%s: %s", o->name, e);
+        for (size_t len = 1; len < full; len++) {
+            e = decode_error(code, len);
+            assert_non_null(e);
+            assert_true(strstr(e, "truncated") || strstr(e, "past the end"));
+            free(e);
+        }
+    }
+    char *e;
+    int ret = pvm_op_by_name("ret", 3), mov = pvm_op_by_name("xmov", 4);
+    int table = pvm_op_by_name("br_table", 8);
+    assert_true(ret >= 0 && mov >= 0 && table >= 0);
+    /* An opcode number nobody uses. */
+    uint8_t unused = 0;
+    while (pvm_op_lookup(unused))
+        unused++;
+    assert_non_null(e = decode_error(&unused, 1));
+    assert_non_null(strstr(e, "unknown opcode"));
+    free(e);
+    assert_non_null(e = decode_error((const uint8_t[]){0xFF, 0xFF, 0xFF}, 3));
+    assert_non_null(strstr(e, "unknown extended opcode"));
+    free(e);
+    /* Padding bits set after two registers (10 of 16 bits used). */
+    assert_non_null(e = decode_error((const uint8_t[]){(uint8_t)mov, 0, 0x80}, 3));
+    assert_non_null(strstr(e, "padding"));
+    free(e);
+    /* Jump tables: without entries, and with more than the code holds. */
+    const sx_opcode *t = sx_optable_find(&builtin, (uint32_t)table);
+    uint8_t code[32] = {0};
+    code[0] = t->hdr == 3 ? PVM_ESCAPE_BYTE : (uint8_t)t->id;
+    if (t->hdr == 3)
+        pvm_wr16(code + 1, (uint16_t)(t->id - 256));
+    assert_non_null(e = decode_error(code, t->length));
+    assert_non_null(strstr(e, "without entries"));
+    free(e);
+    pvm_wr32(code + t->length - 4, 0xFFFFFFFFu);
+    assert_non_null(e = decode_error(code, sizeof code));
+    assert_non_null(strstr(e, "past the end"));
+    free(e);
+    /* Past the end. */
+    sx_insn insn;
+    char err[64];
+    assert_int_equal(sx_decode(&builtin, (const uint8_t[]){(uint8_t)ret}, 1, 1, &insn, err,
+                               sizeof err),
+                     -1);
+}
+
+/* Random bytes: decoding walks until the end or the first error, agrees
+ * with the VM's decoder on every step, and reads nothing past the buffer
+ * (allocated at its exact size, for the sanitizer). */
+static void random_bytes_decode_like_the_vm(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 20000; round++) {
+        size_t size = 1 + next_random() % 24;
+        uint8_t *code = malloc(size);
+        assert_non_null(code);
+        for (size_t i = 0; i < size; i++)
+            code[i] = (uint8_t)next_random();
+        if (round % 3 == 0)
+            code[0] = (uint8_t)(next_random() % 64); /* mostly real opcodes */
+        for (size_t off = 0; off < size;) {
+            sx_insn insn;
+            pvm_insn ref;
+            char err[256];
+            int bad = sx_decode(&builtin, code, size, off, &insn, err, sizeof err) != 0;
+            assert_int_equal(bad, pvm_decode(code, size, off, &ref) != NULL);
+            if (bad)
+                break;
+            assert_int_equal(insn.length, ref.length);
+            sx_text text = {0};
+            sx_format(&text, &insn, NULL);
+            assert_false(text.failed);
+            sx_text_free(&text);
+            off += insn.length;
+        }
+        free(code);
+    }
+}
+
+static void pcs_map_to_functions(void **state)
+{
+    (void)state;
+    sx_pc_map m = {0};
+    assert_null(sx_pc_map_find(&m, 100));
+    assert_int_equal(sx_pc_map_add(&m, 7, 1000, 50), 0);
+    assert_int_equal(sx_pc_map_add(&m, 3, 100, 10), 0);
+    assert_int_equal(sx_pc_map_add(&m, 9, 110, 1), 0);
+    assert_int_equal(sx_pc_map_add(&m, 4, UINT64_MAX - 4, 4), 0);
+    sx_pc_map_sort(&m);
+    static const struct {
+        uint64_t pc;
+        int64_t id;
+    } cases[] = {{0, -1},   {99, -1},  {100, 3},  {109, 3},          {110, 9},
+                 {111, -1}, {999, -1}, {1000, 7}, {1049, 7},         {1050, -1},
+                 {UINT64_MAX - 4, 4},  {UINT64_MAX - 1, 4},          {UINT64_MAX, -1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const sx_range *r = sx_pc_map_find(&m, cases[i].pc);
+        assert_int_equal(r ? r->function_id : -1, cases[i].id);
+    }
+    sx_pc_map_free(&m);
+}
+
+static void text_grows(void **state)
+{
+    (void)state;
+    sx_text t = {0};
+    for (int i = 0; i < 1000; i++)
+        sx_text_printf(&t, "%s%d", i ? "," : "", i);
+    sx_text_printf(&t, "%300s", "");
+    assert_false(t.failed);
+    assert_int_equal(strlen(t.data), t.len);
+    assert_int_equal(strncmp(t.data, "0,1,2,3", 7), 0);
+    sx_text_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(builtin_table_matches_the_vm_decoder),
+        cmocka_unit_test(function_operands_are_named),
+        cmocka_unit_test(a_stored_table_decides_the_decoding),
+        cmocka_unit_test(bad_rows_are_refused),
+        cmocka_unit_test(bad_code_is_refused),
+        cmocka_unit_test(random_bytes_decode_like_the_vm),
+        cmocka_unit_test(pcs_map_to_functions),
+        cmocka_unit_test(text_grows),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
