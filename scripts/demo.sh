@@ -2,12 +2,14 @@
 # demo.sh BUILD_DIR - the main job on a bundled example: run a C benchmark
 # compiled to WebAssembly on the VM, show the bytecode the translator made,
 # profile it into an SQLite database, ask the database where the time went,
-# and mine the profile for macro-opcode proposals.
+# mine the profile for macro-opcode proposals, and write the hot-code report.
+# The profile and the report stay in BUILD_DIR/demo/ to be looked at.
 set -eu
 build=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$build/demo
+mkdir -p "$out"
+rm -f "$out/profile.db" "$out/profile.db-wal" "$out/profile.db-shm" "$out/report.html"
 run=$build/interp/pulley-run
 
 echo "== $($run --version | head -n 1)"
@@ -29,3 +31,8 @@ echo "== hot functions, straight from SQL (sql/queries/hot_functions.sql)"
 sqlite3 -header -column "$out/profile.db" <"$top/sql/queries/hot_functions.sql" | head -n 8
 echo "== proposed macro opcodes (pulley-ngrams)"
 "$build/analyze/pulley-ngrams" --top 8 "$out/profile.db"
+echo "== the hottest code, annotated (pulley-report --text)"
+"$build/analyze/pulley-report" --text --threshold 1 --functions 1 "$out/profile.db"
+"$build/analyze/pulley-report" --quiet -o "$out/report.html" "$out/profile.db"
+echo "== the whole report, one self-contained page: $out/report.html"
+echo "   (the profile itself: $out/profile.db; try sqlite3 on it with sql/queries/*.sql)"
