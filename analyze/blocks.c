@@ -62,24 +62,27 @@ void an_block_freq(an_func *f, int exact)
     }
 }
 
-void an_normalise(an_profile *p)
+int an_normalise(an_profile *p)
 {
     size_t *runs_of = calloc(p->nbenches ? p->nbenches : 1, sizeof *runs_of);
+    if (!runs_of)
+        return -1;
     for (size_t r = 0; r < p->nruns; r++) {
         an_run *run = &p->runs[r];
         run->total = 0;
         for (size_t f = 0; f < run->nfuncs; f++)
             for (uint32_t b = 0; b < run->funcs[f].nblocks; b++)
                 run->total += run->funcs[f].blocks[b].freq * run->funcs[f].blocks[b].n;
-        if (runs_of && run->total > 0)
+        if (run->total > 0)
             runs_of[run->bench]++;
     }
     for (size_t r = 0; r < p->nruns; r++) {
         an_run *run = &p->runs[r];
-        double scale = run->total > 0 && runs_of ? 1.0 / (run->total * runs_of[run->bench]) : 0;
+        double scale = run->total > 0 ? 1.0 / (run->total * runs_of[run->bench]) : 0;
         for (size_t f = 0; f < run->nfuncs; f++)
             for (uint32_t b = 0; b < run->funcs[f].nblocks; b++)
                 run->funcs[f].blocks[b].weight = run->funcs[f].blocks[b].freq * scale;
     }
     free(runs_of);
+    return 0;
 }

@@ -21,7 +21,8 @@ void an_block_freq(an_func *f, int exact);
 long an_insn_at(const an_func *f, uint32_t off);
 
 /* Set run totals and block weights so that every benchmark weighs 1 (its
- * runs share it in proportion 1/runs), whatever its length. */
-void an_normalise(an_profile *p);
+ * runs share it in proportion 1/runs), whatever its length.  Returns 0, or
+ * -1 when out of memory. */
+int an_normalise(an_profile *p);
 
 #endif

@@ -3,6 +3,7 @@
  */
 #include "ngrams.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,4 +127,12 @@ int an_mine(const an_profile *p, unsigned max_n, an_grams *out)
                         return -1;
         }
     return 0;
+}
+
+void an_gram_text(const an_profile *p, const an_gram *g, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < g->n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? " + " : "", p->opnames[g->ops[i]]);
 }

@@ -46,6 +46,9 @@ static inline int an_may_continue(unsigned flags)
  * counters; an_mine does that itself.  Returns 0 or -1. */
 int an_mine(const an_profile *p, unsigned max_n, an_grams *out);
 
+/* The gram's op names joined by " + " ("xlt64_s + br_if_not") into buf. */
+void an_gram_text(const an_profile *p, const an_gram *g, char *buf, size_t cap);
+
 /* Total normalised dynamic instructions (= benchmarks with samples). */
 double an_total_weight(const an_profile *p);
 

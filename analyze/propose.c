@@ -3,8 +3,17 @@
  * each candidate evaluated with the optimal cover (cover.c) of the hot
  * blocks it occurs in.
  *
+ * Savings of a set are not additive: an op chosen early can be made
+ * useless by longer ones chosen later (they cover all its occurrences),
+ * and an op that saves almost nothing alone can let a later one save
+ * much.  So each op must remove a minimum share of dispatches when it
+ * is chosen, after each choice an op the set no longer needs (without it
+ * the set loses less than that minimum) is dropped for good and its
+ * place refilled, and the savings reported are replayed in the order of
+ * choice over the final set.
+ *
  * The cover of a block by the set plus a candidate only changes when an
- * op chosen since it was computed occurs in that block, so each
+ * op that occurs in that block joins or leaves the set, so each
  * candidate keeps its cover costs from the round before and recomputes
  * just those blocks: the same integers, far fewer covers.
  */
@@ -36,12 +45,23 @@ typedef struct state {
     size_t npool;
     index_list *occ; /* hot blocks each pool entry occurs in */
     uint32_t *cost;  /* current cover cost of each hot block */
-    /* Per pool entry, aligned with occ: the cover cost of each of its
-     * blocks by the set plus the entry, computed when the set held
-     * cached_at ops (NOT_CACHED: never). */
+    /* The set: pool entries in the order chosen, their ops (one more slot
+     * for a candidate), and a copy without one of them. */
+    size_t *chosen, nset;
+    an_macro *set, *without;
+    uint8_t *taken;  /* per pool entry: chosen, now or before */
+    /* Changes of the set are numbered.  Per pool entry, aligned with occ:
+     * the cover cost of each of its blocks by the set plus the entry, or
+     * once chosen by the set without it, computed at change cached_at
+     * (NOT_CACHED: never). */
+    uint32_t version;
     uint32_t **cand_cost;
     uint32_t *cached_at;
-    uint32_t *changed; /* per hot block: set size when an op in it joined */
+    uint32_t *changed; /* per hot block: the last change of an op in it */
+    double *loss;      /* per chosen entry: what the set loses without it */
+    int dropped;       /* an op left the set: savings must be replayed */
+    uint32_t *scratch;
+    int32_t *choice;
 } state;
 
 #define NOT_CACHED UINT32_MAX
@@ -114,7 +134,7 @@ static int by_rank(const void *a, const void *b)
     return memcmp(x->ops, y->ops, x->n * sizeof x->ops[0]);
 }
 
-static int build_pool(state *s, an_grams *grams, size_t want)
+static int build_pool(state *s, an_grams *grams, size_t want, size_t *executed)
 {
     size_t n = 0;
     for (size_t i = 0; i < grams->cap; i++)
@@ -128,6 +148,7 @@ static int build_pool(state *s, an_grams *grams, size_t want)
             s->pool[s->npool++] = &grams->slots[i];
     }
     qsort(s->pool, s->npool, sizeof *s->pool, by_rank);
+    *executed = s->npool;
     if (s->npool > want)
         s->npool = want;
     for (size_t i = 0; i < s->npool; i++)
@@ -148,54 +169,175 @@ static int build_pool(state *s, an_grams *grams, size_t want)
     return 0;
 }
 
-/* Saving of adding pool entry c to set[0..nset) (set[nset] is scratch);
- * leaves the cover costs with it in s->cand_cost[c]. */
-static double gain(state *s, an_macro *set, size_t nset, size_t c, uint32_t *scratch)
+static an_macro macro_of(const state *s, size_t c)
 {
-    set[nset] = (an_macro){s->pool[c]->ops, s->pool[c]->n};
+    return (an_macro){s->pool[c]->ops, s->pool[c]->n};
+}
+
+/* Saving of adding pool entry c to the set (s->set[s->nset] is scratch);
+ * leaves the cover costs with it in s->cand_cost[c]. */
+static double gain(state *s, size_t c)
+{
+    s->set[s->nset] = macro_of(s, c);
     uint32_t *newcost = s->cand_cost[c], valid = s->cached_at[c];
     double g = 0;
     for (size_t i = 0; i < s->occ[c].len; i++) {
         uint32_t b = s->occ[c].v[i];
         const hot_block *h = &s->hot[b];
         if (valid == NOT_CACHED || s->changed[b] > valid)
-            newcost[i] = an_cover(s->ops + h->at, h->n, set, nset + 1, scratch, NULL);
+            newcost[i] = an_cover(s->ops + h->at, h->n, s->set, s->nset + 1, s->scratch, NULL);
         g += h->w * ((double)s->cost[b] - newcost[i]);
     }
-    s->cached_at[c] = (uint32_t)nset;
+    s->cached_at[c] = s->version;
     return g;
 }
 
-static int alloc_cache(state *s)
+/* Put pool entry c, whose gain g was just computed, into the set; its
+ * cover costs become those without it. */
+static void add(state *s, size_t c, double g)
 {
-    s->cand_cost = calloc(s->npool + 1, sizeof *s->cand_cost);
-    s->cached_at = malloc((s->npool + 1) * sizeof *s->cached_at);
+    s->version++;
+    uint32_t *cc = s->cand_cost[c];
+    for (size_t i = 0; i < s->occ[c].len; i++) {
+        uint32_t b = s->occ[c].v[i], without = s->cost[b];
+        s->cost[b] = cc[i];
+        cc[i] = without;
+        s->changed[b] = s->version;
+    }
+    s->cached_at[c] = s->version;
+    s->set[s->nset] = macro_of(s, c);
+    s->chosen[s->nset++] = c;
+    s->taken[c] = 1;
+    s->loss[c] = g;
+}
+
+/* What the set loses without its j-th op (covers recomputed only for the
+ * blocks where an op joined or left since). */
+static double loss(state *s, size_t j)
+{
+    size_t c = s->chosen[j];
+    const index_list *occ = &s->occ[c];
+    uint32_t *without = s->cand_cost[c], valid = s->cached_at[c];
+    int stale = 0;
+    for (size_t i = 0; i < occ->len && !stale; i++)
+        stale = s->changed[occ->v[i]] > valid;
+    if (!stale)
+        return s->loss[c];
+    memcpy(s->without, s->set, j * sizeof *s->set);
+    memcpy(s->without + j, s->set + j + 1, (s->nset - j - 1) * sizeof *s->set);
+    double l = 0;
+    for (size_t i = 0; i < occ->len; i++) {
+        const hot_block *h = &s->hot[occ->v[i]];
+        if (s->changed[occ->v[i]] > valid)
+            without[i] = an_cover(s->ops + h->at, h->n, s->without, s->nset - 1, s->scratch, NULL);
+        l += h->w * ((double)without[i] - s->cost[occ->v[i]]);
+    }
+    s->loss[c] = l;
+    s->cached_at[c] = s->version;
+    return l;
+}
+
+/* Drop the j-th op from the set, its loss computed since the last change
+ * (so its costs without it are current); it is never chosen again. */
+static void drop(state *s, size_t j)
+{
+    size_t c = s->chosen[j];
+    s->version++;
+    for (size_t i = 0; i < s->occ[c].len; i++) {
+        uint32_t b = s->occ[c].v[i];
+        s->cost[b] = s->cand_cost[c][i];
+        s->changed[b] = s->version;
+    }
+    memmove(s->set + j, s->set + j + 1, (s->nset - j - 1) * sizeof *s->set);
+    memmove(s->chosen + j, s->chosen + j + 1, (s->nset - j - 1) * sizeof *s->chosen);
+    s->nset--;
+    s->dropped = 1;
+}
+
+/* Drop, one at a time and least useful first, the ops without which the
+ * set loses nothing or less than min. */
+static void prune(state *s, double min)
+{
+    for (;;) {
+        size_t worst = SIZE_MAX;
+        double least = 0;
+        for (size_t j = 0; j < s->nset; j++) {
+            double l = loss(s, j);
+            if ((l <= 0 || l < min) && (worst == SIZE_MAX || l < least)) {
+                worst = j;
+                least = l;
+            }
+        }
+        if (worst == SIZE_MAX)
+            return;
+        drop(s, worst);
+    }
+}
+
+static int alloc_state(state *s)
+{
+    size_t n = s->npool + 1;
+    s->cand_cost = calloc(n, sizeof *s->cand_cost);
+    s->cached_at = malloc(n * sizeof *s->cached_at);
     s->changed = calloc(s->nhot + 1, sizeof *s->changed);
-    if (!s->cand_cost || !s->cached_at || !s->changed)
+    s->cost = malloc((s->nhot + 1) * sizeof *s->cost);
+    s->chosen = malloc(n * sizeof *s->chosen);
+    s->set = malloc(n * sizeof *s->set);
+    s->without = malloc(n * sizeof *s->without);
+    s->taken = calloc(n, 1);
+    s->loss = malloc(n * sizeof *s->loss);
+    s->scratch = malloc((s->maxlen + 1) * sizeof *s->scratch);
+    s->choice = malloc((s->maxlen + 1) * sizeof *s->choice);
+    if (!s->cand_cost || !s->cached_at || !s->changed || !s->cost || !s->chosen || !s->set ||
+        !s->without || !s->taken || !s->loss || !s->scratch || !s->choice)
         return -1;
     for (size_t c = 0; c < s->npool; c++) {
         s->cached_at[c] = NOT_CACHED;
         if (!(s->cand_cost[c] = malloc((s->occ[c].len + 1) * sizeof *s->cand_cost[c])))
             return -1;
     }
+    for (size_t h = 0; h < s->nhot; h++)
+        s->cost[h] = s->hot[h].n;
     return 0;
+}
+
+static void free_state(state *s)
+{
+    for (size_t c = 0; s->occ && c < s->npool; c++)
+        free(s->occ[c].v);
+    for (size_t c = 0; s->cand_cost && c < s->npool; c++)
+        free(s->cand_cost[c]);
+    free(s->occ);
+    free(s->cand_cost);
+    free(s->cached_at);
+    free(s->changed);
+    free(s->cost);
+    free(s->chosen);
+    free(s->set);
+    free(s->without);
+    free(s->taken);
+    free(s->loss);
+    free(s->scratch);
+    free(s->choice);
+    free(s->pool);
+    free(s->hot);
+    free(s->ops);
 }
 
 /* Where proposal k is used in the optimal cover by the ops chosen up to
  * and including it (so the places match its marginal saving). */
-static void locate(state *s, const an_macro *set, size_t k, size_t pick, an_proposal *pr,
-                   uint32_t *scratch, int32_t *choice)
+static void locate(state *s, size_t k, size_t pick, an_proposal *pr)
 {
     const index_list *occ = &s->occ[pick];
     for (size_t o = 0; o < occ->len; o++) {
         const hot_block *hb = &s->hot[occ->v[o]];
-        an_cover(s->ops + hb->at, hb->n, set, k + 1, scratch, choice);
+        an_cover(s->ops + hb->at, hb->n, s->set, k + 1, s->scratch, s->choice);
         const an_func *f = &s->p->runs[hb->run].funcs[hb->func];
         for (uint32_t i = 0; i < hb->n; i++) {
-            if (choice[i] != (int32_t)k)
+            if (s->choice[i] != (int32_t)k)
                 continue;
-            an_where w = {hb->run, hb->func, f->insns[f->blocks[hb->block].first + i + 1 - set[k].n].off,
-                          hb->w};
+            an_where w = {hb->run, hb->func,
+                          f->insns[f->blocks[hb->block].first + i + 1 - s->set[k].n].off, hb->w};
             for (int j = 0; j < AN_WHERE; j++)
                 if (w.weight > pr->where[j].weight) {
                     an_where t = pr->where[j];
@@ -206,81 +348,90 @@ static void locate(state *s, const an_macro *set, size_t k, size_t pick, an_prop
     }
 }
 
-int an_propose(const an_profile *p, an_grams *grams, size_t k, size_t pool, an_proposal *out)
+/* out[k] = pool entry c, which removes g beside out[0..k) = s->set[0..k)
+ * (s->set[k] is c); newcost: its blocks' cover costs with it. */
+static void record(state *s, size_t k, size_t c, const uint32_t *newcost, double g, double total,
+                   double *cumulative, uint8_t *seen, an_proposal *out)
+{
+    an_proposal *pr = &out[k];
+    memset(pr, 0, sizeof *pr);
+    memset(seen, 0, s->p->nbenches + 1);
+    for (size_t i = 0; i < s->occ[c].len; i++) {
+        uint32_t h = s->occ[c].v[i];
+        if (newcost[i] < s->cost[h] && !seen[s->hot[h].bench]) {
+            seen[s->hot[h].bench] = 1;
+            pr->benches++;
+        }
+    }
+    *cumulative += g;
+    pr->gram = s->pool[c];
+    pr->saving = g;
+    pr->cumulative = total > 0 ? *cumulative / total : 0;
+    locate(s, k, c, pr);
+}
+
+/* After a drop: the ops left, in the order chosen, each with its saving
+ * beside those before it; one that falls below min there is left out.
+ * Returns how many are in out. */
+static size_t replay(state *s, double total, double min, uint8_t *seen, an_proposal *out)
+{
+    size_t k = 0;
+    double cumulative = 0;
+    for (size_t h = 0; h < s->nhot; h++)
+        s->cost[h] = s->hot[h].n;
+    for (size_t j = 0; j < s->nset; j++) {
+        size_t c = s->chosen[j];
+        uint32_t *newcost = s->cand_cost[c];
+        s->set[k] = macro_of(s, c);
+        double g = 0;
+        for (size_t i = 0; i < s->occ[c].len; i++) {
+            const hot_block *h = &s->hot[s->occ[c].v[i]];
+            newcost[i] = an_cover(s->ops + h->at, h->n, s->set, k + 1, s->scratch, NULL);
+            g += h->w * ((double)s->cost[s->occ[c].v[i]] - newcost[i]);
+        }
+        if (g <= 0 || g < min)
+            continue;
+        record(s, k++, c, newcost, g, total, &cumulative, seen, out);
+        for (size_t i = 0; i < s->occ[c].len; i++)
+            s->cost[s->occ[c].v[i]] = newcost[i];
+    }
+    return k;
+}
+
+int an_propose(const an_profile *p, an_grams *grams, an_choice *ch, an_proposal *out)
 {
     state s = {.p = p};
     int chosen = -1;
-    an_macro *set = malloc((k + 1) * sizeof *set);
-    uint32_t *scratch = NULL;
-    int32_t *choice = NULL;
-    uint8_t *taken = NULL, *seen = NULL;
-    if (!set || collect_hot(&s) != 0 || build_pool(&s, grams, pool) != 0 || alloc_cache(&s) != 0)
+    uint8_t *seen = calloc(p->nbenches + 1, 1);
+    ch->candidates = ch->executed = 0;
+    if (!seen || collect_hot(&s) != 0 || build_pool(&s, grams, ch->pool, &ch->executed) != 0 ||
+        alloc_state(&s) != 0)
         goto done;
-    scratch = malloc((s.maxlen + 1) * sizeof *scratch);
-    choice = malloc((s.maxlen + 1) * sizeof *choice);
-    s.cost = malloc((s.nhot + 1) * sizeof *s.cost);
-    taken = calloc(s.npool + 1, 1);
-    seen = calloc(p->nbenches + 1, 1);
-    if (!scratch || !choice || !s.cost || !taken || !seen)
-        goto done;
-    for (size_t h = 0; h < s.nhot; h++)
-        s.cost[h] = s.hot[h].n;
-    double total = an_total_weight(p), cumulative = 0;
-    size_t nset = 0;
-    while (nset < k) {
+    ch->candidates = s.npool;
+    double total = an_total_weight(p), min = ch->min_saving * total, cumulative = 0;
+    while (s.nset < ch->k) {
         double best = 0;
         size_t pick = 0;
         for (size_t c = 0; c < s.npool; c++) {
-            if (taken[c])
+            if (s.taken[c])
                 continue;
-            double g = gain(&s, set, nset, c, scratch);
+            double g = gain(&s, c);
             if (g > best * (1 + 1e-12) + 1e-15) {
                 best = g;
                 pick = c;
             }
         }
-        if (best <= 0)
+        if (best <= 0 || best < min)
             break;
-        taken[pick] = 1;
-        gain(&s, set, nset, pick, scratch); /* puts the pick back in set[nset] */
-        const uint32_t *newcost = s.cand_cost[pick];
-        an_proposal *pr = &out[nset];
-        memset(pr, 0, sizeof *pr);
-        memset(seen, 0, p->nbenches + 1);
-        for (size_t i = 0; i < s.occ[pick].len; i++) {
-            uint32_t h = s.occ[pick].v[i];
-            if (newcost[i] < s.cost[h] && !seen[s.hot[h].bench]) {
-                seen[s.hot[h].bench] = 1;
-                pr->benches++;
-            }
-            s.cost[h] = newcost[i];
-            s.changed[h] = (uint32_t)nset + 1;
-        }
-        cumulative += best;
-        pr->gram = s.pool[pick];
-        pr->saving = best;
-        pr->cumulative = total > 0 ? cumulative / total : 0;
-        locate(&s, set, nset, pick, pr, scratch, choice);
-        nset++;
+        gain(&s, pick); /* the pick's covers (cached), and s.set[s.nset] */
+        if (!s.dropped)
+            record(&s, s.nset, pick, s.cand_cost[pick], best, total, &cumulative, seen, out);
+        add(&s, pick, best);
+        prune(&s, min);
     }
-    chosen = (int)nset;
+    chosen = (int)(s.dropped ? replay(&s, total, min, seen, out) : s.nset);
 done:
-    for (size_t c = 0; s.occ && c < s.npool; c++)
-        free(s.occ[c].v);
-    for (size_t c = 0; s.cand_cost && c < s.npool; c++)
-        free(s.cand_cost[c]);
-    free(s.occ);
-    free(s.cand_cost);
-    free(s.cached_at);
-    free(s.changed);
-    free(s.pool);
-    free(s.hot);
-    free(s.ops);
-    free(s.cost);
-    free(set);
-    free(scratch);
-    free(choice);
-    free(taken);
+    free_state(&s);
     free(seen);
     return chosen;
 }

@@ -28,9 +28,26 @@ typedef struct an_proposal {
     an_where where[AN_WHERE];
 } an_proposal;
 
-/* Choose up to k macro ops among the `pool` hottest n-grams of grams
- * (ranked by weight x (n - 1)).  Fills out[0..returned); -1 if out of
- * memory.  Uses the grams' tag field. */
-int an_propose(const an_profile *p, an_grams *grams, size_t k, size_t pool, an_proposal *out);
+/* The smallest saving worth an opcode, as a share of all dispatches: the
+ * choice stops before an op that removes less (one in code that hardly
+ * ran) or nothing (its occurrences are already covered by chosen ops). */
+#define AN_MIN_SAVING 1e-4
+
+typedef struct an_choice {
+    /* asked for */
+    size_t k;          /* ops to choose */
+    size_t pool;       /* hottest n-grams considered */
+    double min_saving; /* share of all dispatches each op must remove */
+    /* found */
+    size_t candidates; /* n-grams considered: at most pool */
+    size_t executed;   /* distinct n-grams that ran, the pool's source */
+} an_choice;
+
+/* Choose up to c->k macro ops among the c->pool hottest n-grams of grams
+ * (ranked by weight x (n - 1)), each removing at least c->min_saving of
+ * all dispatches beside those chosen before it.  Fills out[0..returned)
+ * and c's counts; -1 if out of memory.  Fewer than k are returned when no
+ * other candidate saves enough.  Uses the grams' tag field. */
+int an_propose(const an_profile *p, an_grams *grams, an_choice *c, an_proposal *out);
 
 #endif

@@ -8,29 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "facts.h"
-#include "liveness.h"
-#include "ngrams.h"
-#include "profile_read.h"
 #include "blocks.h"
 #include "evaluate.h"
-#include "propose.h"
+#include "profile_read.h"
+#include "proposals.h"
 #include "report.h"
 
 #define PROGRESS_INSNS 200000 /* inputs at least this long report progress */
 
 static const char usage[] =
     "usage: pulley-ngrams PROFILE.db [MORE.db...] [--runs all|ID,ID|label:NAME]\n"
-    "                     [--max-n N] [--top K] [--ngrams M] [--pool P] [--exact]\n"
+    "                     [--max-n N] [--top K] [--ngrams M] [--pool P]\n"
+    "                     [--min-saving PCT] [--exact]\n"
     "                     [--train LABEL --test LABEL]\n"
     "                     [--format text|markdown|json|csv] [--quiet]\n"
-    "Mines opcode n-grams inside basic blocks of the profiled runs and proposes\n"
-    "K macro ops (default 16) chosen as a set by the dispatches they remove.\n"
+    "Mines opcode n-grams inside basic blocks of the profiled runs and proposes up\n"
+    "to K macro ops (default 16) chosen as a set by the dispatches they remove.\n"
     "  --runs SEL     runs to analyse (default all)\n"
     "  --max-n N      longest n-gram, 2..8 (default 4)\n"
     "  --top K        macro ops to propose (default 16)\n"
     "  --ngrams M     hottest n-grams to list (default 20)\n"
     "  --pool P       candidates considered by the selection (default max(64, 4K))\n"
+    "  --min-saving PCT  propose only ops removing at least PCT% of all dispatches\n"
+    "                 beside those chosen before (default 0.01; 0: any saving)\n"
     "  --exact        only runs with exact execution counts\n"
     "  --train LABEL  choose the ops on the runs with this label (as --runs label:LABEL)\n"
     "  --test LABEL   and report what they save on the runs with this label\n"
@@ -47,29 +47,20 @@ static int parse_count(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-static int by_weight(const void *a, const void *b)
+static int parse_percent(const char *s, double *out)
 {
-    const an_gram *x = *(an_gram *const *)a, *y = *(an_gram *const *)b;
-    if (x->weight != y->weight)
-        return x->weight < y->weight ? 1 : -1;
-    if (x->n != y->n)
-        return x->n - y->n;
-    return memcmp(x->ops, y->ops, x->n * sizeof x->ops[0]);
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v <= 100))
+        return -1;
+    *out = v / 100;
+    return 0;
 }
 
-/* The m hottest n-grams, into a new array; *n gets their number. */
-static an_gram **hottest(an_grams *t, size_t m, size_t *n)
+static void progress_mined(void *top, size_t distinct)
 {
-    an_gram **all = malloc((t->len + 1) * sizeof *all);
-    if (!all)
-        return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < t->cap; i++)
-        if (t->slots[i].n && t->slots[i].weight > 0)
-            all[k++] = &t->slots[i];
-    qsort(all, k, sizeof *all, by_weight);
-    *n = k < m ? k : m;
-    return all;
+    fprintf(stderr, "pulley-ngrams: %zu distinct n-grams; choosing %ld macro ops...\n", distinct,
+            *(const long *)top);
 }
 
 static size_t count_insns(const an_profile *p)
@@ -98,11 +89,11 @@ static int measure_test(const an_profile *train, an_profile *tp, char **dbs, int
         fprintf(stderr, "pulley-ngrams: no runs labelled %s\n", label);
         return -1;
     }
-    an_normalise(tp);
+    int normalised = an_normalise(tp);
     uint16_t *ops = malloc((n * AN_MAX_N + 1) * sizeof *ops);
     an_macro *set = malloc((n + 1) * sizeof *set);
     *marginal = malloc((n + 1) * sizeof **marginal);
-    int rc = ops && set && *marginal ? 0 : -1;
+    int rc = normalised == 0 && ops && set && *marginal ? 0 : -1;
     for (size_t k = 0; rc == 0 && k < n; k++) {
         for (unsigned e = 0; e < props[k].gram->n; e++) {
             const char *name = train->opnames[props[k].gram->ops[e]];
@@ -126,7 +117,7 @@ static int measure_test(const an_profile *train, an_profile *tp, char **dbs, int
 int main(int argc, char **argv)
 {
     enum { OPT_RUNS = 256, OPT_MAXN, OPT_TOP, OPT_NGRAMS, OPT_POOL, OPT_EXACT, OPT_FORMAT,
-           OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_TRAIN, OPT_TEST };
+           OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_TRAIN, OPT_TEST, OPT_MIN_SAVING };
     static const struct option opts[] = {
         {"runs", required_argument, NULL, OPT_RUNS},     {"max-n", required_argument, NULL, OPT_MAXN},
         {"top", required_argument, NULL, OPT_TOP},       {"ngrams", required_argument, NULL, OPT_NGRAMS},
@@ -134,10 +125,11 @@ int main(int argc, char **argv)
         {"format", required_argument, NULL, OPT_FORMAT}, {"quiet", no_argument, NULL, OPT_QUIET},
         {"help", no_argument, NULL, OPT_HELP},           {"version", no_argument, NULL, OPT_VERSION},
         {"train", required_argument, NULL, OPT_TRAIN},   {"test", required_argument, NULL, OPT_TEST},
-        {NULL, 0, NULL, 0}};
+        {"min-saving", required_argument, NULL, OPT_MIN_SAVING}, {NULL, 0, NULL, 0}};
     an_runsel sel;
     an_runsel_parse(&sel, "all");
     long max_n = 4, top = 16, ngrams = 20, pool = 0;
+    double min_saving = AN_MIN_SAVING;
     int exact = 0, quiet = 0, c;
     an_format fmt = AN_TEXT;
     const char *train = NULL, *test = NULL;
@@ -162,6 +154,12 @@ int main(int argc, char **argv)
             }
             break;
         }
+        case OPT_MIN_SAVING:
+            if (parse_percent(optarg, &min_saving) != 0) {
+                fprintf(stderr, "pulley-ngrams: bad --min-saving '%s' (a percentage, 0..100)\n", optarg);
+                return 2;
+            }
+            break;
         case OPT_EXACT:
             exact = 1;
             break;
@@ -214,19 +212,11 @@ int main(int argc, char **argv)
         sel.nids = 0;
         sel.label = train;
     }
-    if (pool == 0)
-        pool = top * 4 > 64 ? top * 4 : 64;
-
     an_profile prof = {0}, test_prof = {0};
+    an_proposals res = {0};
     double *test_marginal = NULL;
-    an_grams grams = {0};
-    an_proposal *props = calloc((size_t)top + 1, sizeof *props);
-    an_gram **hot = NULL;
-    an_facts *facts = NULL;
     char err[1024];
     int status = 1;
-    if (!props)
-        goto oom;
     for (int i = optind; i < argc; i++) {
         if (an_profile_read(&prof, argv[i], &sel, exact, err, sizeof err) < 0) {
             fprintf(stderr, "pulley-ngrams: %s\n", err);
@@ -243,89 +233,28 @@ int main(int argc, char **argv)
     if (progress)
         fprintf(stderr, "pulley-ngrams: %zu runs, %u functions, %zu instructions; mining...\n",
                 prof.nruns, prof.nfuncs, ninsns);
-    an_normalise(&prof);
-    /* Liveness is only read for executed blocks (operand facts). */
-    for (size_t r = 0; r < prof.nruns; r++)
-        for (size_t f = 0; f < prof.runs[r].nfuncs; f++) {
-            an_func *fn = &prof.runs[r].funcs[f];
-            int ran = 0;
-            for (uint32_t b = 0; b < fn->nblocks && !ran; b++)
-                ran = fn->blocks[b].weight > 0;
-            if (ran && an_liveness(fn) != 0)
-                goto oom;
-        }
-    if (an_mine(&prof, (unsigned)max_n, &grams) != 0)
-        goto oom;
-    if (progress)
-        fprintf(stderr, "pulley-ngrams: %zu distinct n-grams; choosing %ld macro ops...\n", grams.len, top);
-    int nprops = an_propose(&prof, &grams, (size_t)top, (size_t)pool, props);
-    if (nprops < 0)
-        goto oom;
-    size_t ntop = 0;
-    if (!(hot = hottest(&grams, (size_t)ngrams, &ntop)))
-        goto oom;
-    /* Facts of the proposals and of the listed n-grams, in one pass. */
-    an_gram **want = malloc(((size_t)nprops + ntop + 1) * sizeof *want);
-    facts = calloc((size_t)nprops + ntop + 1, sizeof *facts);
-    if (!want || !facts) {
-        free(want);
-        goto oom;
+    an_proposals_opts po = {.max_n = (unsigned)max_n, .top = (size_t)top, .pool = (size_t)pool,
+                            .min_saving = min_saving, .ngrams = (size_t)ngrams,
+                            .mined = progress ? progress_mined : NULL, .arg = &top};
+    if (an_proposals_compute(&prof, &po, &res) != 0) {
+        fprintf(stderr, "pulley-ngrams: out of memory\n");
+        goto out;
     }
-    for (int i = 0; i < nprops; i++)
-        want[i] = (an_gram *)props[i].gram;
-    memcpy(want + nprops, hot, ntop * sizeof *want);
-    /* A gram both proposed and listed is collected once, copied after. */
-    size_t nwant = (size_t)nprops;
-    size_t *slot = malloc((ntop + 1) * sizeof *slot);
-    if (!slot) {
-        free(want);
-        goto oom;
-    }
-    for (size_t i = 0; i < ntop; i++) {
-        size_t k = 0;
-        while (k < (size_t)nprops && want[k] != hot[i])
-            k++;
-        if (k == (size_t)nprops)
-            want[k = nwant++] = hot[i];
-        slot[i] = k;
-    }
-    int rc = an_facts_collect(&prof, &grams, want, nwant, facts);
-    free(want);
-    if (rc != 0) {
-        free(slot);
-        goto oom;
-    }
-    an_facts *top_facts = malloc((ntop + 1) * sizeof *top_facts);
-    if (!top_facts) {
-        free(slot);
-        goto oom;
-    }
-    for (size_t i = 0; i < ntop; i++)
-        top_facts[i] = facts[slot[i]];
-    free(slot);
-    if (test && measure_test(&prof, &test_prof, argv + optind, argc - optind, test, exact, props,
-                             (size_t)nprops, &test_marginal) != 0)
-        goto out_top;
-    an_report rep = {.p = &prof, .total = an_total_weight(&prof), .props = props,
-                     .prop_facts = facts, .nprops = (size_t)nprops, .top = hot,
-                     .top_facts = top_facts, .ntop = ntop, .test = &test_prof,
+    if (test && measure_test(&prof, &test_prof, argv + optind, argc - optind, test, exact, res.props,
+                             res.n, &test_marginal) != 0)
+        goto out;
+    an_report rep = {.p = &prof, .total = res.total, .props = res.props, .prop_facts = res.facts,
+                     .nprops = res.n, .choice = &res.choice, .top = res.top,
+                     .top_facts = res.top_facts, .ntop = res.ntop, .test = &test_prof,
                      .test_label = test, .test_marginal = test_marginal};
     an_report_print(stdout, &rep, fmt);
     status = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     if (status)
         fprintf(stderr, "pulley-ngrams: writing the output failed\n");
-out_top:
-    free(top_facts);
-    goto out;
-oom:
-    fprintf(stderr, "pulley-ngrams: out of memory\n");
 out:
     free(test_marginal);
     an_profile_free(&test_prof);
-    free(facts);
-    free(hot);
-    free(props);
-    an_grams_free(&grams);
+    an_proposals_free(&res);
     an_profile_free(&prof);
     return status;
 }

@@ -35,7 +35,7 @@ static const char usage[] =
     "                   PCT% of all executed instructions (default 0.5)\n"
     "  --functions N    at most N hot functions with their disassembly (default 10)\n"
     "  --context N      --text: instructions shown around a hot one (default 2)\n"
-    "  --top K          macro ops to propose in the HTML report (default 16, 0: none)\n"
+    "  --top K          at most K macro ops in the HTML report (default 16, 0: none)\n"
     "  --max-n N        longest macro op, 2..8 (default 4)\n"
     "  --color WHEN     --text colours: auto (when writing to a terminal), always,\n"
     "                   never\n"
@@ -212,7 +212,7 @@ static int output(const report *r, const options *o)
     }
     if (!to_stdout && !o->quiet)
         fprintf(stderr, "pulley-report: wrote %s (%zu hot function%s, %zu proposals)\n", o->output,
-                r->nshow, r->nshow == 1 ? "" : "s", r->props.n);
+                r->nshow, r->nshow == 1 ? "" : "s", r->props.set.n);
     return 0;
 }
 
@@ -240,8 +240,7 @@ static int build(report *r, const options *o, char **dbs, int ndbs)
     if (!o->text) {
         if (progress)
             fprintf(stderr, "pulley-report: choosing %ld macro ops...\n", o->top);
-        size_t pool = o->top * 4 > 64 ? (size_t)o->top * 4 : 64;
-        if (o->top > 0 && rp_proposals_compute(&r->prof, (unsigned)o->max_n, (size_t)o->top, pool, &r->props) != 0)
+        if (o->top > 0 && rp_proposals_compute(&r->prof, (unsigned)o->max_n, (size_t)o->top, 0, &r->props) != 0)
             goto oom;
         if (!(r->runs = calloc(r->prof.nruns, sizeof *r->runs)))
             goto oom;

@@ -7,14 +7,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-static void sequence(const an_profile *p, const an_gram *g, char *buf, size_t cap)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (unsigned i = 0; i < g->n && len < cap; i++)
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? " + " : "", p->opnames[g->ops[i]]);
-}
-
 static double pct(double part, double whole)
 {
     return whole > 0 ? 100.0 * part / whole : 0;
@@ -39,6 +31,40 @@ static double test_removed(const an_report *r)
     for (size_t i = 0; i < r->nprops; i++)
         sum += r->test_marginal[i];
     return pct(sum, an_total_weight(r->test));
+}
+
+void an_choice_note(const an_choice *c, size_t chosen, char *buf, size_t cap)
+{
+    size_t rest = c->candidates - chosen;
+    char least[64], others[64];
+    if (c->min_saving > 0)
+        snprintf(least, sizeof least, "save%s at least %g%% of all dispatches%s", chosen == 1 ? "s" : "",
+                 100 * c->min_saving, chosen > 1 ? " each" : "");
+    else
+        snprintf(least, sizeof least, "remove%s any dispatch", chosen == 1 ? "s" : "");
+    if (rest == 1)
+        snprintf(others, sizeof others, "the other candidate considered saves");
+    else
+        snprintf(others, sizeof others, "the other %zu candidates considered save", rest);
+    buf[0] = '\0';
+    if (chosen >= c->k)
+        return;
+    if (c->executed == 0)
+        snprintf(buf, cap, "No macro op: no n-gram ran.");
+    else if (chosen == 0)
+        snprintf(buf, cap, "No macro op would %s: none of the %zu candidates considered does.", least,
+                 c->candidates);
+    else if (chosen == c->candidates && c->candidates < c->executed)
+        snprintf(buf, cap, "Only %zu of the %zu macro ops asked for: every candidate considered was "
+                           "chosen (%zu of %zu n-grams that ran; --pool considers more).",
+                 chosen, c->k, c->candidates, c->executed);
+    else if (chosen == c->candidates)
+        snprintf(buf, cap, "Only %zu of the %zu macro ops asked for: every n-gram that ran was chosen.",
+                 chosen, c->k);
+    else
+        snprintf(buf, cap, "Only %zu of the %zu macro ops asked for %s: %s %snothing beside the ops "
+                           "chosen.",
+                 chosen, c->k, least, others, c->min_saving > 0 ? "less, or " : "");
 }
 
 static void json_string(FILE *out, const char *s)
@@ -68,7 +94,13 @@ static void print_json(FILE *out, const an_report *r)
         json_string(out, run->benchmark ? run->benchmark : "");
         fprintf(out, ", \"exact\": %s}", run->exact ? "true" : "false");
     }
-    fprintf(out, "\n  ],\n  \"benchmarks\": %zu,\n  \"proposals\": [", r->p->nbenches);
+    fprintf(out, "\n  ],\n  \"benchmarks\": %zu,\n", r->p->nbenches);
+    if (r->choice)
+        fprintf(out, "  \"choice\": {\"asked\": %zu, \"pool\": %zu, \"min_saving\": %.6g, "
+                     "\"candidates\": %zu, \"executed\": %zu},\n",
+                r->choice->k, r->choice->pool, 100 * r->choice->min_saving, r->choice->candidates,
+                r->choice->executed);
+    fputs("  \"proposals\": [", out);
     for (size_t i = 0; i < r->nprops; i++) {
         const an_proposal *pr = &r->props[i];
         an_facts_pattern(&r->prop_facts[i], pr->gram->n, pat, sizeof pat);
@@ -105,7 +137,7 @@ static void print_json(FILE *out, const an_report *r)
     }
     for (size_t i = 0; i < r->ntop; i++) {
         const an_gram *g = r->top[i];
-        sequence(r->p, g, seq, sizeof seq);
+        an_gram_text(r->p, g, seq, sizeof seq);
         an_facts_pattern(&r->top_facts[i], g->n, pat, sizeof pat);
         fprintf(out, "%s\n    {\"rank\": %zu, \"n\": %u, \"sequence\": ", i ? "," : "", i + 1, g->n);
         json_string(out, seq);
@@ -132,7 +164,7 @@ static void proposal_table(const an_report *r, an_table *t, int csv)
     for (size_t i = 0; i < r->nprops; i++) {
         const an_proposal *pr = &r->props[i];
         snprintf(rank, sizeof rank, "%zu", i + 1);
-        sequence(r->p, pr->gram, seq, sizeof seq);
+        an_gram_text(r->p, pr->gram, seq, sizeof seq);
         an_facts_pattern(&r->prop_facts[i], pr->gram->n, pat, sizeof pat);
         snprintf(share, sizeof share, "%.2f", pct(pr->gram->weight, r->total));
         snprintf(save, sizeof save, "%.2f", pct(pr->saving, r->total));
@@ -155,7 +187,7 @@ static void ngram_table(const an_report *r, an_table *t)
     for (size_t i = 0; i < r->ntop; i++) {
         const an_gram *g = r->top[i];
         snprintf(rank, sizeof rank, "%zu", i + 1);
-        sequence(r->p, g, seq, sizeof seq);
+        an_gram_text(r->p, g, seq, sizeof seq);
         an_facts_pattern(&r->top_facts[i], g->n, pat, sizeof pat);
         snprintf(count, sizeof count, "%.0f", g->count);
         snprintf(share, sizeof share, "%.2f", pct(g->weight, r->total));
@@ -185,6 +217,11 @@ void an_report_print(FILE *out, const an_report *r, an_format fmt)
         double removed = r->nprops ? 100 * r->props[r->nprops - 1].cumulative : 0;
         fprintf(out, "%sProposed macro ops: %zu, removing %.2f%% of all dispatches (%zu runs, %zu benchmarks)\n\n",
                 h, r->nprops, removed, r->p->nruns, r->p->nbenches);
+        char note[512] = "";
+        if (r->choice)
+            an_choice_note(r->choice, r->nprops, note, sizeof note);
+        if (*note)
+            fprintf(out, "%s\n\n", note);
         if (r->test_marginal)
             fprintf(out, "On the runs labelled %s (%zu runs, %zu benchmarks) they remove %.2f%%\n\n",
                     r->test_label, r->test->nruns, r->test->nbenches, test_removed(r));

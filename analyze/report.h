@@ -20,6 +20,7 @@ typedef struct an_report {
     const an_proposal *props;
     const an_facts *prop_facts;
     size_t nprops;
+    const an_choice *choice; /* what was asked for (NULL: not said) */
     an_gram *const *top;     /* hottest n-grams */
     const an_facts *top_facts;
     size_t ntop;
@@ -30,5 +31,9 @@ typedef struct an_report {
 } an_report;
 
 void an_report_print(FILE *out, const an_report *r, an_format fmt);
+
+/* When fewer than c->k ops were chosen, a sentence saying why into buf;
+ * else "". */
+void an_choice_note(const an_choice *c, size_t chosen, char *buf, size_t cap);
 
 #endif

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "report.h"
 #include "report_html_code.h"
 
 #define PLACES_LISTED 8 /* places linked per proposal */
@@ -21,12 +22,19 @@ static const char style[] =
     "th{background:#eef0f3;font-weight:600;border-bottom:1px solid #b8bec8}\n"
     "td.r,th.r{text-align:right}code,.mono,table.code td{font-family:ui-monospace,monospace}\n"
     "table.list tr:nth-child(even) td{background:#f7f8fa}table.list td{white-space:nowrap}\n"
-    "table.list td.wrap{white-space:normal;min-width:12em}\n"
+    "table.list td.wrap{white-space:normal;min-width:7em}table.list td.brk{white-space:normal}\n"
+    "table.runs{font-size:13px}table.runs th,table.runs td{padding:1px .4em}\n"
+    "table.props td{white-space:nowrap}table.props td.pat{white-space:normal;min-width:14em}\n"
+    "table.props tbody:nth-of-type(even) td{background:#f7f8fa}\n"
+    "table.props tr.places td{white-space:normal;font-size:12px;color:#555;padding-bottom:.4em}\n"
+    ".place{white-space:nowrap;font-family:ui-monospace,monospace}.place .sv{color:#888}\n"
+    ".more{white-space:nowrap}\n"
     "details.cmd summary{color:#1a55b0;cursor:pointer}details.cmd code{white-space:pre-wrap}\n"
     ".note{color:#555}.meta{color:#444;margin:.2em 0 .5em}\n"
     ".bar{display:inline-block;height:.7em;background:#e0542a;margin-left:.4em}\n"
     "nav a{margin-right:1em}a{color:#1a55b0;text-decoration:none}a:hover{text-decoration:underline}\n"
     "table.code{font-size:13px}table.code td{padding:0 .5em;white-space:pre}\n"
+    "table.code td.ins{white-space:pre-wrap}\n"
     "table.code tbody.blk{border-top:1px solid #9aa3b0}\n"
     "table.code tbody.loop{border-top:2px solid #2a6bd8}\n"
     "table.code tbody.elided td{color:#777;font-style:italic;background:#f3f3f3}\n"
@@ -65,6 +73,24 @@ static void cell(FILE *out, const char *cls, const char *text)
     fputs("</td>", out);
 }
 
+/* An ISO 8601 time that may break after its date. */
+static void start_cell(FILE *out, const char *t)
+{
+    const char *tee = t ? strchr(t, 'T') : NULL;
+    if (!tee) {
+        cell(out, NULL, t);
+        return;
+    }
+    fputs("<td>", out);
+    for (const char *c = t; c <= tee; c++) {
+        char one[2] = {*c, '\0'};
+        rp_html_escape(out, one);
+    }
+    fputs("<wbr>", out);
+    rp_html_escape(out, tee + 1);
+    fputs("</td>", out);
+}
+
 static void int_cell(FILE *out, int64_t v)
 {
     if (v < 0)
@@ -98,7 +124,7 @@ static void run_summary(FILE *out, const rp_html *h)
                  "every benchmark weighing the same.</p>\n",
             p->nruns, p->nruns == 1 ? "" : "s", p->nbenches, p->nbenches == 1 ? "" : "s",
             h->v->nfuncs, h->v->nall);
-    fputs("<table class=\"list\">\n<tr><th>database</th><th class=\"r\">run</th><th>label</th>"
+    fputs("<table class=\"list runs\">\n<tr><th>database</th><th class=\"r\">run</th><th>label</th>"
           "<th>benchmark</th><th>data</th><th>started (UTC)</th><th class=\"r\">duration ms</th>"
           "<th class=\"r\">samples taken</th><th class=\"r\">dropped</th><th class=\"r\">host %</th>"
           "<th>outcome</th><th>build</th><th>host</th><th>command line</th></tr>\n",
@@ -119,8 +145,8 @@ static void run_summary(FILE *out, const rp_html *h)
         if (run->exact)
             fputs("<td>exact counts</td>", out);
         else
-            fprintf(out, "<td>samples at %" PRId64 " Hz</td>", in->sample_hz);
-        cell(out, NULL, in->start_time);
+            fprintf(out, "<td class=\"brk\">samples at %" PRId64 " Hz</td>", in->sample_hz);
+        start_cell(out, in->start_time);
         if (in->duration_ns < 0)
             fputs("<td class=\"r\">-</td>", out);
         else
@@ -195,58 +221,83 @@ static void hot_functions(FILE *out, const rp_html *h)
     fputs("</section>\n", out);
 }
 
-static void place_link(FILE *out, const rp_html *h, const rp_place *pl, double total)
+/* One place: benchmark (when there are several), function and offset,
+ * linked to the instruction when its function is shown, and its saving. */
+static void place(FILE *out, const rp_html *h, const rp_place *pl, double total)
 {
-    const an_func *f = &h->p->runs[pl->run].funcs[pl->func];
+    const an_run *run = &h->p->runs[pl->run];
+    const an_func *f = &run->funcs[pl->func];
     uint32_t off = f->insns[pl->insn].off;
-    double saving = total > 0 ? 100 * pl->saving / total : 0;
-    if (shown_index(h, pl->run, pl->func) >= 0)
-        fprintf(out, "<a href=\"#f%" PRIu32 "-0x%" PRIx32 "\" title=\"saves %.2f%%\">", f->serial, off,
-                saving);
+    int linked = shown_index(h, pl->run, pl->func) >= 0;
+    if (linked)
+        fprintf(out, "<span class=\"place\"><a href=\"#f%" PRIu32 "-0x%" PRIx32 "\">", f->serial, off);
     else
-        fprintf(out, "<span title=\"saves %.2f%%\">", saving);
+        fputs("<span class=\"place\">", out);
+    if (h->p->nbenches > 1) {
+        rp_html_escape(out, run->benchmark ? run->benchmark : "?");
+        fputc(':', out);
+    }
     rp_html_escape(out, f->name);
-    fprintf(out, "+0x%" PRIx32 "%s", off, shown_index(h, pl->run, pl->func) >= 0 ? "</a>" : "</span>");
+    double saving = total > 0 ? 100 * pl->saving / total : 0;
+    fprintf(out, "+0x%" PRIx32 "%s <span class=\"sv\">", off, linked ? "</a>" : "");
+    if (saving < 0.005)
+        fputs("&lt;0.01%</span></span>", out);
+    else
+        fprintf(out, "%.2f%%</span></span>", saving);
+}
+
+/* Proposal k's row, then a full-width line with its first places. */
+static void proposal_rows(FILE *out, const rp_html *h, size_t k)
+{
+    const rp_proposals *r = h->props;
+    const an_proposals *s = &r->set;
+    const an_proposal *pr = &s->props[k];
+    char seq[512], pat[512];
+    an_gram_text(h->p, pr->gram, seq, sizeof seq);
+    an_facts_pattern(&s->facts[k], pr->gram->n, pat, sizeof pat);
+    fprintf(out, "<tbody><tr id=\"p%zu\"><td class=\"r\">%zu</td>", k + 1, k + 1);
+    cell(out, "mono", seq);
+    cell(out, "mono pat", pat);
+    fprintf(out, "<td class=\"r\">%.2f</td><td class=\"r\">%.2f</td><td class=\"r\">%.2f</td>"
+                 "<td class=\"r\">%" PRIu32 "/%zu</td></tr>\n",
+            s->total > 0 ? 100 * pr->gram->weight / s->total : 0,
+            s->total > 0 ? 100 * pr->saving / s->total : 0, 100 * pr->cumulative, pr->benches,
+            h->p->nbenches);
+    size_t n = r->first[k + 1] - r->first[k];
+    fprintf(out, "<tr class=\"places\"><td></td><td colspan=\"6\">%zu place%s%s ", n, n == 1 ? "" : "s",
+            n ? ":" : "");
+    for (size_t i = 0; i < n && i < PLACES_LISTED; i++) {
+        fputs(i ? ", " : "", out);
+        place(out, h, &r->places[r->first[k] + i], s->total);
+    }
+    if (n > PLACES_LISTED)
+        fprintf(out, " <span class=\"more\">and %zu more</span>", n - PLACES_LISTED);
+    fputs("</td></tr></tbody>\n", out);
 }
 
 static void proposals(FILE *out, const rp_html *h)
 {
     const rp_proposals *r = h->props;
+    const an_proposals *s = r ? &r->set : NULL;
+    char note[512] = "";
+    if (s)
+        an_choice_note(&s->choice, s->n, note, sizeof note);
     fputs("<section id=\"proposals\">\n<h2>Proposed macro ops</h2>\n", out);
-    if (!r || r->n == 0) {
-        fputs("<p class=\"note\">No macro op would remove dispatches in this profile.</p>\n</section>\n", out);
+    if (!s || s->n == 0) {
+        fprintf(out, "<p class=\"note\">%s</p>\n</section>\n", *note ? note : "No macro op was asked for.");
         return;
     }
     fprintf(out, "<p class=\"note\">Chosen as a set by the dispatches their optimal cover of every "
                  "executed block removes (as pulley-ngrams does): %.2f%% of all dispatches.  "
-                 "The places are where the cover uses each op, the largest saving first.</p>\n",
-            100 * r->props[r->n - 1].cumulative);
-    fputs("<table class=\"list\">\n<tr><th class=\"r\">#</th><th>macro op</th><th>operand pattern</th>"
-          "<th class=\"r\">share %</th><th class=\"r\">saving %</th><th class=\"r\">cumul %</th>"
-          "<th class=\"r\">benchmarks</th><th>places</th></tr>\n",
+                 "Under each op, the places where the cover uses it, the largest saving first, with "
+                 "the share of all dispatches each removes.%s%s</p>\n",
+            100 * s->props[s->n - 1].cumulative, *note ? "  " : "", note);
+    fputs("<table class=\"props\">\n<thead><tr><th class=\"r\">#</th><th>macro op</th>"
+          "<th>operand pattern</th><th class=\"r\">share %</th><th class=\"r\">saving %</th>"
+          "<th class=\"r\">cumul %</th><th class=\"r\">benchmarks</th></tr></thead>\n",
           out);
-    char seq[512], pat[512];
-    for (size_t k = 0; k < r->n; k++) {
-        const an_proposal *pr = &r->props[k];
-        rp_sequence(h->p, pr->gram, seq, sizeof seq);
-        an_facts_pattern(&r->facts[k], pr->gram->n, pat, sizeof pat);
-        fprintf(out, "<tr id=\"p%zu\"><td class=\"r\">%zu</td>", k + 1, k + 1);
-        cell(out, "mono", seq);
-        cell(out, "mono", pat);
-        fprintf(out, "<td class=\"r\">%.2f</td><td class=\"r\">%.2f</td><td class=\"r\">%.2f</td>"
-                     "<td class=\"r\">%" PRIu32 "/%zu</td><td class=\"mono wrap\">",
-                r->total > 0 ? 100 * pr->gram->weight / r->total : 0,
-                r->total > 0 ? 100 * pr->saving / r->total : 0, 100 * pr->cumulative, pr->benches,
-                h->p->nbenches);
-        size_t n = r->first[k + 1] - r->first[k];
-        for (size_t i = 0; i < n && i < PLACES_LISTED; i++) {
-            fputs(i ? ", " : "", out);
-            place_link(out, h, &r->places[r->first[k] + i], r->total);
-        }
-        if (n > PLACES_LISTED)
-            fprintf(out, " and %zu more", n - PLACES_LISTED);
-        fputs("</td></tr>\n", out);
-    }
+    for (size_t k = 0; k < s->n; k++)
+        proposal_rows(out, h, k);
     fputs("</table>\n</section>\n", out);
 }
 

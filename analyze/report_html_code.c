@@ -156,7 +156,7 @@ int rp_html_function(FILE *out, const rp_html *h, size_t k)
     fn_ctx c = {out, h, hf, NULL, NULL, calloc(f->nblocks + 1, 1)};
     if (!c.keep)
         return -1;
-    if (h->props && h->props->n) {
+    if (h->props && h->props->set.n) {
         c.macro = malloc((f->ninsns + 1) * sizeof *c.macro);
         c.start = malloc(f->ninsns + 1);
         if (!c.macro || !c.start || rp_cover_marks(h->props, f, c.macro, c.start) != 0) {

@@ -1,7 +1,7 @@
 /*
  * report_proposals.c - proposals for pulley-report through the analysis
- * library (liveness, mining, the greedy set choice, operand facts), and
- * their places from the optimal cover of every executed block.
+ * library (proposals.c), and their places from the optimal cover of every
+ * executed block.
  */
 #include "report_proposals.h"
 
@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blocks.h"
 #include "cover.h"
-#include "liveness.h"
 
 /* The chosen ops as a cover set, and scratch space for one block. */
 typedef struct coverer {
@@ -26,11 +24,12 @@ typedef struct coverer {
 static int coverer_init(coverer *c, const rp_proposals *r)
 {
     memset(c, 0, sizeof *c);
-    if (!(c->set = malloc((r->n + 1) * sizeof *c->set)))
+    const an_proposals *s = &r->set;
+    if (!(c->set = malloc((s->n + 1) * sizeof *c->set)))
         return -1;
-    for (size_t k = 0; k < r->n; k++)
-        c->set[k] = (an_macro){r->props[k].gram->ops, r->props[k].gram->n};
-    c->nset = r->n;
+    for (size_t k = 0; k < s->n; k++)
+        c->set[k] = (an_macro){s->props[k].gram->ops, s->props[k].gram->n};
+    c->nset = s->n;
     return 0;
 }
 
@@ -117,11 +116,11 @@ static int find_places(rp_proposals *r, const an_profile *p)
             }
         }
     coverer_free(&c);
-    if (rc != 0 || !(r->first = calloc(r->n + 1, sizeof *r->first)))
+    if (rc != 0 || !(r->first = calloc(r->set.n + 1, sizeof *r->first)))
         return -1;
     if (n)
         qsort(r->places, n, sizeof *r->places, by_prop_saving);
-    for (size_t k = 0, i = 0; k <= r->n; k++) {
+    for (size_t k = 0, i = 0; k <= r->set.n; k++) {
         while (i < n && r->places[i].prop < k)
             i++;
         r->first[k] = i;
@@ -132,46 +131,18 @@ static int find_places(rp_proposals *r, const an_profile *p)
 int rp_proposals_compute(an_profile *p, unsigned max_n, size_t top, size_t pool, rp_proposals *out)
 {
     memset(out, 0, sizeof *out);
-    an_normalise(p);
-    out->total = an_total_weight(p);
-    /* Liveness is only read for executed blocks (operand facts). */
-    for (size_t r = 0; r < p->nruns; r++)
-        for (size_t f = 0; f < p->runs[r].nfuncs; f++) {
-            an_func *fn = &p->runs[r].funcs[f];
-            int ran = 0;
-            for (uint32_t b = 0; b < fn->nblocks && !ran; b++)
-                ran = fn->blocks[b].weight > 0;
-            if (ran && an_liveness(fn) != 0)
-                return -1;
-        }
-    if (an_mine(p, max_n, &out->grams) != 0 || !(out->props = calloc(top + 1, sizeof *out->props)))
-        goto fail;
-    int n = an_propose(p, &out->grams, top, pool, out->props);
-    if (n < 0)
-        goto fail;
-    out->n = (size_t)n;
-    an_gram **want = malloc((out->n + 1) * sizeof *want);
-    out->facts = calloc(out->n + 1, sizeof *out->facts);
-    if (!want || !out->facts) {
-        free(want);
-        goto fail;
-    }
-    for (size_t k = 0; k < out->n; k++)
-        want[k] = (an_gram *)out->props[k].gram;
-    int rc = an_facts_collect(p, &out->grams, want, out->n, out->facts);
-    free(want);
-    if (rc == 0 && find_places(out, p) == 0)
+    an_proposals_opts o = {.max_n = max_n, .top = top, .pool = pool, .min_saving = AN_MIN_SAVING};
+    if (an_proposals_compute(p, &o, &out->set) != 0)
+        return -1;
+    if (find_places(out, p) == 0)
         return 0;
-fail:
     rp_proposals_free(out);
     return -1;
 }
 
 void rp_proposals_free(rp_proposals *r)
 {
-    an_grams_free(&r->grams);
-    free(r->props);
-    free(r->facts);
+    an_proposals_free(&r->set);
     free(r->places);
     free(r->first);
     memset(r, 0, sizeof *r);
@@ -183,7 +154,7 @@ int rp_cover_marks(const rp_proposals *r, const an_func *f, int32_t *macro, uint
         macro[i] = -1;
         start[i] = 0;
     }
-    if (r->n == 0)
+    if (r->set.n == 0)
         return 0;
     coverer c;
     int rc = coverer_init(&c, r);
@@ -203,12 +174,4 @@ int rp_cover_marks(const rp_proposals *r, const an_func *f, int32_t *macro, uint
     }
     coverer_free(&c);
     return rc;
-}
-
-void rp_sequence(const an_profile *p, const an_gram *g, char *buf, size_t cap)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (unsigned i = 0; i < g->n && len < cap; i++)
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? " + " : "", p->opnames[g->ops[i]]);
 }

@@ -1,8 +1,8 @@
 /*
  * report_proposals.h - the macro-op proposals pulley-report shows, made
- * by the pulley-ngrams machinery (ngrams.c, propose.c, facts.c), and every
- * place they occur: the optimal cover of each executed block by the whole
- * chosen set says which instructions each proposed op would replace.
+ * as pulley-ngrams makes them (proposals.c), and every place they occur:
+ * the optimal cover of each executed block by the whole chosen set says
+ * which instructions each proposed op would replace.
  */
 #ifndef RP_REPORT_PROPOSALS_H
 #define RP_REPORT_PROPOSALS_H
@@ -10,10 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "facts.h"
-#include "ngrams.h"
 #include "profile.h"
-#include "propose.h"
+#include "proposals.h"
 
 typedef struct rp_place {
     uint32_t prop;      /* proposal index */
@@ -23,19 +21,15 @@ typedef struct rp_place {
 } rp_place;
 
 typedef struct rp_proposals {
-    an_grams grams;
-    an_proposal *props;
-    an_facts *facts;    /* operand facts of each proposal */
-    size_t n;
+    an_proposals set;   /* the chosen ops, their facts, the total */
     rp_place *places;   /* grouped by proposal, largest saving first */
     size_t *first;      /* proposal k's places: [first[k], first[k + 1]) */
-    double total;       /* normalised dispatches of the profile */
 } rp_proposals;
 
 /* Choose up to `top` macro ops of at most max_n instructions among the
- * `pool` hottest n-grams, as pulley-ngrams does, with their facts and
- * places.  Normalises p and computes liveness.  Returns 0, or -1 when out
- * of memory. */
+ * `pool` hottest n-grams (0: the default), as pulley-ngrams does, with
+ * their facts and places.  Normalises p and computes liveness.  Returns
+ * 0, or -1 when out of memory. */
 int rp_proposals_compute(an_profile *p, unsigned max_n, size_t top, size_t pool, rp_proposals *out);
 void rp_proposals_free(rp_proposals *r);
 
@@ -43,8 +37,5 @@ void rp_proposals_free(rp_proposals *r);
  * cover of its block (-1: none), and start[i] = 1 where an occurrence
  * begins.  Returns 0, or -1 when out of memory. */
 int rp_cover_marks(const rp_proposals *r, const an_func *f, int32_t *macro, uint8_t *start);
-
-/* "xlt64_s + br_if_not" into buf. */
-void rp_sequence(const an_profile *p, const an_gram *g, char *buf, size_t cap);
 
 #endif

@@ -20,7 +20,7 @@ make_db() {
 
 make_db "$tmp/a.db" 7
 expect_status 0 "$PULLEY_NGRAMS" "$tmp/a.db"
-grep -q '^Proposed macro ops: 16, removing [0-9.]*% of all dispatches (1 runs, 1 benchmarks)' "$tmp/out" ||
+grep -Eq '^Proposed macro ops: [1-9][0-9]*, removing [0-9.]*% of all dispatches \(1 runs, 1 benchmarks\)' "$tmp/out" ||
     fail "pulley-ngrams summary: $(cat "$tmp/out")"
 grep -Eq '^ +[1-3]  bcheck32 \+ xadd64' "$tmp/out" ||
     fail "bcheck32 + xadd64 not among the top 3 proposals: $(cat "$tmp/out")"

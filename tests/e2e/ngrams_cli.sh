@@ -3,8 +3,9 @@
 # tests/programs/loops.pasm with pulley-collect, and check that the
 # compare + branch pair (xlt64_s + br_if_not) is among the top proposals
 # with its carried, dead register; every output format; run selection;
-# --train/--test; usage errors exit 2, unreadable or foreign databases
-# exit 1 naming the path.
+# --train/--test; asking for more ops than save anything gives fewer,
+# each saving at least the minimum, and says so; usage errors exit 2,
+# unreadable or foreign databases exit 1 naming the path.
 # Environment: PULLEY_COLLECT, PULLEY_NGRAMS, PROGRAMS.
 set -eu
 : "${PULLEY_COLLECT:?}" "${PULLEY_NGRAMS:?}" "${PROGRAMS:?}"
@@ -34,6 +35,25 @@ grep -q '"ops": \["xlt64_s", "br_if_not"\]' "$tmp/out" || fail "json: $(cat "$tm
 if command -v python3 >/dev/null; then
     python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" || fail "json does not parse"
 fi
+# More ops asked for than save anything: fewer, each saving at least
+# 0.01% (the default minimum), and a line saying so.
+ngrams 0 "$db" --top 100
+grep -Eq '^Only [0-9]+ of the 100 macro ops asked for saves? at least 0\.01% of all dispatches' "$tmp/out" ||
+    fail "no note on the ops missing: $(cat "$tmp/out")"
+ngrams 0 "$db" --top 100 --format json
+grep -Eq '"choice": \{"asked": 100, "pool": 400, "min_saving": 0\.01, "candidates": [0-9]+, "executed": [0-9]+\}' "$tmp/out" ||
+    fail "json choice: $(cat "$tmp/out")"
+if command -v python3 >/dev/null; then
+    python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+p = r["proposals"]
+assert 0 < len(p) < 100, len(p)
+assert all(x["saving"] >= 0.01 for x in p), [x["saving"] for x in p]' "$tmp/out" ||
+        fail "a proposal saves less than 0.01%: $(cat "$tmp/out")"
+fi
+ngrams 0 "$db" --top 100 --min-saving 50
+grep -q '^No macro op would save at least 50% of all dispatches' "$tmp/out" ||
+    fail "--min-saving 50: $(cat "$tmp/out")"
 ngrams 0 "$db" --format csv --max-n 2
 head -1 "$tmp/out" | grep -q '^rank,macro op,operand pattern,share %,saving %,cumul %,benchmarks,where$' ||
     fail "csv header: $(head -1 "$tmp/out")"
@@ -62,6 +82,8 @@ grep -q "no runs labelled nothing" "$tmp/err" || fail "empty test set: $(cat "$t
 # Errors.
 ngrams 2 "$db" --top x
 ngrams 2 "$db" --format yaml
+ngrams 2 "$db" --min-saving x
+ngrams 2 "$db" --min-saving 101
 ngrams 2 "$db" --runs 1,,2
 ngrams 2
 ngrams 1 "$db" --runs 99

@@ -93,9 +93,14 @@ grep -q '<span class="fname mono">loops</span>' "$tmp/report.html" || fail "no h
 grep -Eq '<tr id="f[0-9]+-0x15" class="h[1-7]" data-share="[0-9.]+"><td class="pct r">[0-9.]+</td>.*xlt64_s x4, x3, x0' \
     "$tmp/report.html" || fail "no hot row for the loop head"
 grep -q 'xlt64_s + br_if_not' "$tmp/report.html" || fail "no compare + branch proposal"
+# Each proposal's row is followed by the line of its places.
+[ "$(grep -c '<tbody><tr id="p[0-9]*">' "$tmp/report.html")" -ge 1 ] &&
+    [ "$(grep -c '<tbody><tr id="p[0-9]*">' "$tmp/report.html")" = "$(grep -c '<tr class="places"><td></td><td colspan="6">[0-9]* place' "$tmp/report.html")" ] ||
+    fail "proposal rows and their places lines do not pair up"
 report 0 "$db" -o - --top 0
 grep -q '^<!DOCTYPE html>' "$tmp/out" || fail "-o - did not write HTML to stdout"
-grep -q 'No macro op would remove' "$tmp/out" || fail "--top 0 still proposed ops"
+grep -q 'No macro op was asked for' "$tmp/out" || fail "--top 0 still proposed ops"
+grep -q '<tr id="p1">' "$tmp/out" && fail "--top 0 wrote a proposal row"
 
 # Names from the database are text, never markup.
 cp "$db" "$tmp/evil.db"

@@ -3,8 +3,9 @@
  * counts: basic blocks (branch and jump-table targets, instructions after
  * branches and terminators), block frequencies from exact counts and from
  * samples, per-benchmark normalisation, exact n-gram counts, operand facts,
- * the saving of a chosen set counted once where n-grams overlap, and the
- * savings of fixed ops measured on other runs.
+ * the saving of a chosen set counted once where n-grams overlap, no op
+ * proposed that saves (almost) nothing, alone or once later ops cover its
+ * occurrences, and the savings of fixed ops measured on other runs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +22,9 @@
 #include "liveness.h"
 #include "ngrams.h"
 #include "profile_read.h"
+#include "proposals.h"
 #include "propose.h"
+#include "report.h"
 #include "test_ngrams_db.h"
 
 static tdb db;
@@ -64,6 +67,47 @@ static void code_g(tcode *c)
     TC0(c, T_RET);
 }
 
+/* k: a loop run a million times, then a block run once.
+ *    0: xadd64 x1, x1, x2    block 0 (branch target)
+ *    3: xlt64_s x3, x1, x4
+ *    6: br_if_not x3, 0
+ *   12: xconst8 x5, 1        block 1 (after a branch)
+ *   15: xconst8 x6, 2
+ *   18: ret                                                       */
+static void code_k(tcode *c)
+{
+    memset(c, 0, sizeof *c);
+    TC3(c, T_XADD64, 1, 1, 2);
+    TC3(c, T_XLT64_S, 3, 1, 4);
+    TC1(c, T_BR_IF_NOT, 3, -6, 4);
+    TC1(c, T_XCONST8, 5, 1, 1);
+    TC1(c, T_XCONST8, 6, 2, 1);
+    TC0(c, T_RET);
+}
+
+/* m: x + y inside two longer sequences, each run 100000 times, and once
+ * more with a ret (x = xadd64, y = xlt64_s, z = heap_size, w = xconst8).
+ *    0: br_if_not x0, 22
+ *    6: br_if_not x1, 31
+ *   12: x, y, z              block B1 (after a branch)
+ *   22: w, x, y              block B2 (branch target)
+ *   31: x, y, ret            block B3 (branch target)               */
+static void code_m(tcode *c)
+{
+    memset(c, 0, sizeof *c);
+    TC1(c, T_BR_IF_NOT, 0, 22, 4);
+    TC1(c, T_BR_IF_NOT, 1, 25, 4);
+    TC3(c, T_XADD64, 1, 1, 2);
+    TC3(c, T_XLT64_S, 3, 1, 2);
+    TC1(c, T_HEAP_SIZE, 4, 0, 0);
+    TC1(c, T_XCONST8, 5, 1, 1);
+    TC3(c, T_XADD64, 1, 1, 2);
+    TC3(c, T_XLT64_S, 3, 1, 2);
+    TC3(c, T_XADD64, 1, 1, 2);
+    TC3(c, T_XLT64_S, 3, 1, 2);
+    TC0(c, T_RET);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -100,6 +144,22 @@ static int setup(void **state)
     tdb_function(&db, 3, 4, "h", &c);
     for (uint32_t off = 0; off <= 9; off += 3)
         tdb_count(&db, 3, 4, off, 100);
+    /* run 4, benchmark b4: a hot loop and a block run once (code_k) */
+    tdb_run(&db, 4, NULL, "b4", 1);
+    code_k(&c);
+    tdb_function(&db, 4, 5, "k", &c);
+    for (uint32_t off = 0; off <= 6; off += 3)
+        tdb_count(&db, 4, 5, off, 1000000);
+    for (uint32_t off = 12; off <= 18; off += 3)
+        tdb_count(&db, 4, 5, off, 1);
+    /* run 5, benchmark b5: code_m */
+    tdb_run(&db, 5, NULL, "b5", 1);
+    code_m(&c);
+    tdb_function(&db, 5, 6, "m", &c);
+    const uint32_t m_offs[] = {0, 6, 12, 15, 18, 22, 25, 28, 31, 34, 37};
+    const int64_t m_counts[] = {1, 1, 100000, 100000, 100000, 100000, 100000, 100000, 1, 1, 1};
+    for (int i = 0; i < 11; i++)
+        tdb_count(&db, 5, 6, m_offs[i], m_counts[i]);
     tdb_close(&db);
     return 0;
 }
@@ -263,7 +323,8 @@ static void set_saving_counts_overlaps_once(void **state)
     load(&p, "3");
     assert_int_equal(an_mine(&p, 2, &t), 0);
     assert_true(near(gram(&p, &t, "xadd64", "xadd64", NULL)->weight, 0.5));
-    assert_int_equal(an_propose(&p, &t, 4, 64, props), 2);
+    an_choice choice = {.k = 4, .pool = 64, .min_saving = AN_MIN_SAVING};
+    assert_int_equal(an_propose(&p, &t, &choice, props), 2);
     assert_int_equal(props[0].gram->ops[1], op(&p, "xadd64"));
     assert_true(near(props[0].saving, 0.25) && near(props[0].cumulative, 0.25));
     assert_int_equal(props[1].gram->ops[1], op(&p, "ret"));
@@ -271,6 +332,118 @@ static void set_saving_counts_overlaps_once(void **state)
     assert_int_equal(props[0].benches, 1);
     assert_string_equal(p.runs[0].funcs[props[0].where[0].func].name, "h");
     assert_int_equal(props[0].where[0].off, 0);
+    an_grams_free(&t);
+    an_profile_free(&p);
+}
+
+/* In k only the loop's xadd64 + xlt64_s + br_if_not saves a share worth
+ * an opcode: 2 of every 3 dispatches.  Its parts then save nothing, and
+ * the block run once saves 2 dispatches in 3000003.  So 1 op of the 4
+ * asked for, and the output says why; with no minimum, 2 (never one
+ * that saves nothing). */
+static void ops_that_save_nothing_are_not_proposed(void **state)
+{
+    (void)state;
+    an_profile p;
+    an_proposals r;
+    load(&p, "4");
+    an_proposals_opts o = {.max_n = 4, .top = 4, .min_saving = AN_MIN_SAVING};
+    assert_int_equal(an_proposals_compute(&p, &o, &r), 0);
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.props[0].gram->n, 3);
+    assert_int_equal(r.props[0].gram->ops[0], op(&p, "xadd64"));
+    assert_int_equal(r.props[0].gram->ops[2], op(&p, "br_if_not"));
+    assert_true(near(r.props[0].saving, 2000000.0 / 3000003));
+    /* 6 n-grams ran, 3 in each block; all 6 were candidates */
+    assert_int_equal(r.choice.executed, 6);
+    assert_int_equal(r.choice.candidates, 6);
+    char note[512];
+    an_choice_note(&r.choice, r.n, note, sizeof note);
+    assert_string_equal(note, "Only 1 of the 4 macro ops asked for saves at least 0.01% of all "
+                              "dispatches: the other 5 candidates considered save less, or nothing "
+                              "beside the ops chosen.");
+    /* The text report carries the note. */
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    an_report rep = {.p = &p, .total = r.total, .props = r.props, .prop_facts = r.facts,
+                     .nprops = r.n, .choice = &r.choice};
+    an_report_print(out, &rep, AN_TEXT);
+    assert_int_equal(fclose(out), 0);
+    assert_non_null(strstr(text, "Proposed macro ops: 1, removing 66.67% of all dispatches"));
+    assert_non_null(strstr(text, "\nOnly 1 of the 4 macro ops asked for saves at least 0.01%"));
+    free(text);
+    an_proposals_free(&r);
+
+    /* No minimum: the block run once is proposed too, and still nothing
+     * that saves nothing. */
+    o.min_saving = 0;
+    assert_int_equal(an_proposals_compute(&p, &o, &r), 0);
+    assert_int_equal(r.n, 2);
+    assert_int_equal(r.props[1].gram->ops[0], op(&p, "xconst8"));
+    assert_int_equal(r.props[1].gram->n, 3);
+    assert_true(near(r.props[1].saving, 2.0 / 3000003));
+    for (size_t k = 0; k < r.n; k++)
+        assert_true(r.props[k].saving > 0);
+    an_choice_note(&r.choice, r.n, note, sizeof note);
+    assert_string_equal(note, "Only 2 of the 4 macro ops asked for remove any dispatch: the other 4 "
+                              "candidates considered save nothing beside the ops chosen.");
+    an_proposals_free(&r);
+
+    /* Asking for no more than there are: no note. */
+    o.top = 1;
+    o.min_saving = AN_MIN_SAVING;
+    assert_int_equal(an_proposals_compute(&p, &o, &r), 0);
+    assert_int_equal(r.n, 1);
+    an_choice_note(&r.choice, r.n, note, sizeof note);
+    assert_string_equal(note, "");
+    an_proposals_free(&r);
+    an_profile_free(&p);
+}
+
+static int is_gram(const an_profile *p, const an_gram *g, const char *a, const char *b,
+                   const char *c)
+{
+    return g->n == (c ? 3 : 2) && g->ops[0] == op(p, a) && g->ops[1] == op(p, b) &&
+           (!c || g->ops[2] == op(p, c));
+}
+
+/* In m, x + y saves the most alone (200001 dispatches of 600005) and is
+ * chosen first; w + x + y and x + y + z then take all its hot
+ * occurrences, leaving it 1 dispatch: it is dropped and the two others
+ * are reported with their savings without it.  With no minimum it is
+ * dropped all the same once x + y + ret covers its last occurrence. */
+static void ops_made_useless_by_later_ones_are_dropped(void **state)
+{
+    (void)state;
+    an_profile p;
+    an_grams t = {0};
+    an_proposal props[5];
+    load(&p, "5");
+    assert_int_equal(p.runs[0].funcs[0].nblocks, 5);
+    assert_int_equal(an_mine(&p, 3, &t), 0);
+    const double total = 600005;
+    an_choice choice = {.k = 4, .pool = 64, .min_saving = AN_MIN_SAVING};
+    assert_int_equal(an_propose(&p, &t, &choice, props), 2);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(props[k].gram->n, 3);
+        assert_true(near(props[k].saving, 200000 / total));
+        assert_int_equal(props[k].benches, 1);
+    }
+    assert_true(is_gram(&p, props[0].gram, "xadd64", "xlt64_s", "heap_size") ||
+                is_gram(&p, props[0].gram, "xconst8", "xadd64", "xlt64_s"));
+    assert_true(near(props[1].cumulative, 400000 / total));
+    /* its place: where B2 or B1 starts */
+    uint32_t at = props[0].gram->ops[0] == op(&p, "xconst8") ? 22 : 12;
+    assert_int_equal(props[0].where[0].off, at);
+
+    choice.min_saving = 0;
+    assert_int_equal(an_propose(&p, &t, &choice, props), 3);
+    assert_true(near(props[0].saving, 200000 / total) && near(props[1].saving, 200000 / total));
+    assert_true(is_gram(&p, props[2].gram, "xadd64", "xlt64_s", "ret"));
+    assert_true(near(props[2].saving, 2 / total));
+    assert_true(near(props[2].cumulative, 400002 / total));
     an_grams_free(&t);
     an_profile_free(&p);
 }
@@ -300,6 +473,8 @@ int main(void)
         cmocka_unit_test(ngram_counts_are_exact_and_stay_in_blocks),
         cmocka_unit_test(operand_facts),
         cmocka_unit_test(set_saving_counts_overlaps_once),
+        cmocka_unit_test(ops_that_save_nothing_are_not_proposed),
+        cmocka_unit_test(ops_made_useless_by_later_ones_are_dropped),
         cmocka_unit_test(evaluate_fixed_ops),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

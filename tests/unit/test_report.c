@@ -299,9 +299,18 @@ static void html_escapes_names_and_links_within(void **state)
     assert_non_null(strstr(html, "<a class=\"back\" href=\"#f0-0x3\""));
     assert_non_null(strstr(html, "<a class=\"fwd\" href=\"#f0-0x14\""));
     /* Both blocks of the loop become macro ops, linked both ways. */
-    assert_int_equal(props.n, 2);
+    assert_int_equal(props.set.n, 2);
     assert_non_null(strstr(html, "<tr id=\"p1\">"));
     assert_non_null(strstr(html, "href=\"#p2\""));
+    /* Under each proposal, a line of its places: one each here, linked
+     * to the instruction, with the share it saves. */
+    size_t lines = 0;
+    for (const char *at = html; (at = strstr(at, "<tr class=\"places\"><td></td><td colspan=\"6\">1 place: "));
+         at++)
+        lines++;
+    assert_int_equal(lines, 2);
+    assert_non_null(strstr(html, "<span class=\"place\"><a href=\"#f0-0x3\">"));
+    assert_non_null(strstr(html, "</a> <span class=\"sv\">"));
     assert_links_resolve(html);
     free(html);
     rp_proposals_free(&props);
