@@ -19,11 +19,35 @@
 
 extern const char pdb_schema_sql[]; /* sql/schema.sql, embedded by the build */
 
-/* migrations[v] takes a database from version v to v + 1; version 0 is an
- * empty file.  A new schema version adds its sql/migrations file here. */
-static const char *const migrations[] = {pdb_schema_sql};
-_Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION,
-               "one migration per schema version");
+/* Version 1 -> 2 (sql/schema.sql says what changed).  SQLite cannot change
+ * a primary key, so edge_counts is rebuilt, exactly as schema.sql creates
+ * it; its version 1 rows were all transfers inside one function. */
+static const char migrate_1_to_2[] =
+    "CREATE TABLE edge_counts_v2 ("
+    "  run_id         INTEGER NOT NULL REFERENCES runs(id),"
+    "  function_id    INTEGER NOT NULL REFERENCES functions(id),"
+    "  from_offset    INTEGER NOT NULL,"
+    "  to_function_id INTEGER NOT NULL REFERENCES functions(id),"
+    "  to_offset      INTEGER NOT NULL,"
+    "  count          INTEGER NOT NULL,"
+    "  PRIMARY KEY (function_id, from_offset, to_function_id, to_offset)"
+    ") WITHOUT ROWID;"
+    "INSERT INTO edge_counts_v2 (run_id, function_id, from_offset, to_function_id, to_offset,"
+    "                            count)"
+    "  SELECT run_id, function_id, from_offset, function_id, to_offset, count"
+    "  FROM edge_counts;"
+    "DROP TABLE edge_counts;"
+    "ALTER TABLE edge_counts_v2 RENAME TO edge_counts;"
+    "CREATE INDEX edge_counts_target ON edge_counts(to_function_id, to_offset);"
+    "ALTER TABLE runs ADD COLUMN counts_unmapped INTEGER;"
+    "PRAGMA user_version = 2;";
+
+/* migrations[v - 1] takes a database from version v to v + 1.  An empty
+ * file gets the current schema from schema.sql at once.  A new schema
+ * version changes schema.sql and adds its migration here. */
+static const char *const migrations[] = {migrate_1_to_2};
+_Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION - 1,
+               "one migration per schema version after the first");
 
 enum { BUSY_TIMEOUT_MS = 60000, BUSY_RETRIES = 50 };
 
@@ -185,17 +209,32 @@ static int check_file(profile_db *p, char *err, size_t errcap)
     return rc;
 }
 
-/* Create or migrate the schema, once, under a write lock. */
+/* Create or migrate the schema, once, under a write lock; all of it or
+ * (on any failure) none of it. */
 static int upgrade(profile_db *p, char *err, size_t errcap)
 {
-    int64_t version;
+    int64_t version, now;
     if (pdb_begin(p, err, errcap) != 0)
         return -1;
     if (check_ours(p, &version, err, errcap) != 0)
         goto failed;
-    for (; version < PDB_SCHEMA_VERSION; version++)
-        if (pdb_exec(p, migrations[version], err, errcap) != 0)
+    if (version == 0 && pdb_exec(p, pdb_schema_sql, err, errcap) != 0)
+        goto failed;
+    for (int64_t v = version ? version : PDB_SCHEMA_VERSION; v < PDB_SCHEMA_VERSION; v++)
+        if (pdb_exec(p, migrations[v - 1], err, errcap) != 0) {
+            char why[512];
+            snprintf(why, sizeof why, "%s", err);
+            fail(err, errcap, "migrating from schema version %lld to %lld: %s", (long long)v,
+                 (long long)v + 1, why);
             goto failed;
+        }
+    if (query_int(p, "PRAGMA user_version", &now, err, errcap) != 0)
+        goto failed;
+    if (now != PDB_SCHEMA_VERSION) {
+        fail(err, errcap, "%s: the schema is at version %lld after creating or migrating it,"
+                          " not %d", p->path, (long long)now, PDB_SCHEMA_VERSION);
+        goto failed;
+    }
     if (pdb_commit(p, err, errcap) == 0)
         return 0;
 failed:

@@ -55,14 +55,33 @@ int registry_add_function(registry *r, int module, uint32_t index, const char *n
     return (int)r->nfuncs++;
 }
 
-int registry_add_count(registry *r, reg_counts *c, int func, uint32_t from, uint32_t to,
-                       uint64_t count)
+/* Is offset inside the code of function handle func? */
+static int inside(const registry *r, int func, uint32_t offset)
 {
-    if (func < 0 || (size_t)func >= r->nfuncs ||
-        reserve((void **)&c->items, c->n, &c->cap, sizeof *c->items) != 0)
+    return func >= 0 && (size_t)func < r->nfuncs && offset < r->funcs[func].size;
+}
+
+static int append_count(reg_counts *c, reg_count k)
+{
+    if (reserve((void **)&c->items, c->n, &c->cap, sizeof *c->items) != 0)
         return -1;
-    c->items[c->n++] = (reg_count){func, from, to, count};
+    c->items[c->n++] = k;
     return 0;
+}
+
+int registry_add_exec(registry *r, int func, uint32_t offset, uint64_t count)
+{
+    if (!inside(r, func, offset))
+        return REGISTRY_UNMAPPED;
+    return append_count(&r->execs, (reg_count){func, -1, offset, 0, count});
+}
+
+int registry_add_edge(registry *r, int func, uint32_t from, int to_func, uint32_t to,
+                      uint64_t count)
+{
+    if (!inside(r, func, from) || !inside(r, to_func, to))
+        return REGISTRY_UNMAPPED;
+    return append_count(&r->edges, (reg_count){func, to_func, from, to, count});
 }
 
 static int by_address(const void *a, const void *b)

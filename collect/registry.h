@@ -23,9 +23,12 @@ typedef struct reg_function {
     size_t size;
 } reg_function;
 
-/* An exact count: an instruction (`to` unused) or a branch edge. */
+/* An exact count: an instruction of func at offset `from` (to_func and
+ * `to` unused), or a control transfer from offset `from` of func to offset
+ * `to` of to_func (the same function for a branch, another for most calls
+ * and returns). */
 typedef struct reg_count {
-    int func;
+    int func, to_func;
     uint32_t from, to;
     uint64_t count;
 } reg_count;
@@ -54,9 +57,16 @@ typedef struct registry {
 int registry_add_module(registry *r, const char *name, const void *decode_ctx);
 int registry_add_function(registry *r, int module, uint32_t index, const char *name,
                           uintptr_t address, const uint8_t *code, size_t size);
-/* Append a count for a registered function; 0 or -1. */
-int registry_add_count(registry *r, reg_counts *c, int func, uint32_t from, uint32_t to,
-                       uint64_t count);
+/* The answer of registry_add_exec / _add_edge for a count they cannot
+ * attribute. */
+#define REGISTRY_UNMAPPED (-2)
+/* Append an instruction count or a transfer count (see reg_count).
+ * Returns 0; -1 when out of memory; REGISTRY_UNMAPPED (nothing stored)
+ * when a function handle is unknown or an offset is not inside its
+ * function's code. */
+int registry_add_exec(registry *r, int func, uint32_t offset, uint64_t count);
+int registry_add_edge(registry *r, int func, uint32_t from, int to_func, uint32_t to,
+                      uint64_t count);
 
 /* Index functions by address (once every function is registered). */
 int registry_sort(registry *r);

@@ -119,7 +119,7 @@ int run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err
         goto failed;
     int b = sqlite3_bind_int64(st, 1, run_id);
     b = b ? b : sqlite3_bind_int64(st, 2, c->seq);
-    b = b ? b : sqlite3_bind_text(st, 3, SAMPLE_ENCODING, -1, SQLITE_STATIC);
+    b = b ? b : bind_text(st, 3, c->encoding ? c->encoding : SAMPLE_ENCODING);
     b = b ? b : sqlite3_bind_int64(st, 4, (sqlite3_int64)c->samples);
     b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)c->first_ns);
     b = b ? b : sqlite3_bind_int64(st, 6, (sqlite3_int64)c->last_ns);
@@ -239,15 +239,19 @@ static int insert_pc_samples(profile_db *p, int64_t run, const registry *r, cons
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
+/* Exact counts (edges: transfers, else instructions); a count reported
+ * twice for one instruction or transfer (several VMs) is summed. */
 static int insert_counts(profile_db *p, int64_t run, const reg_counts *c, int edges,
                          const int64_t *ids, char *err, size_t errcap)
 {
     const char *sql = edges ? "INSERT INTO edge_counts (run_id, function_id, from_offset,"
-                              " to_offset, count) VALUES (?1,?2,?3,?4,?5)"
-                              " ON CONFLICT (function_id, from_offset, to_offset) DO UPDATE SET count = count + excluded.count"
+                              " to_offset, count, to_function_id) VALUES (?1,?2,?3,?4,?5,?6)"
+                              " ON CONFLICT (function_id, from_offset, to_function_id, to_offset)"
+                              " DO UPDATE SET count = count + excluded.count"
                             : "INSERT INTO exec_counts (run_id, function_id, offset, count)"
                               " VALUES (?1,?2,?3,?5)"
-                              " ON CONFLICT (function_id, offset) DO UPDATE SET count = count + excluded.count";
+                              " ON CONFLICT (function_id, offset)"
+                              " DO UPDATE SET count = count + excluded.count";
     sqlite3_stmt *st;
     if (pdb_prepare(p, sql, &st, err, errcap) != 0)
         return -1;
@@ -259,6 +263,7 @@ static int insert_counts(profile_db *p, int64_t run, const reg_counts *c, int ed
         b = b ? b : sqlite3_bind_int64(st, 3, k->from);
         b = b ? b : edges ? sqlite3_bind_int64(st, 4, k->to) : SQLITE_OK;
         b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)k->count);
+        b = b ? b : edges ? sqlite3_bind_int64(st, 6, ids[k->to_func]) : SQLITE_OK;
         rc = pdb_run(p, st, b, err, errcap);
     }
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
@@ -273,8 +278,8 @@ static int end_run_row(profile_db *p, int64_t run, const run_end *end, char *err
     if (pdb_prepare(p,
                     "UPDATE runs SET end_time = ?, duration_ns = ?, sampled_ns = ?,"
                     " samples_taken = ?, samples_written = ?, samples_dropped = ?,"
-                    " ticks_missed = ?, bytes_stored = ?, outcome = ?, exit_status = ?"
-                    " WHERE id = ?",
+                    " ticks_missed = ?, bytes_stored = ?, outcome = ?, exit_status = ?,"
+                    " counts_unmapped = ? WHERE id = ?",
                     &st, err, errcap) != 0)
         return -1;
     int b = bind_text(st, 1, now);
@@ -288,7 +293,8 @@ static int end_run_row(profile_db *p, int64_t run, const run_end *end, char *err
     b = b ? b : bind_text(st, 9, end->outcome);
     b = b ? b : end->has_exit_status ? sqlite3_bind_int(st, 10, end->exit_status)
                                      : sqlite3_bind_null(st, 10);
-    b = b ? b : sqlite3_bind_int64(st, 11, run);
+    b = b ? b : sqlite3_bind_int64(st, 11, (sqlite3_int64)s->counts_unmapped);
+    b = b ? b : sqlite3_bind_int64(st, 12, run);
     int rc = pdb_run(p, st, b, err, errcap);
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }

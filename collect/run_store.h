@@ -20,6 +20,7 @@ int run_store_begin(profile_db *p, const pvm_agent_config *cfg, unsigned hz, int
 
 /* One compressed chunk of n samples, its own transaction. */
 typedef struct run_chunk {
+    const char *encoding; /* sample_chunks.encoding; NULL: SAMPLE_ENCODING */
     int64_t seq;
     uint64_t samples, first_ns, last_ns, raw_bytes;
     const uint8_t *data;

@@ -44,10 +44,9 @@ int collect_register_module(collect_session *s, const char *name, const struct p
 /* The counting build (pulley-collect-exact): give the agent the exact
  * counts of a VM whose module's functions have the agent handles
  * `handles`: every executed instruction's count, and every taken transfer
- * whose source and target lie in the same function (branches, br_table, a
- * function's calls to itself and returns into itself; edge_counts has no
- * column for a target in another function).  A no-op in other builds.
- * Returns 0, or -1 after reporting an error. */
+ * (branches, br_table, calls, returns) with its source and target
+ * function.  A no-op in other builds.  Returns 0, or -1 after reporting
+ * an error (counts the agent refused are reported by it, and counted). */
 struct pvm_vm;
 int collect_report_counts(collect_session *s, const struct pvm_vm *vm, const int *handles);
 

@@ -54,22 +54,25 @@ int collect_report_counts(collect_session *s, const pvm_vm *vm, const int *handl
         session_unlock(s);
         return 0;
     }
-    for (size_t off = 0; rc == 0 && off < n; off++)
+    /* Every count is offered, also after one is refused; the agent counts
+     * those it cannot attribute (runs.counts_unmapped). */
+    size_t refused = 0;
+    for (size_t off = 0; off < n; off++)
         if (counts[off]) {
-            uint32_t f = pvm_vm_func_at(vm, off);
-            rc = pvm_agent_add_exec_count(a, handles[f], (uint32_t)(off - m->funcs[f].offset),
-                                          counts[off]);
+            uint32_t f = pvm_vm_func_at(vm, off), at = (uint32_t)(off - m->funcs[f].offset);
+            refused += pvm_agent_add_exec_count(a, handles[f], at, counts[off]) != 0;
         }
     pvm_edge_count e;
-    for (size_t it = 0; rc == 0 && pvm_vm_edge_next(vm, &it, &e);) {
-        uint32_t f = pvm_vm_func_at(vm, e.from);
-        uint32_t start = m->funcs[f].offset;
-        if (e.to >= start && e.to - start < m->funcs[f].size)
-            rc = pvm_agent_add_edge_count(a, handles[f], e.from - start, e.to - start, e.count);
+    for (size_t it = 0; pvm_vm_edge_next(vm, &it, &e);) {
+        uint32_t f = pvm_vm_func_at(vm, e.from), g = pvm_vm_func_at(vm, e.to);
+        refused += pvm_agent_add_transfer_count(a, handles[f], e.from - m->funcs[f].offset,
+                                                handles[g], e.to - m->funcs[g].offset,
+                                                e.count) != 0;
     }
     session_unlock(s);
+    rc = refused ? -1 : 0;
     if (rc != 0)
-        fprintf(stderr, "%s: cannot record the exact counts\n", s->tool);
+        fprintf(stderr, "%s: %zu exact counts could not be recorded\n", s->tool, refused);
     else if (pvm_vm_edges_lost(vm))
         fprintf(stderr, "%s: %llu branch edges were not counted (out of memory)\n", s->tool,
                 (unsigned long long)pvm_vm_edges_lost(vm));

@@ -28,6 +28,7 @@ static void write_buffer(writer *w, const sample_buf *b)
         return;
     }
     run_chunk c = {
+        .encoding = SAMPLE_ENCODING,
         .seq = (int64_t)w->chunks,
         .samples = b->n,
         .first_ns = b->recs[0].tick * w->period_ns,

@@ -21,7 +21,8 @@
  *      writes them to the database.  Neither thread ever blocks the VM.
  *      Unregister the slot before its memory goes away.
  *   4. Counting builds report exact per-instruction execution counts and
- *      taken-branch edges (pvm_agent_add_exec_count / _add_edge_count).
+ *      taken control transfers, inside a function or between two
+ *      (pvm_agent_add_exec_count / _add_transfer_count).
  *   5. pvm_agent_set_outcome, then pvm_agent_close: stop sampling, write the
  *      remaining samples, the functions, their decoded instructions, the
  *      per-instruction sample histogram and the counts, and end the run.
@@ -97,6 +98,7 @@ typedef struct pvm_agent_summary {
     uint64_t sampled_ns;      /* time during which at least one slot was registered */
     uint64_t bytes_stored;    /* compressed sample bytes written */
     uint64_t chunks;
+    uint64_t counts_unmapped; /* exact counts refused: unknown function, offset outside it */
 } pvm_agent_summary;
 
 typedef struct pvm_agent pvm_agent;
@@ -124,9 +126,16 @@ int pvm_agent_register_slot(pvm_agent *a, _Atomic(uintptr_t) *slot);
 int pvm_agent_unregister_slot(pvm_agent *a, _Atomic(uintptr_t) *slot);
 
 /* Exact counts from a counting build: the instruction at `offset` of
- * function `func` ran `count` more times; the branch at `from` went to `to`
- * `count` more times. */
+ * function `func` ran `count` more times; the control transfer (branch,
+ * call, return) at offset `from` of `func` went to offset `to` of function
+ * `to_func` `count` more times; _add_edge_count is a transfer inside `func`.
+ * Offsets are bytes from the start of the function and must lie inside
+ * its code: a count with an unknown function or an offset outside it is
+ * not stored, is counted (summary.counts_unmapped, runs.counts_unmapped)
+ * and makes the call return -1. */
 int pvm_agent_add_exec_count(pvm_agent *a, int func, uint32_t offset, uint64_t count);
+int pvm_agent_add_transfer_count(pvm_agent *a, int func, uint32_t from, int to_func, uint32_t to,
+                                 uint64_t count);
 int pvm_agent_add_edge_count(pvm_agent *a, int func, uint32_t from, uint32_t to, uint64_t count);
 
 /* How the program ended ("return", "exit", "trap: ...", "signal SIGINT")

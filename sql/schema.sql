@@ -1,12 +1,24 @@
--- schema.sql - the profile database, schema version 1.
+-- schema.sql - the profile database, schema version 2.
 --
 -- Written by pulley-collect (collect/), read by sql/queries, notebooks and
 -- analyze/.  A database is identified by PRAGMA application_id = 0x50564D50
--- ("PVMP") and versioned by PRAGMA user_version.  This file creates version
--- 1 from an empty database; a later version N adds sql/migrations/N.sql,
--- which takes version N-1 to N (the collector applies them in order, so
--- old databases are migrated forward; it refuses databases newer than it).
--- Columns are only ever added, never renamed or dropped.
+-- ("PVMP") and versioned by PRAGMA user_version.  This file creates the
+-- current version from an empty database.  An older database is migrated
+-- forward, one version at a time, by the migrations in collect/profile_db.c
+-- when the collector appends a run to it; a newer one is refused untouched.
+-- Columns are only ever added, never renamed or dropped; select them by
+-- name (a table rebuilt by a migration may hold a new one between old ones).
+--
+-- Versions:
+--   1  the first schema.
+--   2  edge_counts.to_function_id: transfers between functions (calls,
+--      returns) are stored, not only those inside one function; the key
+--      of edge_counts includes the target function.  runs.counts_unmapped.
+--      Sample chunks are written as 'dzv2-rc' (older chunks stay
+--      'dzv1-zlib'; the decoder reads both).  Migrating a version 1
+--      database sets to_function_id = function_id on its edges (version 1
+--      stored edges inside one function only) and leaves counts_unmapped
+--      NULL on its runs (not recorded).
 --
 -- Identifiers: every run, module and function gets its own id, so several
 -- runs (from several machines) live side by side in one file.  Addresses
@@ -14,7 +26,7 @@
 -- start of a function.  Times are nanoseconds unless said otherwise.
 
 PRAGMA application_id = 1347833168; -- 0x50564D50, "PVMP"
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- One row per recorded program run.
 CREATE TABLE runs (
@@ -40,7 +52,11 @@ CREATE TABLE runs (
   host            TEXT,                 -- 'nodename sysname release machine'
   isa_name        TEXT NOT NULL,        -- instruction set, 'pulley'
   isa_hash        TEXT NOT NULL,        -- hash of its opcode table (16 hex digits)
-  collector       TEXT NOT NULL         -- 'pulley-collect VERSION'
+  collector       TEXT NOT NULL,        -- 'pulley-collect VERSION'
+  counts_unmapped INTEGER               -- exact counts (instructions, transfers) the VM
+                                        -- reported for no registered function or for an
+                                        -- offset outside its code: not stored; 0 normally
+                                        -- (since version 2; NULL for older runs)
 );
 
 -- The opcode table a run was taken with (decode old runs with their ISA).
@@ -87,19 +103,25 @@ CREATE TABLE instructions (
   PRIMARY KEY (function_id, offset)
 ) WITHOUT ROWID;
 
--- The raw sample streams, compressed.  Decode with the encoding named:
--- 'dzv1-zlib' is zlib(varint n, n zigzag-varint tick deltas, n zigzag-varint
--- pc deltas) (collect/sample_codec.h); a tick is 1/sample_hz seconds
--- since the run started; pc 0 is host time.
+-- The raw sample streams, compressed: (tick, pc) pairs, a tick being
+-- 1/sample_hz seconds since the run started, pc 0 host time.  Decode with
+-- sample_decode() (collect/sample_codec.h, both encodings) or the SQL
+-- extension's pulley_samples(data):
+--   'dzv2-rc'   (version 2) the chunk's distinct pcs, then per sample its
+--               tick delta and the index of its pc, range-coded with
+--               adaptive models; starts with byte 0x02; CRC-32 at the end
+--   'dzv1-zlib' (version 1) zlib(varint n, n zigzag-varint tick deltas,
+--               n zigzag-varint pc deltas); starts with byte 0x78
 CREATE TABLE sample_chunks (
   id           INTEGER PRIMARY KEY,
   run_id       INTEGER NOT NULL REFERENCES runs(id),
   seq          INTEGER NOT NULL,        -- 0, 1, ... in sampling order
-  encoding     TEXT NOT NULL,           -- 'dzv1-zlib'
+  encoding     TEXT NOT NULL,           -- 'dzv2-rc' or 'dzv1-zlib'
   sample_count INTEGER NOT NULL,
   first_ns     INTEGER NOT NULL,        -- time of the first sample since run start
   last_ns      INTEGER NOT NULL,        -- time of the last sample since run start
-  raw_bytes    INTEGER NOT NULL,        -- size before zlib
+  raw_bytes    INTEGER NOT NULL,        -- size uncompressed: dzv2 16 bytes a sample
+                                        -- (tick, pc); dzv1 the varints before zlib
   data         BLOB NOT NULL,
   UNIQUE (run_id, seq)
 );
@@ -124,15 +146,27 @@ CREATE TABLE exec_counts (
   PRIMARY KEY (function_id, offset)
 ) WITHOUT ROWID;
 
--- Exact taken-branch counts from a counting build.
+-- Exact counts of taken control transfers from a counting build: jumps,
+-- taken conditional branches, br_table, calls and returns (a branch not
+-- taken falls through and is no transfer).  A call goes from the call
+-- instruction to the callee's first instruction; a return from the ret
+-- to the instruction after the call.
+--
+-- (The key's columns are adjacent and in table order: SQLite 3.40's
+-- integrity_check reports false NULLs in WITHOUT ROWID tables whose key
+-- columns are not.  So to_function_id came in between in version 2.)
 CREATE TABLE edge_counts (
-  run_id      INTEGER NOT NULL REFERENCES runs(id),
-  function_id INTEGER NOT NULL REFERENCES functions(id),
-  from_offset INTEGER NOT NULL,         -- the branch instruction
-  to_offset   INTEGER NOT NULL,         -- where it went
-  count       INTEGER NOT NULL,
-  PRIMARY KEY (function_id, from_offset, to_offset)
+  run_id         INTEGER NOT NULL REFERENCES runs(id),
+  function_id    INTEGER NOT NULL REFERENCES functions(id), -- the function transferring
+  from_offset    INTEGER NOT NULL,      -- the branch, call or ret instruction, in function_id
+  to_function_id INTEGER NOT NULL REFERENCES functions(id), -- the function control went
+                                        -- to: function_id for a branch, a recursive call
+                                        -- or a return into the same function (version 2)
+  to_offset      INTEGER NOT NULL,      -- where control went, in to_function_id
+  count          INTEGER NOT NULL,      -- times taken
+  PRIMARY KEY (function_id, from_offset, to_function_id, to_offset)
 ) WITHOUT ROWID;
+CREATE INDEX edge_counts_target ON edge_counts(to_function_id, to_offset);
 
 -- Samples per function, hottest first within a run; percent of all the
 -- run's samples (host included).
