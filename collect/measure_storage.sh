@@ -13,7 +13,7 @@
 #
 #   sh collect/measure_storage.sh BUILD_DIR [DB...]
 #
-# Needs BUILD_DIR/collect/pulley-collect and BUILD_DIR/tests/measure_storage
+# Needs BUILD_DIR/collect/pulley-collect and BUILD_DIR/collect/measure_storage
 # (cmake --build BUILD_DIR --target pulley-collect measure_storage bench_wasm).
 # A measurement, not a test: it asserts nothing.
 set -eu
@@ -23,7 +23,7 @@ case ${1:-} in
 esac
 build=$1
 shift
-measure=$build/tests/measure_storage
+measure=$build/collect/measure_storage
 [ -x "$measure" ] || { echo "$0: $measure is not built" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM

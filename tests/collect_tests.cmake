@@ -4,11 +4,6 @@
 pulley_unit_test(test_collect_codec SOURCES unit/test_collect_codec.c LIBS pulley_collect m)
 pulley_unit_test(test_collect_agent SOURCES unit/test_collect_agent.c LIBS pulley_collect m)
 
-# The helper of collect/measure_storage.sh (bytes per sample of each sample
-# format beside the entropy of the pcs): a measurement, not a test.
-add_executable(measure_storage ${PROJECT_SOURCE_DIR}/collect/measure_storage.c)
-target_link_libraries(measure_storage PRIVATE pulley_collect m)
-
 find_program(PULLEY_SQLITE3 sqlite3 REQUIRED)
 foreach(script collect_cli collect_reliability)
   add_test(NAME e2e_${script} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/${script}.sh)
