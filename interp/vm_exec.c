@@ -159,9 +159,10 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
     uint64_t heap_size = vm->memory->size;
     HOOK_LOCALS
 
-dispatch_:
+dispatch_:;
+    const unsigned op_ = pvm_opcode_at(pc); /* before the hooks (vm_dispatch.h) */
     HOOK_BEFORE(pc);
-    switch (pvm_opcode_at(pc)) {
+    switch (op_) {
 #include "vm_ops.h"
     default: /* verified code has no invalid opcodes */
         TRAP(UNREACHABLE);
