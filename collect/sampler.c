@@ -41,31 +41,56 @@ static void record(sampler *s, uint64_t tick, uintptr_t pc)
     }
 }
 
+/* The first deadline (tick number) strictly after time t. */
+static uint64_t tick_after(const sampler *s, uint64_t t)
+{
+    uint64_t start = ns_of(s->start);
+    return t < start ? 1 : (t - start) / s->period_ns + 1;
+}
+
+/* The sampler holds slots_lock except while it waits on `wake`: so the
+ * slots it reads cannot change under it, and stop and the first slot added
+ * reach it at once instead of at its next deadline. */
 static void *sampler_main(void *arg)
 {
     sampler *s = arg;
-    struct timespec next = s->start;
-    uint64_t tick = 0;
-    while (!atomic_load_explicit(&s->stop, memory_order_acquire)) {
-        tick++;
-        next = add_ns(next, s->period_ns);
-        int rc;
-        while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL)) == EINTR)
+    uint64_t start = ns_of(s->start), tick = 0;
+    bool first_slot = true; /* the first slot may come before this thread runs */
+    pthread_mutex_lock(&s->slots_lock);
+    while (!s->stop) {
+        if (s->nslots == 0 || first_slot) {
+            /* Nothing to sample: sleep until a slot is added (or stop),
+             * then take the first deadline after it was. */
+            while (!s->stop && s->nslots == 0)
+                pthread_cond_wait(&s->wake, &s->slots_lock);
+            uint64_t first = tick_after(s, s->active_since);
+            if (first > tick + 1)
+                tick = first - 1;
+            first_slot = false;
             continue;
-        if (atomic_load_explicit(&s->stop, memory_order_acquire))
+        }
+        tick++;
+        uint64_t due = start + tick * s->period_ns;
+        struct timespec next = add_ns((struct timespec){0}, due);
+        /* Woken before the deadline (stop, a slot added, or spuriously):
+         * wait again unless it has passed. */
+        int rc;
+        while (!s->stop && (rc = pthread_cond_timedwait(&s->wake, &s->slots_lock, &next)) != ETIMEDOUT)
+            if (rc != 0 || sampler_now_ns() >= due)
+                break;
+        if (s->stop)
             break;
-        pthread_mutex_lock(&s->slots_lock);
         for (size_t i = 0; i < s->nslots; i++)
             record(s, tick, atomic_load_explicit(s->slots[i], memory_order_relaxed));
-        pthread_mutex_unlock(&s->slots_lock);
-        uint64_t now = sampler_now_ns(), due = ns_of(next);
+        uint64_t now = sampler_now_ns();
         if (now >= due + s->period_ns) { /* late: skip the deadlines passed */
             uint64_t missed = (now - due) / s->period_ns;
             tick += missed;
-            s->ticks_missed += missed;
-            next = add_ns(next, missed * s->period_ns);
+            if (s->nslots > 0)
+                s->ticks_missed += missed;
         }
     }
+    pthread_mutex_unlock(&s->slots_lock);
     if (s->cur) {
         if (s->cur->n)
             sample_queue_put_full(s->queue, s->cur);
@@ -80,13 +105,23 @@ static void *sampler_main(void *arg)
 int sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t errcap)
 {
     *s = (sampler){.period_ns = NS / hz, .queue = q};
-    atomic_init(&s->stop, false);
-    int rc = pthread_mutex_init(&s->slots_lock, NULL);
+    pthread_condattr_t attr;
+    int rc = pthread_condattr_init(&attr);
+    if (rc == 0) {
+        rc = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+        if (rc == 0)
+            rc = pthread_cond_init(&s->wake, &attr);
+        pthread_condattr_destroy(&attr);
+    }
+    if (rc == 0 && (rc = pthread_mutex_init(&s->slots_lock, NULL)) != 0)
+        pthread_cond_destroy(&s->wake);
     if (rc == 0) {
         clock_gettime(CLOCK_MONOTONIC, &s->start);
         rc = pthread_create(&s->thread, NULL, sampler_main, s);
-        if (rc != 0)
+        if (rc != 0) {
             pthread_mutex_destroy(&s->slots_lock);
+            pthread_cond_destroy(&s->wake);
+        }
     }
     if (rc != 0) {
         snprintf(err, errcap, "cannot start the sampler thread: %s", strerror(rc));
@@ -109,8 +144,10 @@ int sampler_add_slot(sampler *s, _Atomic(uintptr_t) *slot)
         }
     }
     if (s->nslots < s->slots_cap) {
-        if (s->nslots == 0)
+        if (s->nslots == 0) {
             s->active_since = sampler_now_ns();
+            pthread_cond_signal(&s->wake); /* the sampler sleeps until now */
+        }
         s->slots[s->nslots++] = slot;
         rc = 0;
     }
@@ -139,7 +176,10 @@ void sampler_stop(sampler *s)
 {
     if (!s->running)
         return;
-    atomic_store_explicit(&s->stop, true, memory_order_release);
+    pthread_mutex_lock(&s->slots_lock);
+    s->stop = true;
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->slots_lock);
     pthread_join(s->thread, NULL);
     s->running = false;
     pthread_mutex_lock(&s->slots_lock);
@@ -153,6 +193,7 @@ void sampler_destroy(sampler *s)
 {
     sampler_stop(s);
     pthread_mutex_destroy(&s->slots_lock);
+    pthread_cond_destroy(&s->wake);
     free(s->slots);
     s->slots = NULL;
 }

@@ -7,7 +7,11 @@
  * queue.  A full buffer is queued for the writer.  When no buffer is free
  * the sample is counted as dropped.  A deadline it wakes too late for is
  * skipped and counted as missed; it never samples in a burst to catch up.
- * It neither compresses nor writes: that is the writer's job.
+ * While no slot is registered it does not wake at all (those deadlines are
+ * neither sampled nor missed).  It sleeps on a condition variable, so that
+ * the first slot added and sampler_stop reach it at once, not at its next
+ * deadline (at a low rate that would hold up the end of a run by up to a
+ * period).  It neither compresses nor writes: that is the writer's job.
  */
 #ifndef PULLEY_SAMPLER_H
 #define PULLEY_SAMPLER_H
@@ -24,7 +28,11 @@ typedef struct sampler {
     uint64_t period_ns;
     sample_queue *queue;
 
-    pthread_mutex_t slots_lock; /* the sampler holds it while reading slots */
+    /* The sampler thread holds slots_lock except while it waits on wake
+     * (for its next deadline, or for a first slot); adding the first slot
+     * and stopping signal wake. */
+    pthread_mutex_t slots_lock;
+    pthread_cond_t wake;        /* on CLOCK_MONOTONIC */
     _Atomic(uintptr_t) **slots;
     size_t nslots, slots_cap;
     uint64_t active_since;      /* when nslots became > 0 */
@@ -32,7 +40,7 @@ typedef struct sampler {
     bool stopped;               /* sampled_ns is final */
 
     pthread_t thread;
-    atomic_bool stop;
+    bool stop;                  /* under slots_lock */
     bool running;
     struct timespec start;      /* tick 0 */
 
