@@ -2,67 +2,154 @@
 # measure_overhead.sh - the cost of profiling: each bench/dispatch.sh
 # workload and each C benchmark built for wasm32-wasi (BUILD_DIR/bench/*.wasm)
 # on the plain VM (pulley-run) and under pulley-collect (the profiling
-# build, sampler at 10 kHz), interleaved, RUNS times; prints the median wall
-# time of each, their ratio, and stored bytes per sample.
+# build), the configurations one after the other for each program, RUNS
+# rounds; prints median wall times, ratios and stored bytes per sample.
 #
-#   sh collect/measure_overhead.sh BUILD_DIR [RUNS]     (default 5 runs)
+#   sh collect/measure_overhead.sh BUILD_DIR [RUNS [STORE_BUILD_DIR]]
+#
+# (default 5 rounds).  Each ratio is the median over the rounds of the
+# ratio within a round.  The columns separate the costs:
+#
+#   plain s    pulley-run of BUILD_DIR: no hook.
+#   store      (only with STORE_BUILD_DIR, a build configured with
+#              -DPULLEY_PROFILE=ON, whose pulley-run has the pc store
+#              before every instruction but no collector) / plain: the
+#              store alone.
+#   idle       pulley-collect -f 1 / plain: the store, plus the collector's
+#              fixed costs (creating the database, registering the module,
+#              writing functions, instructions and the histogram at the
+#              end), the sampler waking once a second.
+#   prof s, ratio   pulley-collect at 10 kHz (HZ=... in the environment for
+#              another rate), and its ratio to plain: everything.
+#   sampler    prof / idle: what the sampler's wake-ups add.
+#
+# Every collector run writes a new database (opening one checks it, in
+# time proportional to its size).  Two trivial programs (an empty
+# WebAssembly program, fib 1) show the fixed costs alone; they are left out
+# of the geometric means, and "net of fixed cost" subtracts their
+# profiled-minus-plain median (of the same kind, .wasm or .pasm) from each
+# profiled time.  The load average is printed before and after: on a
+# busy machine wall times, and the sampler's cost (which depends on a core
+# being free for it), are noisy.
 #
 # A measurement, not a test: it asserts nothing.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$1
 runs=${2:-5}
+store_build=${3:-}
+hz=${HZ:-10000}
+if [ -n "$store_build" ] &&
+  ! "$store_build/interp/pulley-run" -V 2>/dev/null | grep -q 'profile)'; then
+  echo "measure_overhead.sh: $store_build/interp/pulley-run is not a PULLEY_PROFILE build" >&2
+  exit 2
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 workloads="fib.pasm fib 34
 loops.pasm loops 7000
 memory.pasm sieve 10000000
-float.pasm leibniz 30000000"
+float.pasm leibniz 30000000
+(fib-1) fib 1"
 for wasm in "$build"/bench/*.wasm; do
-  case $wasm in */wasm_probe.wasm) continue ;; esac # the build's toolchain probe
-  [ -f "$wasm" ] && workloads="$workloads
-$(basename "$wasm") _start -"
+  [ -f "$wasm" ] || continue
+  case $wasm in
+    */wasm_probe.wasm) workloads="$workloads
+(empty-wasm) _start -" ;; # the build's toolchain probe: does nothing
+    *) workloads="$workloads
+$(basename "$wasm") _start -" ;;
+  esac
 done
 
 now_ns() { date +%s%N; }
+# time LABEL PROG COMMAND...: append "PROG LABEL microseconds" to the times.
+time_it() {
+  label=$1 prog=$2
+  shift 2
+  t0=$(now_ns)
+  "$@" >/dev/null 2>>"$tmp/stderr"
+  t1=$(now_ns)
+  echo "$prog $label $(((t1 - t0) / 1000))" >>"$tmp/times"
+}
+echo "profiled at $hz Hz; load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 i=0
 while [ "$i" -lt "$runs" ]; do
   i=$((i + 1))
   echo "$workloads" | while read -r prog fn args; do
     case $prog in
       *.wasm) path=$build/bench/$prog invoke="" args="" ;;
+      "(empty-wasm)") path=$build/bench/wasm_probe.wasm invoke="" args="" ;;
+      "(fib-1)") path=$top/tests/programs/fib.pasm invoke="--invoke=$fn" ;;
       *) path=$top/tests/programs/$prog invoke="--invoke=$fn" ;;
     esac
-    t0=$(now_ns)
-    "$build/interp/pulley-run" $invoke "$path" $args >/dev/null
-    t1=$(now_ns)
-    "$build/collect/pulley-collect" -o "$tmp/p.db" --label "$prog" $invoke -- \
-      "$path" $args >/dev/null 2>>"$tmp/summaries"
-    t2=$(now_ns)
-    echo "$prog plain $(( (t1 - t0) / 1000 ))" >>"$tmp/times"
-    echo "$prog profiled $(( (t2 - t1) / 1000 ))" >>"$tmp/times"
+    time_it plain "$prog" "$build/interp/pulley-run" $invoke "$path" $args
+    if [ -n "$store_build" ]; then
+      time_it store "$prog" "$store_build/interp/pulley-run" $invoke "$path" $args
+    fi
+    # A new database for every run: opening one checks its integrity,
+    # which takes time in proportion to its size, so appending every run
+    # to one database would make each run slower than the one before.
+    rm -f "$tmp/run.db"
+    time_it idle "$prog" "$build/collect/pulley-collect" -f 1 -o "$tmp/run.db" --label "$prog" \
+      $invoke -- "$path" $args
+    rm -f "$tmp/run.db"
+    time_it profiled "$prog" "$build/collect/pulley-collect" -f "$hz" -o "$tmp/run.db" \
+      --label "$prog" $invoke -- "$path" $args
+    sqlite3 -separator ' ' "$tmp/run.db" "SELECT label, bytes_stored, samples_written,
+      samples_taken, samples_dropped, ticks_missed, sampled_ns FROM runs" >>"$tmp/runs"
   done
 done
-awk '
-  { t[$1, $2, ++n[$1, $2]] = $3; progs[$1] = 1 }
-  function median(p, m,   k, i, j, x, a) {
-    k = n[p, m]
-    for (i = 1; i <= k; i++) a[i] = t[p, m, i]
+echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+awk -v store="${store_build:+1}" '
+  { t[$1, $2, ++n[$1, $2]] = $3; if (!($1 in seen)) { seen[$1] = 1; order[++np] = $1 } }
+  function med(a, k,   i, j, x) {
+    if (!k) return 0
     for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
     return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
   }
+  # The median time of program p under configuration m, in seconds.
+  function median(p, m,   i, a) {
+    for (i = 1; i <= n[p, m]; i++) a[i] = t[p, m, i]
+    return med(a, n[p, m]) / 1e6
+  }
+  # The median over the rounds of (time under m) / (time under base): each
+  # round runs the configurations one after the other, so a ratio within a
+  # round is less disturbed by the machine getting busier or quieter.
+  function ratio(p, m, base, minus,   i, a) {
+    for (i = 1; i <= n[p, m]; i++) a[i] = (t[p, m, i] - minus) / t[p, base, i]
+    return med(a, n[p, m])
+  }
+  function trivial(p) { return p ~ /^\(/ }
+  function kind(p) { return p ~ /wasm/ ? "wasm" : "pasm" }
   END {
-    printf "%-12s %12s %12s %8s\n", "program", "plain s", "profiled s", "ratio"
-    g = 0; c = 0
-    for (p in progs) {
-      a = median(p, "plain") / 1e6; b = median(p, "profiled") / 1e6
-      printf "%-12s %12.3f %12.3f %8.3f\n", p, a, b, b / a
-      g += log(b / a); c++
+    fixed["wasm"] = median("(empty-wasm)", "profiled") - median("(empty-wasm)", "plain")
+    fixed["pasm"] = median("(fib-1)", "profiled") - median("(fib-1)", "plain")
+    printf "%-13s %9s %7s %7s %9s %7s %8s\n", "program", "plain s", store ? "store" : "", "idle",
+      "prof s", "ratio", "sampler"
+    for (q = 1; q <= np; q++) {
+      p = order[q]
+      a = median(p, "plain"); b = median(p, "profiled")
+      s = store ? ratio(p, "store", "plain") : 0
+      d = ratio(p, "idle", "plain"); r = ratio(p, "profiled", "plain"); w = ratio(p, "profiled", "idle")
+      printf "%-13s %9.3f %7s %7.3f %9.3f %7.3f %8.3f\n", p, a, store ? sprintf("%.3f", s) : "",
+        d, b, r, w
+      if (trivial(p)) continue
+      c++; gd += log(d); gb += log(r); gw += log(w)
+      if (store) gs += log(s)
+      net = ratio(p, "profiled", "plain", 1e6 * fixed[kind(p)]); gn += log(net > 0 ? net : 1e-9)
     }
-    printf "geometric mean ratio: %.3f\n", exp(g / c)
+    printf "geometric mean ratio: %.3f (store %s, idle %.3f, sampler %.3f; net of fixed cost %.3f)\n",
+      exp(gb / c), store ? sprintf("%.3f", exp(gs / c)) : "not measured", exp(gd / c), exp(gw / c),
+      exp(gn / c)
+    printf "fixed cost of the collector: %.1f ms (.wasm), %.1f ms (.pasm)\n", 1000 * fixed["wasm"],
+      1000 * fixed["pasm"]
   }' "$tmp/times"
-sqlite3 "$tmp/p.db" "SELECT 'bytes per sample: ' || round(1.0 * sum(bytes_stored) / sum(samples_written), 3)
-  || ' (' || sum(samples_written) || ' samples, ' || sum(bytes_stored) || ' bytes); per program: '
-  || group_concat(b, ', ') FROM (SELECT benchmark || ' ' || round(1.0 * sum(bytes_stored) / sum(samples_written), 3) AS b,
-  sum(bytes_stored) AS bytes_stored, sum(samples_written) AS samples_written FROM runs GROUP BY benchmark)"
-sqlite3 "$tmp/p.db" "SELECT 'dropped: ' || sum(samples_dropped) || ', ticks missed: ' || sum(ticks_missed) || ', achieved rate: ' || round(1e9 * sum(samples_taken) / sum(sampled_ns)) || ' Hz' FROM runs"
+awk '
+  $1 !~ /^\(/ { b[$1] += $2; w[$1] += $3; B += $2; W += $3 }
+  { taken += $4; dropped += $5; missed += $6; ns += $7 }
+  END {
+    line = sprintf("bytes per sample: %.3f (%d samples, %d bytes); per program:", B / W, W, B)
+    for (p in b) line = line sprintf(" %s %.3f,", p, b[p] / w[p])
+    print substr(line, 1, length(line) - 1)
+    printf "dropped: %d, ticks missed: %d, achieved rate: %.0f Hz\n", dropped, missed, 1e9 * taken / ns
+  }' "$tmp/runs"
