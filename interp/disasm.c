@@ -92,28 +92,32 @@ static void sb_signature(strbuf *sb, const char *params, const char *results)
         sb_printf(sb, " %s", pasm_type_name(*t));
 }
 
-/* A float as the shortest of %.9g / %.17g when that reads back to the same
- * bits, else (always for NaN) its raw bits in hex. */
-static void sb_float(strbuf *sb, uint64_t bits, bool f64)
+void pvm_format_float(uint64_t bits, bool f64, char text[PVM_FLOAT_TEXT_MAX])
 {
-    char text[48];
     bool nan;
     if (f64) {
         double v = pvm_f64_from_bits(bits);
         nan = isnan(v);
-        snprintf(text, sizeof text, "%.17g", v);
+        snprintf(text, PVM_FLOAT_TEXT_MAX, "%.17g", v);
     } else {
         float v = pvm_f32_from_bits((uint32_t)bits);
         nan = isnan(v);
-        snprintf(text, sizeof text, "%.9g", (double)v);
+        snprintf(text, PVM_FLOAT_TEXT_MAX, "%.9g", (double)v);
     }
     uint64_t back;
     if (!nan && !pasm_float_bits(text, strlen(text), f64, &back) && back == bits)
-        sb_printf(sb, "%s", text);
-    else if (f64)
-        sb_printf(sb, "0x%016" PRIx64, bits);
+        return;
+    if (f64)
+        snprintf(text, PVM_FLOAT_TEXT_MAX, "0x%016" PRIx64, bits);
     else
-        sb_printf(sb, "0x%08" PRIx32, (uint32_t)bits);
+        snprintf(text, PVM_FLOAT_TEXT_MAX, "0x%08" PRIx32, (uint32_t)bits);
+}
+
+static void sb_float(strbuf *sb, uint64_t bits, bool f64)
+{
+    char text[PVM_FLOAT_TEXT_MAX];
+    pvm_format_float(bits, f64, text);
+    sb_printf(sb, "%s", text);
 }
 
 /* ---- one instruction -------------------------------------------------------- */

@@ -45,6 +45,12 @@
 int pvm_format_insn(char *buf, size_t cap, const pvm_insn *insn, size_t at,
                     const pvm_module *m);
 
+/* A float immediate (its bits; f32 in the low 32 when !f64) as .pasm text:
+ * the shortest of %.9g / %.17g that reads back to the same bits, else
+ * (always for a NaN) the raw bits in hex.  NUL-terminated. */
+#define PVM_FLOAT_TEXT_MAX 48
+void pvm_format_float(uint64_t bits, bool f64, char text[PVM_FLOAT_TEXT_MAX]);
+
 typedef struct pvm_disasm_options {
     bool hex; /* add each instruction's bytes to its comment */
 } pvm_disasm_options;

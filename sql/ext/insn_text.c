@@ -8,13 +8,12 @@
 #include "insn_text.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "asm_lexer.h"
-#include "bytes.h"
+#include "disasm.h"
 #include "isa.h"
 
 static uint64_t read_le(const uint8_t *p, unsigned n)
@@ -158,28 +157,11 @@ static void put_name(sx_text *out, const char *name)
     sx_text_append(out, "\"", 1);
 }
 
-/* The shortest of %.9g / %.17g that reads back to the same bits, else
- * (always for a NaN) the raw bits in hex. */
 static void put_float(sx_text *out, uint64_t bits, int f64)
 {
-    char text[48];
-    int nan;
-    if (f64) {
-        double v = pvm_f64_from_bits(bits);
-        nan = isnan(v);
-        snprintf(text, sizeof text, "%.17g", v);
-    } else {
-        float v = pvm_f32_from_bits((uint32_t)bits);
-        nan = isnan(v);
-        snprintf(text, sizeof text, "%.9g", (double)v);
-    }
-    uint64_t back;
-    if (!nan && !pasm_float_bits(text, strlen(text), f64, &back) && back == bits)
-        sx_text_append(out, text, strlen(text));
-    else if (f64)
-        sx_text_printf(out, "0x%016" PRIx64, bits);
-    else
-        sx_text_printf(out, "0x%08" PRIx32, (uint32_t)bits);
+    char text[PVM_FLOAT_TEXT_MAX]; /* as pulley-dis writes it */
+    pvm_format_float(bits, f64 != 0, text);
+    sx_text_append(out, text, strlen(text));
 }
 
 void sx_format(sx_text *out, const sx_insn *insn, const sx_names *names)
