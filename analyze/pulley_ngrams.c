@@ -10,6 +10,7 @@
 
 #include "blocks.h"
 #include "evaluate.h"
+#include "options.h"
 #include "profile_read.h"
 #include "proposals.h"
 #include "report.h"
@@ -36,26 +37,6 @@ static const char usage[] =
     "  --test LABEL   and report what they save on the runs with this label\n"
     "  --format F     text (default), markdown, json or csv\n"
     "  --quiet        no progress lines on stderr\n";
-
-static int parse_count(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_percent(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v <= 100))
-        return -1;
-    *out = v / 100;
-    return 0;
-}
 
 static void progress_mined(void *top, size_t distinct)
 {
@@ -147,7 +128,7 @@ int main(int argc, char **argv)
         case OPT_POOL: {
             long *dst = c == OPT_MAXN ? &max_n : c == OPT_TOP ? &top : c == OPT_NGRAMS ? &ngrams : &pool;
             long lo = c == OPT_MAXN ? 2 : c == OPT_POOL ? 1 : 0, hi = c == OPT_MAXN ? AN_MAX_N : 100000;
-            if (parse_count(optarg, lo, hi, dst) != 0) {
+            if (an_parse_count(optarg, lo, hi, dst) != 0) {
                 fprintf(stderr, "pulley-ngrams: bad number '%s' for --%s (%ld..%ld)\n", optarg,
                         opts[c - OPT_RUNS].name, lo, hi);
                 return 2;
@@ -155,7 +136,7 @@ int main(int argc, char **argv)
             break;
         }
         case OPT_MIN_SAVING:
-            if (parse_percent(optarg, &min_saving) != 0) {
+            if (an_parse_percent(optarg, &min_saving) != 0) {
                 fprintf(stderr, "pulley-ngrams: bad --min-saving '%s' (a percentage, 0..100)\n", optarg);
                 return 2;
             }

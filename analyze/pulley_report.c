@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "hot_code.h"
+#include "options.h"
 #include "profile_read.h"
 #include "report_db.h"
 #include "report_html.h"
@@ -49,26 +50,6 @@ typedef struct options {
     long functions, context, top, max_n;
 } options;
 
-static int parse_count(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_percent(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v <= 100))
-        return -1;
-    *out = v / 100;
-    return 0;
-}
-
 /* Parse the command line into o; returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, options *o)
 {
@@ -105,7 +86,7 @@ static int parse_options(int argc, char **argv, options *o)
             o->text = 1;
             break;
         case OPT_THRESHOLD:
-            if (parse_percent(optarg, &o->threshold) != 0) {
+            if (an_parse_percent(optarg, &o->threshold) != 0) {
                 fprintf(stderr, "pulley-report: bad --threshold '%s' (a percentage, 0..100)\n", optarg);
                 return 2;
             }
@@ -120,7 +101,7 @@ static int parse_options(int argc, char **argv, options *o)
                                              : &o->max_n;
             long lo = c == OPT_FUNCTIONS ? 1 : c == OPT_MAXN ? 2 : 0;
             long hi = c == OPT_MAXN ? AN_MAX_N : c == OPT_TOP ? 1000 : 100000;
-            if (parse_count(optarg, lo, hi, count) != 0) {
+            if (an_parse_count(optarg, lo, hi, count) != 0) {
                 fprintf(stderr, "pulley-report: bad number '%s' for --%s (%ld..%ld)\n", optarg,
                         opts[c - OPT_RUNS].name, lo, hi);
                 return 2;

@@ -1,0 +1,16 @@
+/*
+ * options.h - command-line values shared by pulley-ngrams and
+ * pulley-report: counts in a range and percentages.
+ */
+#ifndef AN_OPTIONS_H
+#define AN_OPTIONS_H
+
+/* A whole decimal number in [lo, hi] into *out.  Returns 0, or -1 (and
+ * *out unchanged) for anything else. */
+int an_parse_count(const char *s, long lo, long hi, long *out);
+
+/* A percentage in [0, 100], "%" allowed after it, into *out as a
+ * fraction (2.5 -> 0.025).  Returns 0, or -1 (and *out unchanged). */
+int an_parse_percent(const char *s, double *out);
+
+#endif
