@@ -69,3 +69,15 @@ collect_one() {
     [ "$status" -eq 0 ] ||
         die "pulley-collect $* $c_name.wasm ${c_scale} exited with status $status: $(tail -n 3 "$work/$c_name.$c_label.err")"
 }
+
+# make_work_dir [DIR]: set $work to DIR (created) or to a temporary
+# directory removed at exit.
+make_work_dir() {
+    if [ -n "$1" ]; then
+        mkdir -p "$1" || die "cannot create $1"
+        work=$(cd "$1" && pwd)
+    else
+        work=$(mktemp -d)
+        trap 'rm -rf "$work"' EXIT INT TERM
+    fi
+}

@@ -57,13 +57,7 @@ case $k in '' | *[!0-9]* | 0) usage_error "-k K must be a positive integer" ;; e
 case $hz in '' | *[!0-9]* | 0) usage_error "-f HZ must be a positive integer" ;; esac
 check_tools
 
-if [ -n "$out_dir" ]; then
-    mkdir -p "$out_dir" || die "cannot create $out_dir"
-    work=$(cd "$out_dir" && pwd)
-else
-    work=$(mktemp -d)
-    trap 'rm -rf "$work"' EXIT INT TERM
-fi
+make_work_dir "$out_dir"
 
 [ $# -gt 0 ] || set -- $(default_programs)
 for spec in "$@"; do

@@ -71,13 +71,7 @@ if [ -n "$in_db" ]; then
 fi
 check_tools
 
-if [ -n "$out_dir" ]; then
-    mkdir -p "$out_dir" || die "cannot create $out_dir"
-    work=$(cd "$out_dir" && pwd)
-else
-    work=$(mktemp -d)
-    trap 'rm -rf "$work"' EXIT INT TERM
-fi
+make_work_dir "$out_dir"
 
 if [ -n "$in_db" ]; then
     db=$in_db
