@@ -198,7 +198,9 @@ sql "INSERT INTO runs (id, command_line, start_time, sample_hz, exact, isa_name,
        VALUES (1, 0, 'dzv1-zlib', 7, 0, 0, 33, x'$old_chunk')"
 [ "$(sql 'PRAGMA user_version')" = 1 ] || fail "not a version 1 database"
 run 0 -o "$db" --exact -- "$PROGRAMS/fib.pasm"
-run 0 -o "$db" --freq 2000 --invoke fib -- "$PROGRAMS/fib.pasm" 25
+# fib(32) runs for about 0.15 s, long enough to be sampled on a loaded
+# machine (fib(25), 6 ms, once got no sample at all under CI).
+run 0 -o "$db" --freq 2000 --invoke fib -- "$PROGRAMS/fib.pasm" 32
 [ "$(sql 'PRAGMA user_version')" = 2 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
 # The old rows are kept; the old edge goes to its own function; the old
 # run's unmapped count is unknown; the new runs are whole.
