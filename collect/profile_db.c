@@ -99,6 +99,10 @@ static int exec_retrying(profile_db *p, const char *sql, char *err, size_t errca
     }
 }
 
+void pdb_lock(profile_db *p) { pthread_mutex_lock(&p->lock); }
+
+void pdb_unlock(profile_db *p) { pthread_mutex_unlock(&p->lock); }
+
 int pdb_begin(profile_db *p, char *err, size_t errcap)
 {
     return exec_retrying(p, "BEGIN IMMEDIATE", err, errcap);
@@ -247,6 +251,10 @@ int pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
     p->path = path;
     if (errcap)
         err[0] = '\0';
+    if (pthread_mutex_init(&p->lock, NULL) != 0) {
+        p->db = NULL;
+        return fail(err, errcap, "%s: cannot create a mutex", path);
+    }
     int rc = sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
         if (p->db)
@@ -255,6 +263,7 @@ int pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
             fail(err, errcap, "%s: cannot open: %s", path, sqlite3_errstr(rc));
         sqlite3_close(p->db);
         p->db = NULL;
+        pthread_mutex_destroy(&p->lock);
         return -1;
     }
     sqlite3_extended_result_codes(p->db, 1);
@@ -267,6 +276,7 @@ int pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
             pdb_fail(p, "setting up", err, errcap);
         sqlite3_close(p->db);
         p->db = NULL;
+        pthread_mutex_destroy(&p->lock);
         return -1;
     }
     return 0;
@@ -278,6 +288,7 @@ int pdb_close(profile_db *p, char *err, size_t errcap)
         return 0;
     int rc = sqlite3_close(p->db);
     p->db = NULL;
+    pthread_mutex_destroy(&p->lock);
     if (rc != SQLITE_OK)
         return fail(err, errcap, "%s: closing: %s", p->path, sqlite3_errstr(rc));
     return 0;

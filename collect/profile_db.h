@@ -8,6 +8,7 @@
 #ifndef PULLEY_PROFILE_DB_H
 #define PULLEY_PROFILE_DB_H
 
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stddef.h>
 
@@ -19,6 +20,7 @@
 typedef struct profile_db {
     sqlite3 *db;
     const char *path;
+    pthread_mutex_t lock; /* see pdb_lock */
 } profile_db;
 
 /* Open or create the database at path, ready for writing.  Returns 0, or
@@ -27,6 +29,12 @@ typedef struct profile_db {
 int pdb_open(profile_db *p, const char *path, char *err, size_t errcap);
 /* Close; returns 0 or -1 with err. */
 int pdb_close(profile_db *p, char *err, size_t errcap);
+
+/* Threads sharing the connection (the writer's chunks, the catalog
+ * written while the program runs, the end of the run) hold it from BEGIN
+ * to COMMIT or ROLLBACK, one transaction at a time. */
+void pdb_lock(profile_db *p);
+void pdb_unlock(profile_db *p);
 
 /* BEGIN IMMEDIATE (waiting for other writers), COMMIT (retrying while
  * busy), ROLLBACK (after a failure; errors ignored). */

@@ -76,8 +76,9 @@ int run_store_begin(profile_db *p, const pvm_agent_config *cfg, unsigned hz, int
     host_name(host, sizeof host);
     snprintf(hash, sizeof hash, "%016" PRIx64, cfg->isa->hash);
     sqlite3_stmt *st;
+    pdb_lock(p);
     if (pdb_begin(p, err, errcap) != 0)
-        return -1;
+        goto begin_failed;
     if (pdb_prepare(p,
                     "INSERT INTO runs (label, benchmark, command_line, start_time, sample_hz,"
                     " exact, build_flags, host, isa_name, isa_hash, collector)"
@@ -101,17 +102,21 @@ int run_store_begin(profile_db *p, const pvm_agent_config *cfg, unsigned hz, int
     *run_id = sqlite3_last_insert_rowid(p->db);
     if (insert_opcodes(p, *run_id, cfg->isa, err, errcap) != 0 || pdb_commit(p, err, errcap) != 0)
         goto failed;
+    pdb_unlock(p);
     return 0;
 failed:
     pdb_rollback(p);
+begin_failed:
+    pdb_unlock(p);
     return -1;
 }
 
 int run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err, size_t errcap)
 {
     sqlite3_stmt *st;
+    pdb_lock(p);
     if (pdb_begin(p, err, errcap) != 0)
-        return -1;
+        goto begin_failed;
     if (pdb_prepare(p,
                     "INSERT INTO sample_chunks (run_id, seq, encoding, sample_count, first_ns,"
                     " last_ns, raw_bytes, data) VALUES (?,?,?,?,?,?,?,?)",
@@ -128,34 +133,38 @@ int run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err
     int rc = pdb_run(p, st, b, err, errcap);
     if (pdb_finalize(p, st, err, errcap) != 0 || rc != 0 || pdb_commit(p, err, errcap) != 0)
         goto failed;
+    pdb_unlock(p);
     return 0;
 failed:
     pdb_rollback(p);
+begin_failed:
+    pdb_unlock(p);
     return -1;
 }
 
-/* ---- the end of a run --------------------------------------------------- */
+/* ---- the catalog: modules, and functions with their instructions ------- */
 
 enum { TEXT_CAP = 512 };
 
-static int insert_modules(profile_db *p, int64_t run, const registry *r, int64_t *ids, char *err,
-                          size_t errcap)
+static int insert_modules(profile_db *p, int64_t run, const reg_module *mods, size_t from,
+                          size_t to, int64_t *ids, char *err, size_t errcap)
 {
     sqlite3_stmt *st;
     if (pdb_prepare(p, "INSERT INTO modules (run_id, name) VALUES (?,?)", &st, err, errcap) != 0)
         return -1;
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < r->nmodules; i++) {
+    for (size_t i = from; rc == 0 && i < to; i++) {
         int b = sqlite3_bind_int64(st, 1, run);
-        b = b ? b : bind_text(st, 2, r->modules[i].name);
+        b = b ? b : bind_text(st, 2, mods[i].name);
         rc = pdb_run(p, st, b, err, errcap);
         ids[i] = sqlite3_last_insert_rowid(p->db);
     }
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
-static int insert_functions(profile_db *p, int64_t run, const registry *r,
-                            const int64_t *module_ids, int64_t *ids, char *err, size_t errcap)
+static int insert_functions(profile_db *p, int64_t run, const reg_function *funcs, size_t from,
+                            size_t to, const int64_t *module_ids, int64_t *ids, char *err,
+                            size_t errcap)
 {
     sqlite3_stmt *st;
     if (pdb_prepare(p,
@@ -164,8 +173,8 @@ static int insert_functions(profile_db *p, int64_t run, const registry *r,
                     &st, err, errcap) != 0)
         return -1;
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < r->nfuncs; i++) {
-        const reg_function *f = &r->funcs[i];
+    for (size_t i = from; rc == 0 && i < to; i++) {
+        const reg_function *f = &funcs[i];
         int b = sqlite3_bind_int64(st, 1, run);
         b = b ? b : sqlite3_bind_int64(st, 2, module_ids[f->module]);
         b = b ? b : sqlite3_bind_int64(st, 3, f->index);
@@ -180,7 +189,8 @@ static int insert_functions(profile_db *p, int64_t run, const registry *r,
 }
 
 /* Decode every function from its start; stop at bytes that do not decode. */
-static int insert_instructions(profile_db *p, const pvm_agent_isa *isa, const registry *r,
+static int insert_instructions(profile_db *p, const pvm_agent_isa *isa, const reg_module *mods,
+                               const reg_function *funcs, size_t from, size_t to,
                                const int64_t *ids, char *err, size_t errcap)
 {
     if (!isa->decode)
@@ -193,9 +203,9 @@ static int insert_instructions(profile_db *p, const pvm_agent_isa *isa, const re
         return -1;
     int rc = 0;
     char text[TEXT_CAP];
-    for (size_t i = 0; rc == 0 && i < r->nfuncs; i++) {
-        const reg_function *f = &r->funcs[i];
-        const void *ctx = r->modules[f->module].decode_ctx;
+    for (size_t i = from; rc == 0 && i < to; i++) {
+        const reg_function *f = &funcs[i];
+        const void *ctx = mods[f->module].decode_ctx;
         unsigned len, op;
         for (size_t off = 0; rc == 0 && off < f->size; off += len) {
             if (isa->decode(ctx, f->code, f->size, off, &len, &op, text, sizeof text) != 0 ||
@@ -211,6 +221,78 @@ static int insert_instructions(profile_db *p, const pvm_agent_isa *isa, const re
     }
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
+
+void run_catalog_free(run_catalog *c)
+{
+    free(c->module_ids);
+    free(c->func_ids);
+    *c = (run_catalog){0};
+}
+
+/* Room for nmods module ids and nfuncs function ids (never less than c
+ * holds). */
+static int catalog_reserve(run_catalog *c, size_t nmods, size_t nfuncs, char *err, size_t errcap)
+{
+    nmods = nmods > c->nmodules ? nmods : c->nmodules;
+    nfuncs = nfuncs > c->nfuncs ? nfuncs : c->nfuncs;
+    int64_t *m = realloc(c->module_ids, (nmods + 1) * sizeof *m);
+    if (m)
+        c->module_ids = m;
+    int64_t *f = m ? realloc(c->func_ids, (nfuncs + 1) * sizeof *f) : NULL;
+    if (f)
+        c->func_ids = f;
+    if (!m || !f) {
+        snprintf(err, errcap, "out of memory writing the functions");
+        return -1;
+    }
+    return 0;
+}
+
+/* Inside a transaction: the part of the lists c does not hold; c is
+ * extended by the caller once the transaction commits. */
+static int write_catalog(profile_db *p, int64_t run, const pvm_agent_isa *isa,
+                         const reg_module *mods, size_t nmods, const reg_function *funcs,
+                         size_t nfuncs, run_catalog *c, char *err, size_t errcap)
+{
+    size_t m0 = c->nmodules < nmods ? c->nmodules : nmods;
+    size_t f0 = c->nfuncs < nfuncs ? c->nfuncs : nfuncs;
+    return catalog_reserve(c, nmods, nfuncs, err, errcap) ||
+                   insert_modules(p, run, mods, m0, nmods, c->module_ids, err, errcap) ||
+                   insert_functions(p, run, funcs, f0, nfuncs, c->module_ids, c->func_ids, err,
+                                    errcap) ||
+                   insert_instructions(p, isa, mods, funcs, f0, nfuncs, c->func_ids, err, errcap)
+               ? -1
+               : 0;
+}
+
+static void catalog_written(run_catalog *c, size_t nmods, size_t nfuncs)
+{
+    if (nmods > c->nmodules)
+        c->nmodules = nmods;
+    if (nfuncs > c->nfuncs)
+        c->nfuncs = nfuncs;
+}
+
+int run_store_catalog(profile_db *p, int64_t run_id, const pvm_agent_isa *isa,
+                      const reg_module *mods, size_t nmods, const reg_function *funcs,
+                      size_t nfuncs, run_catalog *c, char *err, size_t errcap)
+{
+    pdb_lock(p);
+    int rc = -1;
+    if (pdb_begin(p, err, errcap) == 0) {
+        if (write_catalog(p, run_id, isa, mods, nmods, funcs, nfuncs, c, err, errcap) == 0 &&
+            pdb_commit(p, err, errcap) == 0)
+            rc = 0;
+        else
+            pdb_rollback(p);
+    }
+    if (rc == 0)
+        catalog_written(c, nmods, nfuncs);
+    pdb_unlock(p);
+    return rc;
+}
+
+/* ---- the end of a run --------------------------------------------------- */
 
 static int insert_pc_samples(profile_db *p, int64_t run, const registry *r, const pc_hist *h,
                              const int64_t *ids, char *err, size_t errcap)
@@ -300,44 +382,41 @@ static int end_run_row(profile_db *p, int64_t run, const run_end *end, char *err
 }
 
 static int write_content(profile_db *p, int64_t run, const pvm_agent_isa *isa, const registry *r,
-                         const pc_hist *h, int64_t *module_ids, int64_t *func_ids, char *err,
-                         size_t errcap)
+                         const pc_hist *h, run_catalog *c, char *err, size_t errcap)
 {
-    return insert_modules(p, run, r, module_ids, err, errcap) ||
-                   insert_functions(p, run, r, module_ids, func_ids, err, errcap) ||
-                   insert_instructions(p, isa, r, func_ids, err, errcap) ||
-                   insert_pc_samples(p, run, r, h, func_ids, err, errcap) ||
-                   insert_counts(p, run, &r->execs, 0, func_ids, err, errcap) ||
-                   insert_counts(p, run, &r->edges, 1, func_ids, err, errcap)
+    return write_catalog(p, run, isa, r->modules, r->nmodules, r->funcs, r->nfuncs, c, err,
+                         errcap) ||
+                   insert_pc_samples(p, run, r, h, c->func_ids, err, errcap) ||
+                   insert_counts(p, run, &r->execs, 0, c->func_ids, err, errcap) ||
+                   insert_counts(p, run, &r->edges, 1, c->func_ids, err, errcap)
                ? -1
                : 0;
 }
 
 int run_store_finish(profile_db *p, int64_t run_id, const pvm_agent_isa *isa, const registry *r,
-                     const pc_hist *h, const run_end *end, char *err, size_t errcap)
+                     const pc_hist *h, run_catalog *c, const run_end *end, char *err,
+                     size_t errcap)
 {
-    int64_t *module_ids = malloc((r->nmodules + 1) * sizeof *module_ids);
-    int64_t *func_ids = malloc((r->nfuncs + 1) * sizeof *func_ids);
+    pdb_lock(p);
     int rc = -1;
-    if (!module_ids || !func_ids)
-        snprintf(err, errcap, "out of memory writing the run");
-    else if (pdb_begin(p, err, errcap) == 0) {
-        if (write_content(p, run_id, isa, r, h, module_ids, func_ids, err, errcap) == 0 &&
+    if (pdb_begin(p, err, errcap) == 0) {
+        if (write_content(p, run_id, isa, r, h, c, err, errcap) == 0 &&
             end_run_row(p, run_id, end, err, errcap) == 0 && pdb_commit(p, err, errcap) == 0)
             rc = 0;
         else
             pdb_rollback(p);
     }
-    free(module_ids);
-    free(func_ids);
-    if (rc == 0)
-        return 0;
-    /* The content could not be written: still end the run row. */
-    char ignored[256];
-    if (pdb_begin(p, ignored, sizeof ignored) == 0) {
-        if (end_run_row(p, run_id, end, ignored, sizeof ignored) != 0 ||
-            pdb_commit(p, ignored, sizeof ignored) != 0)
-            pdb_rollback(p);
+    if (rc == 0) {
+        catalog_written(c, r->nmodules, r->nfuncs);
+    } else {
+        /* The content could not be written: still end the run row. */
+        char ignored[256];
+        if (pdb_begin(p, ignored, sizeof ignored) == 0) {
+            if (end_run_row(p, run_id, end, ignored, sizeof ignored) != 0 ||
+                pdb_commit(p, ignored, sizeof ignored) != 0)
+                pdb_rollback(p);
+        }
     }
-    return -1;
+    pdb_unlock(p);
+    return rc;
 }

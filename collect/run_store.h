@@ -1,8 +1,11 @@
 /*
  * run_store.h - writing one run into the profile database: the run row
- * and its opcode table when it starts, sample chunks while it runs, and
- * when it ends the modules, functions, decoded instructions, pc_samples
- * histogram, exact counts and the run row's totals, in one transaction.
+ * and its opcode table when it starts, sample chunks and the catalog (the
+ * modules and functions registered so far, with their decoded
+ * instructions) while it runs, and when it ends the rest of the catalog,
+ * the pc_samples histogram, exact counts and the run row's totals, in one
+ * transaction.  Each call is one transaction holding the connection
+ * (pdb_lock), so threads may share it.
  */
 #ifndef PULLEY_RUN_STORE_H
 #define PULLEY_RUN_STORE_H
@@ -28,6 +31,22 @@ typedef struct run_chunk {
 } run_chunk;
 int run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err, size_t errcap);
 
+/* What of the registry is in the database: its first nmodules modules
+ * and nfuncs functions, with their row ids by registry index. */
+typedef struct run_catalog {
+    int64_t *module_ids, *func_ids;
+    size_t nmodules, nfuncs;
+} run_catalog;
+void run_catalog_free(run_catalog *c);
+
+/* Write the modules mods[c->nmodules..nmods) and the functions
+ * funcs[c->nfuncs..nfuncs), each with its decoded instructions, and
+ * extend c; nothing (c unchanged) when it fails.  The lists may be a copy
+ * of a registry still growing: what is already in c must be their start. */
+int run_store_catalog(profile_db *p, int64_t run_id, const pvm_agent_isa *isa,
+                      const reg_module *mods, size_t nmods, const reg_function *funcs,
+                      size_t nfuncs, run_catalog *c, char *err, size_t errcap);
+
 /* How the run ended. */
 typedef struct run_end {
     const char *outcome;      /* NULL: unknown */
@@ -37,10 +56,12 @@ typedef struct run_end {
     const pvm_agent_summary *summary;
 } run_end;
 
-/* Write what the run registered and sampled (r must be sorted), then end
- * the run row.  If the content cannot be written the run row is still
- * ended; returns -1 with err then. */
+/* Write what the run registered (the part of the catalog c does not hold
+ * yet) and sampled (r must be sorted), then end the run row.  If the
+ * content cannot be written the run row is still ended; returns -1 with
+ * err then. */
 int run_store_finish(profile_db *p, int64_t run_id, const pvm_agent_isa *isa, const registry *r,
-                     const pc_hist *h, const run_end *end, char *err, size_t errcap);
+                     const pc_hist *h, run_catalog *c, const run_end *end, char *err,
+                     size_t errcap);
 
 #endif

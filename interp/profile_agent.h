@@ -121,7 +121,10 @@ int pvm_agent_register_function(pvm_agent *a, int module, uint32_t index, const 
                                 uintptr_t address, const uint8_t *code, size_t size);
 
 /* Start / stop sampling a VM's PC slot.  After unregister returns, the
- * sampler no longer reads the slot. */
+ * sampler no longer reads the slot.  Register a VM's functions before its
+ * slot: the first slot tells the collector the program is about to run,
+ * and it then writes the functions registered so far while the program
+ * runs (later ones are written at close). */
 int pvm_agent_register_slot(pvm_agent *a, _Atomic(uintptr_t) *slot);
 int pvm_agent_unregister_slot(pvm_agent *a, _Atomic(uintptr_t) *slot);
 

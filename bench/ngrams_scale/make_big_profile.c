@@ -337,8 +337,11 @@ static int write_run(profile_db *db, int64_t run, const big_code *code, const op
     run_end end = {.outcome = rc == 0 ? "return" : "collector failed", .exit_status = 0,
                    .has_exit_status = rc == 0, .duration_ns = ns, .summary = &s};
     char finish_err[512];
-    if (run_store_finish(db, run, pulley_agent_isa(), &reg, &hist, &end, finish_err,
-                         sizeof finish_err) != 0 && rc == 0) {
+    run_catalog catalog = {0};
+    int finished = run_store_finish(db, run, pulley_agent_isa(), &reg, &hist, &catalog, &end,
+                                    finish_err, sizeof finish_err);
+    run_catalog_free(&catalog);
+    if (finished != 0 && rc == 0) {
         snprintf(err, errcap, "%s", finish_err);
         rc = -1;
     }

@@ -6,7 +6,9 @@
  * increase, their gaps are deadlines counted as missed, and no more
  * deadlines are accounted than the sampled time holds); exact counts of
  * transfers inside and between functions, and counts that cannot be
- * attributed; two agents writing one database at once; and databases that
+ * attributed; functions written while the program runs (those registered
+ * before its first slot) or at its end, each once; two agents writing one
+ * database at once; and databases that
  * are foreign, newer or damaged are refused untouched.
  *
  * Nothing here depends on how busy the machine is: the expected histogram
@@ -368,6 +370,71 @@ static void *concurrent_run(void *arg)
     return NULL;
 }
 
+/* The instructions of run 1's function `name` in the database now, read
+ * through a connection of its own (-1: the database has no tables yet). */
+static int64_t stored_instructions(const char *name)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_busy_timeout(db, 10000);
+    sqlite3_stmt *st;
+    int64_t n = -1;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT count(*) FROM instructions i"
+                           " JOIN functions f ON f.id = i.function_id"
+                           " WHERE f.run_id = 1 AND f.name = ?",
+                           -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return n;
+}
+
+/* Functions registered before the first slot are written while the
+ * program runs, those registered later when it ends; each once. */
+static void functions_are_written_while_the_program_runs(void **state)
+{
+    (void)state;
+    pvm_agent *a = open_agent("catalog", 0);
+    static const uint8_t code[16];
+    int mod = pvm_agent_register_module(a, "m", NULL);
+    assert_true(pvm_agent_register_function(a, mod, 0, "early", HOT, code, sizeof code) >= 0);
+    _Atomic(uintptr_t) slot, second;
+    atomic_init(&slot, 0);
+    atomic_init(&second, 0);
+    assert_int_equal(pvm_agent_register_slot(a, &slot), 0);
+    /* Still running: wait (at most a minute) for early's 4 instructions. */
+    int64_t early = 0;
+    for (int tries = 0; tries < 600 && early != 4; tries++) {
+        early = stored_instructions("early");
+        if (early != 4)
+            nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    }
+    assert_int_equal(early, 4);
+    assert_true(pvm_agent_register_function(a, mod, 1, "late", HOT + 64, code, 8) >= 0);
+    assert_int_equal(pvm_agent_register_slot(a, &second), 0);
+    assert_int_equal(stored_instructions("late"), 0);
+    assert_int_equal(pvm_agent_unregister_slot(a, &second), 0);
+    assert_int_equal(pvm_agent_unregister_slot(a, &slot), 0);
+    pvm_agent_set_outcome(a, "return", 0);
+    char err[512] = "";
+    if (pvm_agent_close(a, NULL, err, sizeof err) != 0)
+        fail_msg("%s", err);
+
+    assert_int_equal(stored_instructions("early"), 4);
+    assert_int_equal(stored_instructions("late"), 2);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    assert_int_equal(query(db, "SELECT count(*) FROM modules"), 1);
+    assert_int_equal(query(db, "SELECT count(*) FROM functions"), 2);
+    assert_int_equal(query(db, "SELECT count(DISTINCT module_id) FROM functions"), 1);
+    assert_int_equal(query(db, "SELECT count(*) FROM runs WHERE end_time IS NOT NULL"), 1);
+    sqlite3_close(db);
+}
+
 static void two_agents_write_one_database_at_once(void **state)
 {
     (void)state;
@@ -479,6 +546,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(the_histogram_follows_the_vm_pattern, setup, teardown),
         cmocka_unit_test_setup_teardown(transfer_counts_are_stored_with_their_target, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(functions_are_written_while_the_program_runs, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(two_agents_write_one_database_at_once, setup, teardown),
         cmocka_unit_test_setup_teardown(a_foreign_database_is_refused, setup, teardown),
