@@ -1,7 +1,8 @@
 /*
- * isa_table.c - the run's opcode table from the database and the decoder
- * driven by it: operand kinds, lengths and flags come from the `opcodes`
- * rows, never from the compiled-in ISA.
+ * isa_table.c - the run's opcode table read from the database, with the
+ * analysis's facts about each row, and instructions decoded into an_insn.
+ * The rows are checked and decoded by opcode_rows.c and opcode_decode.c,
+ * never by the compiled-in ISA.
  */
 #include "isa_table.h"
 
@@ -9,14 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    const char *word;
-    an_imm kind;
-} imm_words[] = {
-    {"s8", AN_IMM_SIGNED},     {"s16", AN_IMM_SIGNED},   {"s32", AN_IMM_SIGNED},
-    {"off32", AN_IMM_SIGNED},  {"i64", AN_IMM_SIGNED},   {"u32", AN_IMM_UNSIGNED},
-    {"rel32", AN_IMM_REL},     {"table", AN_IMM_TABLE},
-};
+#include "opcode_decode.h"
 
 /* Operand a is written when the semantics begin "x[a] =" or "f[a].f64 =". */
 static int writes_first(const char *sem)
@@ -29,48 +23,54 @@ static int writes_first(const char *sem)
     return p[0] == ' ' && p[1] == '=' && p[2] != '=';
 }
 
-int an_opdesc_parse(an_opdesc *d, unsigned id, const char *operands, unsigned length,
-                    unsigned flags, const char *semantics)
+/* What an immediate is to the analysis. */
+static an_imm imm_class(ot_imm kind)
 {
-    memset(d, 0, sizeof *d);
-    d->hdr = id >= 256 ? 3 : 1;
-    d->flags = (uint8_t)flags;
-    d->length = length;
-    int seen_imm = 0;
-    for (const char *p = operands; *p;) {
-        size_t len = strcspn(p, " ");
-        if (len == 1 && (*p == 'x' || *p == 'f')) {
-            if (d->nregs == 4 || seen_imm)
-                return -1;
-            if (*p == 'f')
-                d->regf |= (uint8_t)(1u << d->nregs);
-            d->nregs++;
-        } else if (len > 0) {
-            if (seen_imm)
-                return -1;
-            seen_imm = 1;
-            d->imm_kind = AN_IMM_OTHER;
-            for (size_t i = 0; i < sizeof imm_words / sizeof imm_words[0]; i++)
-                if (strlen(imm_words[i].word) == len && strncmp(p, imm_words[i].word, len) == 0)
-                    d->imm_kind = (uint8_t)imm_words[i].kind;
-        }
-        p += len;
-        while (*p == ' ')
-            p++;
+    switch (kind) {
+    case OT_IMM_NONE: return AN_IMM_NONE;
+    case OT_IMM_S8:
+    case OT_IMM_S16:
+    case OT_IMM_S32:
+    case OT_IMM_OFF32:
+    case OT_IMM_I64: return AN_IMM_SIGNED;
+    case OT_IMM_U32: return AN_IMM_UNSIGNED;
+    case OT_IMM_REL32: return AN_IMM_REL;
+    case OT_IMM_TABLE: return AN_IMM_TABLE;
+    default: return AN_IMM_OTHER;
     }
-    unsigned pack = (d->nregs * 5u + 7u) / 8u;
-    if (length < d->hdr + pack)
+}
+
+int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const char *operands,
+               int64_t length, int64_t flags, const char *semantics, char *err, size_t cap)
+{
+    if (flags < 0 || flags > 255) {
+        snprintf(err, cap, "opcode %s (%lld): flags %lld are not flag bits", name ? name : "?",
+                 (long long)id, (long long)flags);
         return -1;
-    unsigned imm = length - d->hdr - pack;
-    if (imm > 8 || (seen_imm && imm == 0) || (!seen_imm && imm != 0))
+    }
+    if (isa->rows.n == isa->cap) {
+        size_t n = isa->cap ? 2 * isa->cap : 256;
+        an_isa_op *grown = realloc(isa->ops, n * sizeof *grown);
+        if (!grown)
+            goto oom;
+        isa->ops = grown;
+        isa->cap = n;
+    }
+    if (ot_table_add(&isa->rows, id, name, operands, length, err, cap) != 0)
         return -1;
-    if (d->imm_kind == AN_IMM_TABLE && imm != 4)
-        return -1;
-    d->imm_bytes = (uint8_t)imm;
-    if (d->nregs > 0 && writes_first(semantics))
-        d->defs = 1;
-    d->valid = 1;
+    const ot_opcode *row = &isa->rows.ops[isa->rows.n - 1];
+    int g = an_profile_intern_op(p, name, (unsigned)flags);
+    if (g < 0)
+        goto oom;
+    isa->ops[isa->rows.n - 1] = (an_isa_op){
+        .gop = (uint16_t)g,
+        .flags = (uint8_t)flags,
+        .defs = row->nregs > 0 && writes_first(semantics),
+    };
     return 0;
+oom:
+    snprintf(err, cap, "out of memory");
+    return -1;
 }
 
 int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err, size_t cap)
@@ -84,36 +84,15 @@ int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run);
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t id = sqlite3_column_int64(st, 0);
-        const char *name = (const char *)sqlite3_column_text(st, 1);
-        const char *ops = (const char *)sqlite3_column_text(st, 2);
-        int64_t length = sqlite3_column_int64(st, 3);
-        int64_t flags = sqlite3_column_int64(st, 4);
-        const char *sem = (const char *)sqlite3_column_text(st, 5);
-        if (id < 0 || id >= 256 + 65536 || !name || !ops || length < 1 || length > 64 ||
-            flags < 0 || flags > 255) {
-            snprintf(err, cap, "run %lld: bad opcode row %lld", (long long)run, (long long)id);
+        char row_err[256];
+        if (an_isa_add(isa, p, sqlite3_column_int64(st, 0),
+                       (const char *)sqlite3_column_text(st, 1),
+                       (const char *)sqlite3_column_text(st, 2), sqlite3_column_int64(st, 3),
+                       sqlite3_column_int64(st, 4), (const char *)sqlite3_column_text(st, 5),
+                       row_err, sizeof row_err) != 0) {
+            snprintf(err, cap, "run %lld: stored opcode table: %s", (long long)run, row_err);
             goto fail;
         }
-        if ((unsigned)id >= isa->nops) {
-            unsigned n = (unsigned)id + 1;
-            an_opdesc *grown = realloc(isa->ops, n * sizeof *grown);
-            if (!grown)
-                goto oom;
-            memset(grown + isa->nops, 0, (n - isa->nops) * sizeof *grown);
-            isa->ops = grown;
-            isa->nops = n;
-        }
-        an_opdesc *d = &isa->ops[id];
-        if (an_opdesc_parse(d, (unsigned)id, ops, (unsigned)length, (unsigned)flags, sem) != 0) {
-            snprintf(err, cap, "run %lld: opcode %s: operands '%s' do not fit length %lld",
-                     (long long)run, name, ops, (long long)length);
-            goto fail;
-        }
-        int g = an_profile_intern_op(p, name, (unsigned)flags);
-        if (g < 0)
-            goto oom;
-        d->gop = (uint16_t)g;
     }
     if (rc != SQLITE_DONE) {
         snprintf(err, cap, "reading the opcode table of run %lld: %s", (long long)run,
@@ -121,13 +100,11 @@ int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
         goto fail;
     }
     sqlite3_finalize(st);
-    if (isa->nops == 0) {
+    if (isa->rows.n == 0) {
         snprintf(err, cap, "run %lld has no opcode table", (long long)run);
         return -1;
     }
     return 0;
-oom:
-    snprintf(err, cap, "out of memory");
 fail:
     sqlite3_finalize(st);
     an_isa_free(isa);
@@ -136,73 +113,40 @@ fail:
 
 void an_isa_free(an_isa *isa)
 {
+    ot_table_free(&isa->rows);
     free(isa->ops);
-    isa->ops = NULL;
-    isa->nops = 0;
-}
-
-static uint64_t read_le(const uint8_t *b, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)b[i] << (8 * i);
-    return v;
-}
-
-static int64_t sign_extend(uint64_t v, unsigned bytes)
-{
-    if (bytes == 0 || bytes >= 8)
-        return (int64_t)v;
-    uint64_t sign = (uint64_t)1 << (8 * bytes - 1);
-    return (int64_t)((v ^ sign) - sign);
+    memset(isa, 0, sizeof *isa);
 }
 
 int an_decode(const an_isa *isa, const uint8_t *code, size_t size, size_t off, an_insn *out,
               an_edge_fn edge, void *ctx)
 {
-    if (off >= size)
+    ot_insn in;
+    if (ot_decode(&isa->rows, code, size, off, &in, NULL, 0) != 0)
         return -1;
-    unsigned id = code[off];
-    if (id == 0xFF) {
-        if (size - off < 3)
-            return -1;
-        id = 256 + (unsigned)read_le(code + off + 1, 2);
-    }
-    if (id >= isa->nops || !isa->ops[id].valid)
-        return -1;
-    const an_opdesc *d = &isa->ops[id];
-    if (size - off < d->length)
-        return -1;
+    const an_isa_op *op = &isa->ops[in.op - isa->rows.ops];
     memset(out, 0, sizeof *out);
     out->off = (uint32_t)off;
-    out->op = d->gop;
-    out->flags = d->flags;
-    out->nregs = d->nregs;
-    out->regf = d->regf;
-    out->defs = d->defs;
-    out->imm_kind = d->imm_kind;
-    unsigned pack = (d->nregs * 5u + 7u) / 8u;
-    uint64_t bits = read_le(code + off + d->hdr, pack);
-    for (unsigned i = 0; i < d->nregs; i++)
-        out->reg[i] = (uint8_t)(bits >> (5 * i) & 31);
-    uint64_t raw = read_le(code + off + d->hdr + pack, d->imm_bytes);
-    out->imm = d->imm_kind == AN_IMM_UNSIGNED || d->imm_kind == AN_IMM_TABLE
-                   ? (int64_t)raw
-                   : sign_extend(raw, d->imm_bytes);
-    size_t len = d->length;
-    if (d->imm_kind == AN_IMM_TABLE) {
-        if ((size - off - len) / 4 < raw)
-            return -1;
-        for (uint64_t i = 0; i < raw; i++) {
-            int64_t rel = sign_extend(read_le(code + off + len + 4 * i, 4), 4);
-            if (edge && (int64_t)off + rel >= 0)
-                edge(ctx, (uint32_t)((int64_t)off + rel));
+    out->len = in.length;
+    out->op = op->gop;
+    out->flags = op->flags;
+    out->nregs = in.op->nregs;
+    memcpy(out->reg, in.reg, sizeof out->reg);
+    out->regf = in.op->regf;
+    out->defs = op->defs;
+    out->imm_kind = (uint8_t)imm_class((ot_imm)in.op->imm);
+    out->imm = in.imm;
+    if (!edge)
+        return 0;
+    if (out->imm_kind == AN_IMM_TABLE) {
+        for (uint32_t i = 0; i < (uint64_t)in.imm; i++) {
+            int64_t target = (int64_t)off + ot_jump_entry(&in, i);
+            if (target >= 0)
+                edge(ctx, (uint32_t)target);
         }
-        len += 4 * (size_t)raw;
-    } else if (d->imm_kind == AN_IMM_REL && (d->flags & AN_BRANCH) && edge &&
-               (int64_t)off + out->imm >= 0) {
-        edge(ctx, (uint32_t)((int64_t)off + out->imm));
+    } else if (out->imm_kind == AN_IMM_REL && (out->flags & AN_BRANCH) &&
+               (int64_t)off + in.imm >= 0) {
+        edge(ctx, (uint32_t)((int64_t)off + in.imm));
     }
-    out->len = (uint32_t)len;
     return 0;
 }

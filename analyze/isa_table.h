@@ -1,7 +1,11 @@
 /*
- * isa_table.h - the opcode table stored with a run (the `opcodes` rows),
- * and a table-driven decoder over it.  Nothing here uses the compiled-in
- * ISA, so profiles taken with an older opcode table stay readable.
+ * isa_table.h - the opcode table stored with a run, as the analysis sees
+ * it: the rows' encoding (opcode_rows.h) and, beside each row, what the
+ * analysis needs from it - its flags, whether it writes its first
+ * register operand, its global opcode index.  Instructions decode (with
+ * opcode_decode.h) into an_insn, branch and jump-table targets reported as
+ * edges.  Nothing here uses the compiled-in ISA, so profiles taken with an
+ * older opcode table stay readable.
  */
 #ifndef AN_ISA_TABLE_H
 #define AN_ISA_TABLE_H
@@ -10,38 +14,39 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "opcode_rows.h"
 #include "profile.h"
 
-typedef struct an_opdesc {
-    uint8_t valid;
-    uint8_t flags;
-    uint8_t nregs, regf, defs;
-    uint8_t imm_kind;  /* an_imm */
-    uint8_t imm_bytes; /* for a table: its count */
-    uint8_t hdr;       /* opcode bytes: 1, or 3 behind the 0xFF escape */
-    uint16_t gop;      /* global opcode index */
-    uint32_t length;
-} an_opdesc;
+/* What the analysis keeps about one opcode row. */
+typedef struct an_isa_op {
+    uint16_t gop;  /* global opcode index (an_profile.opnames) */
+    uint8_t flags; /* AN_BRANCH ... */
+    uint8_t defs;  /* bit 0: the first register operand is written */
+} an_isa_op;
 
 typedef struct an_isa {
-    an_opdesc *ops; /* indexed by opcode id */
-    unsigned nops;
+    ot_table rows;  /* the encoding, sorted by id */
+    an_isa_op *ops; /* ops[i] belongs to rows.ops[i] */
+    size_t cap;
 } an_isa;
 
 /* Load the opcode table of `run` from db; opcode names are interned in p.
  * Returns 0, or -1 with err. */
 int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err, size_t cap);
+
+/* Add one stored row (ids increasing; isa starts zeroed): its operand kinds
+ * such as "x x s32", the encoded length, the flags and the one-line
+ * semantics ("x[a] = ..." marks operand a written).  Returns 0, or -1 with
+ * err saying what is wrong with the row. */
+int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const char *operands,
+               int64_t length, int64_t flags, const char *semantics, char *err, size_t cap);
+
 void an_isa_free(an_isa *isa);
 
-/* Describe one row (exposed for tests): operand kinds such as "x x s32",
- * the encoded length, flags and the one-line semantics ("x[a] = ..." marks
- * operand a written).  Returns 0, or -1 if the row is inconsistent. */
-int an_opdesc_parse(an_opdesc *d, unsigned id, const char *operands, unsigned length,
-                    unsigned flags, const char *semantics);
-
 /* Decode the instruction at code[off] into *out (op, registers, immediate,
- * length); jump-table entries are passed to `edge` (may be NULL).  Returns
- * 0, or -1 if the bytes are not an instruction of this table. */
+ * length); the targets of a branch or a jump table are passed to `edge`
+ * (may be NULL).  Returns 0, or -1 if the bytes are not an instruction of
+ * this table. */
 typedef void (*an_edge_fn)(void *ctx, uint32_t target);
 int an_decode(const an_isa *isa, const uint8_t *code, size_t size, size_t off, an_insn *out,
               an_edge_fn edge, void *ctx);

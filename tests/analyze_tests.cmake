@@ -2,6 +2,10 @@
 # databases built with sql/schema.sql, the DP cover against brute force,
 # and the tool end to end on a collected profile.  Included at the end of
 # tests/CMakeLists.txt.
+# The decoder of stored opcode rows (analyze/opcode_rows.c,
+# opcode_decode.c), shared with the SQLite extension: pure C, tested alone.
+pulley_unit_test(test_opcode_rows SOURCES unit/test_opcode_rows.c LIBS pulley_opcode_rows)
+
 foreach(t test_ngrams_mining test_ngrams_read)
   pulley_unit_test(${t} SOURCES unit/${t}.c unit/test_ngrams_db.c LIBS pulley_analyze)
   target_compile_definitions(${t} PRIVATE NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/sql/schema.sql")

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "builtin_table.h"
 #include "extension.h"
 
 SQLITE_EXTENSION_INIT1
@@ -22,7 +23,7 @@ __attribute__((visibility("default"))) int sqlite3_pulleysqlext_init(
         return SQLITE_NOMEM;
     memset(ext, 0, sizeof *ext);
     char err[256];
-    if (sx_optable_builtin(&ext->builtin, err, sizeof err) != 0) {
+    if (sx_builtin_table(&ext->builtin, err, sizeof err) != 0) {
         sqlite3_free(ext);
         *errmsg = sqlite3_mprintf("pulley_sqlext: the compiled-in opcode table: %s", err);
         return SQLITE_ERROR;

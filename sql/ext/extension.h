@@ -10,14 +10,14 @@
 #include <sqlite3ext.h>
 #include <stddef.h>
 
-#include "opcode_table.h"
+#include "opcode_rows.h"
 
 SQLITE_EXTENSION_INIT3
 
 /* Per connection, owned by the pulley_insns module (freed when the
  * connection closes). */
 typedef struct sx_ext {
-    sx_optable builtin; /* the compiled-in instruction set */
+    ot_table builtin; /* the compiled-in instruction set */
 } sx_ext;
 
 /* Each registers its functions on db: SQLITE_OK or an SQLite error code. */

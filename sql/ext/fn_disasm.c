@@ -26,9 +26,9 @@ static void error(sqlite3_context *ctx, const char *msg)
     sqlite3_result_error(ctx, text, -1);
 }
 
-static void free_optable(void *p)
+static void free_opcode_table(void *p)
 {
-    sx_optable_free(p);
+    ot_table_free(p);
     free(p);
 }
 
@@ -41,14 +41,14 @@ static void free_names(void *p)
 /* The text of every instruction, each line "OFFSET  TEXT" with the offsets
  * right-aligned.  The whole code is decoded first, so a bad blob gives an
  * error and no text. */
-static int list_all(const sx_optable *isa, const sx_names *names, const unsigned char *code,
+static int list_all(const ot_table *isa, const sx_names *names, const unsigned char *code,
                     size_t size, sx_text *out, char *err, size_t cap)
 {
-    sx_insn insn;
+    ot_insn insn;
     size_t last = 0;
     for (size_t off = 0; off < size; off += insn.length) {
         char why[256];
-        if (sx_decode(isa, code, size, off, &insn, why, sizeof why) != 0) {
+        if (ot_decode(isa, code, size, off, &insn, why, sizeof why) != 0) {
             snprintf(err, cap, "code is not valid at offset %zu: %s", off, why);
             return -1;
         }
@@ -56,7 +56,7 @@ static int list_all(const sx_optable *isa, const sx_names *names, const unsigned
     }
     int width = snprintf(NULL, 0, "%zu", last);
     for (size_t off = 0; off < size; off += insn.length) {
-        sx_decode(isa, code, size, off, &insn, NULL, 0);
+        ot_decode(isa, code, size, off, &insn, NULL, 0);
         sx_text_printf(out, "%s%*zu  ", off ? "\n" : "", width, off);
         sx_format(out, &insn, names);
     }
@@ -66,17 +66,17 @@ static int list_all(const sx_optable *isa, const sx_names *names, const unsigned
 }
 
 /* The text of the instruction at `at`, checked to be an instruction start. */
-static int list_one(const sx_optable *isa, const sx_names *names, const unsigned char *code,
+static int list_one(const ot_table *isa, const sx_names *names, const unsigned char *code,
                     size_t size, sqlite3_int64 at, sx_text *out, char *err, size_t cap)
 {
     if (at < 0 || (uint64_t)at >= size) {
         snprintf(err, cap, "offset %lld is outside the code (%zu bytes)", (long long)at, size);
         return -1;
     }
-    sx_insn insn;
+    ot_insn insn;
     for (size_t off = 0;; off += insn.length) {
         char why[256];
-        if (sx_decode(isa, code, size, off, &insn, why, sizeof why) != 0) {
+        if (ot_decode(isa, code, size, off, &insn, why, sizeof why) != 0) {
             snprintf(err, cap, "code is not valid at offset %zu: %s", off, why);
             return -1;
         }
@@ -117,8 +117,8 @@ static void pulley_disasm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
     /* The run's table and the module's names: kept with the statement
      * (auxdata) while the argument stays the same, else loaded per call. */
-    const sx_optable *isa = &ext->builtin;
-    sx_optable *run_isa = NULL;
+    const ot_table *isa = &ext->builtin;
+    ot_table *run_isa = NULL;
     sx_names *names = NULL;
     int new_isa = 0, new_names = 0, failed = 0;
     if (has_run && !(run_isa = sqlite3_get_auxdata(ctx, 2))) {
@@ -159,9 +159,9 @@ static void pulley_disasm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     /* Hand the tables over to SQLite last: it may free them at once. */
     if (new_isa && run_isa) {
         if (failed)
-            free_optable(run_isa);
+            free_opcode_table(run_isa);
         else
-            sqlite3_set_auxdata(ctx, 2, run_isa, free_optable);
+            sqlite3_set_auxdata(ctx, 2, run_isa, free_opcode_table);
     }
     if (new_names && names) {
         if (failed)

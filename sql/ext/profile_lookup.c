@@ -57,9 +57,9 @@ static int finish(sqlite3 *db, sqlite3_stmt *st, int rc, int failed, char *err, 
     return failed ? -1 : 0;
 }
 
-int sx_load_run_isa(sqlite3 *db, sqlite3_int64 run, sx_optable *t, char *err, size_t cap)
+int sx_load_run_isa(sqlite3 *db, sqlite3_int64 run, ot_table *t, char *err, size_t cap)
 {
-    *t = (sx_optable){0};
+    *t = (ot_table){0};
     if (run_exists(db, run, err, cap) != 0)
         return -1;
     sqlite3_stmt *st;
@@ -76,14 +76,14 @@ int sx_load_run_isa(sqlite3 *db, sqlite3_int64 run, sx_optable *t, char *err, si
             snprintf(err, cap, "run %lld: an opcode row has a non-integer id or length",
                      (long long)run);
             failed = 1;
-        } else if (sx_optable_add(t, sqlite3_column_int64(st, 0), name, operands,
-                                  sqlite3_column_int64(st, 3), row_err, sizeof row_err) != 0) {
+        } else if (ot_table_add(t, sqlite3_column_int64(st, 0), name, operands,
+                                sqlite3_column_int64(st, 3), row_err, sizeof row_err) != 0) {
             snprintf(err, cap, "run %lld: stored opcode table: %s", (long long)run, row_err);
             failed = 1;
         }
     }
     if (finish(db, st, rc, failed, err, cap) != 0) {
-        sx_optable_free(t);
+        ot_table_free(t);
         return -1;
     }
     if (t->n == 0) {

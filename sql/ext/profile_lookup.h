@@ -11,10 +11,10 @@
 
 #include "extension.h"
 #include "insn_text.h"
-#include "opcode_table.h"
+#include "opcode_rows.h"
 #include "pc_map.h"
 
-int sx_load_run_isa(sqlite3 *db, sqlite3_int64 run, sx_optable *t, char *err, size_t cap);
+int sx_load_run_isa(sqlite3 *db, sqlite3_int64 run, ot_table *t, char *err, size_t cap);
 int sx_load_module_names(sqlite3 *db, sqlite3_int64 module, sx_names *names, char *err,
                          size_t cap);
 int sx_load_run_functions(sqlite3 *db, sqlite3_int64 run, sx_pc_map *map, char *err, size_t cap);

@@ -39,14 +39,14 @@ typedef struct insns_cursor {
     sqlite3_int64 run, module;
     /* Kept from one xFilter to the next while the argument stays the same
      * (a join calls xFilter once per row of the left table). */
-    sx_optable run_isa;
+    ot_table run_isa;
     sqlite3_int64 run_isa_of;
     sx_names names;
     sqlite3_int64 names_of;
     int have_run_isa, have_names;
     /* The current instruction. */
     size_t off;
-    sx_insn insn;
+    ot_insn insn;
     sqlite3_int64 seq;
 } insns_cursor;
 
@@ -98,7 +98,7 @@ static int insns_close(sqlite3_vtab_cursor *cur)
 {
     insns_cursor *c = (insns_cursor *)cur;
     sqlite3_free(c->code);
-    sx_optable_free(&c->run_isa);
+    ot_table_free(&c->run_isa);
     sx_names_free(&c->names);
     sqlite3_free(c);
     return SQLITE_OK;
@@ -112,7 +112,7 @@ static int fail(insns_cursor *c, const char *msg)
     return vt->zErrMsg ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
-static const sx_optable *isa_of(insns_cursor *c)
+static const ot_table *isa_of(insns_cursor *c)
 {
     insns_vtab *vt = (insns_vtab *)c->base.pVtab;
     return c->has_run ? &c->run_isa : &vt->ext->builtin;
@@ -124,7 +124,7 @@ static int load_tables(insns_cursor *c)
     insns_vtab *vt = (insns_vtab *)c->base.pVtab;
     char err[512];
     if (c->has_run && !(c->have_run_isa && c->run_isa_of == c->run)) {
-        sx_optable_free(&c->run_isa);
+        ot_table_free(&c->run_isa);
         c->have_run_isa = 0;
         if (sx_load_run_isa(vt->db, c->run, &c->run_isa, err, sizeof err) != 0)
             return fail(c, err);
@@ -183,18 +183,18 @@ static int insns_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_s
     if (rc != SQLITE_OK)
         return rc;
 
-    const sx_optable *isa = isa_of(c);
-    sx_insn insn;
+    const ot_table *isa = isa_of(c);
+    ot_insn insn;
     for (size_t off = 0; off < c->size; off += insn.length) {
         char why[256];
-        if (sx_decode(isa, c->code, c->size, off, &insn, why, sizeof why) != 0) {
+        if (ot_decode(isa, c->code, c->size, off, &insn, why, sizeof why) != 0) {
             snprintf(err, sizeof err, "code is not valid at offset %zu: %s", off, why);
             return fail(c, err);
         }
     }
     c->off = 0;
     if (c->size > 0)
-        sx_decode(isa, c->code, c->size, 0, &c->insn, NULL, 0);
+        ot_decode(isa, c->code, c->size, 0, &c->insn, NULL, 0);
     return SQLITE_OK;
 }
 
@@ -210,7 +210,7 @@ static int insns_next(sqlite3_vtab_cursor *cur)
     c->off += c->insn.length;
     c->seq++;
     if (c->off < c->size) /* decoded once in xFilter: it succeeds */
-        sx_decode(isa_of(c), c->code, c->size, c->off, &c->insn, NULL, 0);
+        ot_decode(isa_of(c), c->code, c->size, c->off, &c->insn, NULL, 0);
     return SQLITE_OK;
 }
 
@@ -272,7 +272,7 @@ static const sqlite3_module insns_module = {
 static void free_ext(void *p)
 {
     sx_ext *ext = p;
-    sx_optable_free(&ext->builtin);
+    ot_table_free(&ext->builtin);
     sqlite3_free(ext);
 }
 

@@ -1,7 +1,8 @@
 /*
  * test_ngrams_read.c - reading profile databases: files that are not
  * profiles are refused with their path in the message, runs are selected
- * by id and label, opcode rows are checked for consistency, and bytes that
+ * by id and label, opcode rows give the analysis what each instruction
+ * writes and where it branches, a bad row refuses its run, and bytes that
  * do not decode end a function without losing what decoded before them.
  */
 #include <setjmp.h>
@@ -87,19 +88,102 @@ static void runs_by_id_and_label(void **state)
     tdb_remove(&t);
 }
 
-static void opcode_rows_are_checked(void **state)
+typedef struct edges {
+    uint32_t to[8];
+    unsigned n;
+} edges;
+
+static void add_edge(void *ctx, uint32_t target)
+{
+    edges *e = ctx;
+    assert_true(e->n < 8);
+    e->to[e->n++] = target;
+}
+
+/* Beyond the encoding (tests/unit/test_opcode_rows.c), the analysis takes
+ * from each stored row its flags and, from its semantics, whether it
+ * writes its first register; a decoded instruction carries them, its kind
+ * of immediate, and its branch targets as edges. */
+static void opcode_rows_say_what_an_instruction_writes(void **state)
 {
     (void)state;
-    an_opdesc d;
-    assert_int_equal(an_opdesc_parse(&d, 4, "x x x", 3, 0, "x[a] = x[b] + x[c]"), 0);
-    assert_true(d.nregs == 3 && d.defs == 1 && d.imm_bytes == 0 && d.hdr == 1);
-    assert_int_equal(an_opdesc_parse(&d, 300, "f x off32", 9, 4, "f[a].f64 = m64[x[b] + imm]"), 0);
-    assert_true(d.hdr == 3 && d.regf == 1 && d.defs == 1 && d.imm_kind == AN_IMM_SIGNED);
-    assert_int_equal(an_opdesc_parse(&d, 5, "x x off32", 7, 4, "m8[x[a] + imm] = u8(x[b])"), 0);
-    assert_int_equal(d.defs, 0);
-    assert_int_equal(an_opdesc_parse(&d, 5, "x x x", 2, 0, ""), -1);   /* too short */
-    assert_int_equal(an_opdesc_parse(&d, 5, "x", 4, 0, ""), -1);       /* bytes left over */
-    assert_int_equal(an_opdesc_parse(&d, 5, "x table", 7, 3, ""), -1); /* count not u32 */
+    an_profile p = {0};
+    an_isa isa = {0};
+    char err[256];
+    assert_int_equal(an_isa_add(&isa, &p, 4, "xadd64", "x x x", 3, 0, "x[a] = x[b] + x[c]", err,
+                                sizeof err),
+                     0);
+    assert_int_equal(an_isa_add(&isa, &p, 5, "xstore8", "x x off32", 7, AN_TRAPS,
+                                "m8[x[a] + imm] = u8(x[b])", err, sizeof err),
+                     0);
+    assert_int_equal(an_isa_add(&isa, &p, 6, "jump", "rel32", 5, AN_BRANCH | AN_TERM, "pc += imm",
+                                err, sizeof err),
+                     0);
+    assert_int_equal(an_isa_add(&isa, &p, 7, "br_table", "x table", 6, AN_BRANCH | AN_TERM,
+                                "pc += imm[min(u32(x[a]), N-1)]", err, sizeof err),
+                     0);
+    assert_int_equal(an_isa_add(&isa, &p, 300, "fload64", "f x off32", 9, AN_TRAPS,
+                                "f[a].f64 = m64[x[b] + imm]", err, sizeof err),
+                     0);
+    /* Rows that do not fit their length, or whose flags are no flag bits. */
+    assert_int_equal(an_isa_add(&isa, &p, 301, "short", "x x x", 2, 0, "", err, sizeof err), -1);
+    assert_non_null(strstr(err, "opcode short (301)"));
+    assert_int_equal(an_isa_add(&isa, &p, 302, "table", "x table", 7, 3, "", err, sizeof err), -1);
+    assert_int_equal(an_isa_add(&isa, &p, 303, "flagged", "", 3, 256, "", err, sizeof err), -1);
+    assert_non_null(strstr(err, "flags"));
+
+    static const uint8_t code[] = {
+        4,    1 | 2 << 5, 3 << 2,                       /*  0: xadd64 x1, x2, x3 */
+        5,    1 | 2 << 5, 0,      0xF8, 0xFF, 0xFF, 0xFF, /*  3: xstore8 x1, x2, -8 */
+        6,    0xF6,       0xFF,   0xFF, 0xFF,             /* 10: jump -10 */
+        0xFF, 0x2C,       0,      3 | 4 << 5, 0, 16, 0, 0, 0, /* 15: fload64 f3, x4, 16 */
+        7,    5,          2,      0,    0,    0,          /* 24: br_table x5, [+6, -24] */
+        6,    0,          0,      0,    0xE8, 0xFF, 0xFF, 0xFF,
+    };
+    an_insn in[5];
+    edges e = {{0}, 0};
+    size_t off = 0;
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(an_decode(&isa, code, sizeof code, off, &in[i], add_edge, &e), 0);
+        assert_int_equal(in[i].off, off);
+        off += in[i].len;
+    }
+    assert_int_equal(off, sizeof code);
+    assert_string_equal(p.opnames[in[0].op], "xadd64");
+    assert_true(in[0].nregs == 3 && in[0].defs == 1 && in[0].regf == 0 && in[0].reg[2] == 3);
+    assert_true(in[0].imm_kind == AN_IMM_NONE && in[0].flags == 0);
+    assert_true(in[1].defs == 0 && in[1].flags == AN_TRAPS);
+    assert_true(in[1].imm_kind == AN_IMM_SIGNED && in[1].imm == -8);
+    assert_true(in[2].imm_kind == AN_IMM_REL && in[2].imm == -10);
+    assert_string_equal(p.opnames[in[3].op], "fload64");
+    assert_true(in[3].defs == 1 && in[3].regf == 1 && in[3].reg[1] == 4 && in[3].imm == 16);
+    assert_true(in[4].imm_kind == AN_IMM_TABLE && in[4].imm == 2 && in[4].len == 14);
+    /* jump -10 at 10; the table's entries, relative to 24. */
+    assert_int_equal(e.n, 3);
+    assert_true(e.to[0] == 0 && e.to[1] == 30 && e.to[2] == 0);
+    an_isa_free(&isa);
+    an_profile_free(&p);
+}
+
+/* A stored row that does not fit its length refuses the run, naming it. */
+static void a_bad_opcode_row_refuses_the_run(void **state)
+{
+    (void)state;
+    tdb t;
+    an_profile p;
+    char err[512];
+    tdb_create(&t);
+    tdb_run(&t, 1, NULL, "a", 0);
+    assert_int_equal(sqlite3_exec(t.db,
+                                  "UPDATE opcodes SET length = length + 1 WHERE name = 'xadd64'",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    tdb_close(&t);
+    assert_int_equal(read_db(t.path, "all", &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "run 1: stored opcode table: opcode xadd64"));
+    assert_non_null(strstr(err, "do not fit"));
+    an_profile_free(&p);
+    tdb_remove(&t);
 }
 
 static void undecodable_bytes_end_the_function(void **state)
@@ -130,7 +214,8 @@ int main(void)
         cmocka_unit_test(run_selections_parse),
         cmocka_unit_test(foreign_files_are_refused),
         cmocka_unit_test(runs_by_id_and_label),
-        cmocka_unit_test(opcode_rows_are_checked),
+        cmocka_unit_test(opcode_rows_say_what_an_instruction_writes),
+        cmocka_unit_test(a_bad_opcode_row_refuses_the_run),
         cmocka_unit_test(undecodable_bytes_end_the_function),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,129 @@
+/*
+ * opcode_rows.c - stored opcode rows checked against their lengths and
+ * indexed by id: the operand words, register counts and immediate sizes.
+ */
+#include "opcode_rows.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *word;
+    ot_imm kind;
+    uint8_t bytes;
+} imm_words[] = {
+    {"s8", OT_IMM_S8, 1},         {"s16", OT_IMM_S16, 2},         {"s32", OT_IMM_S32, 4},
+    {"i64", OT_IMM_I64, 8},       {"u32", OT_IMM_U32, 4},         {"off32", OT_IMM_OFF32, 4},
+    {"rel32", OT_IMM_REL32, 4},   {"func", OT_IMM_FUNC, 4},       {"host", OT_IMM_HOST, 4},
+    {"trap", OT_IMM_TRAP, 1},     {"f32", OT_IMM_F32, 4},         {"f64", OT_IMM_F64, 8},
+    {"table", OT_IMM_TABLE, 4},   {"global", OT_IMM_GLOBAL, 4},   {"tableidx", OT_IMM_TABLEIDX, 4},
+    {"type", OT_IMM_TYPE, 4},
+};
+
+/* Parse `operands` into d (registers, then at most one immediate) and
+ * *imm_bytes (0 for an unknown word).  Returns NULL, or what is wrong. */
+static const char *parse_operands(ot_opcode *d, const char *operands, unsigned *imm_bytes)
+{
+    int seen_imm = 0;
+    *imm_bytes = 0;
+    for (const char *p = operands; *p;) {
+        size_t len = strcspn(p, " ");
+        if (len == 1 && (*p == 'x' || *p == 'f')) {
+            if (seen_imm)
+                return "a register operand follows the immediate";
+            if (d->nregs == OT_MAX_REGS)
+                return "more than 4 register operands";
+            if (*p == 'f')
+                d->regf |= (uint8_t)(1u << d->nregs);
+            d->nregs++;
+        } else if (len > 0) {
+            if (seen_imm)
+                return "more than one immediate";
+            seen_imm = 1;
+            d->imm = OT_IMM_UNKNOWN;
+            for (size_t i = 0; i < sizeof imm_words / sizeof imm_words[0]; i++)
+                if (strlen(imm_words[i].word) == len && memcmp(p, imm_words[i].word, len) == 0) {
+                    d->imm = (uint8_t)imm_words[i].kind;
+                    *imm_bytes = imm_words[i].bytes;
+                }
+        }
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    return NULL;
+}
+
+int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands,
+                 int64_t length, char *err, size_t cap)
+{
+    if (id < 0 || id == OT_ESCAPE_BYTE || id > 256 + 0xFFFF) {
+        snprintf(err, cap, "opcode id %lld is not an opcode number", (long long)id);
+        return -1;
+    }
+    if (t->n > 0 && t->ops[t->n - 1].id >= (uint64_t)id) {
+        snprintf(err, cap, "opcode id %lld is out of order", (long long)id);
+        return -1;
+    }
+    if (!name || !*name || !operands) {
+        snprintf(err, cap, "opcode %lld has no name or no operands", (long long)id);
+        return -1;
+    }
+    ot_opcode d = {.id = (uint32_t)id, .hdr = id >= 256 ? 3 : 1};
+    unsigned imm_bytes;
+    const char *problem = parse_operands(&d, operands, &imm_bytes);
+    d.pack = (uint8_t)((d.nregs * 5u + 7u) / 8u);
+    unsigned fixed = d.hdr + d.pack;
+    if (!problem && (length < fixed || length > 255))
+        problem = "its length is too small or too large";
+    if (!problem && d.imm == OT_IMM_UNKNOWN) /* unknown word: its size is what is left */
+        imm_bytes = (unsigned)length - fixed;
+    if (!problem && (fixed + imm_bytes != length || imm_bytes > 8 ||
+                     (d.imm != OT_IMM_NONE && imm_bytes == 0)))
+        problem = "the operands do not fit its length";
+    if (problem) {
+        snprintf(err, cap, "opcode %s (%lld), operands '%s', length %lld: %s", name,
+                 (long long)id, operands, (long long)length, problem);
+        return -1;
+    }
+    d.imm_bytes = (uint8_t)imm_bytes;
+    d.length = (uint8_t)length;
+    if (t->n == t->cap) {
+        size_t ncap = t->cap ? 2 * t->cap : 256;
+        ot_opcode *grown = realloc(t->ops, ncap * sizeof *grown);
+        if (!grown) {
+            snprintf(err, cap, "out of memory");
+            return -1;
+        }
+        t->ops = grown;
+        t->cap = ncap;
+    }
+    if (!(d.name = strdup(name))) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    t->ops[t->n++] = d;
+    return 0;
+}
+
+const ot_opcode *ot_table_find(const ot_table *t, uint32_t id)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->ops[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n && t->ops[lo].id == id ? &t->ops[lo] : NULL;
+}
+
+void ot_table_free(ot_table *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->ops[i].name);
+    free(t->ops);
+    *t = (ot_table){0};
+}

@@ -1,0 +1,73 @@
+/*
+ * opcode_rows.h - an opcode table made of the rows a profile database
+ * stores with each run (`opcodes`: id, name, operand kinds such as
+ * "x x s32", encoded length), each row checked against its length and the
+ * table indexed by id.  It is the encoding only: what a row means to a
+ * reader (flags, which operand is written) stays with that reader.
+ *
+ * Pure C, neither SQLite nor the VM: pulley-ngrams and pulley-report
+ * (isa_table.c) and the SQLite extension (sql/ext) read the rows their own
+ * way, build this table and decode with it (opcode_decode.h), so a profile
+ * decodes with the instruction set it was taken with.  Names start with
+ * ot_ ("opcode table").
+ *
+ * The encoding (drawn at the top of interp/opcodes.def): a one-byte
+ * opcode, or the escape byte 0xFF and a 16-bit little-endian extended code
+ * (opcode id 256 + code); then the register operands, 5 bits each from
+ * bit 0, in as few whole bytes as hold them; then at most one
+ * little-endian immediate.
+ */
+#ifndef OT_OPCODE_ROWS_H
+#define OT_OPCODE_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OT_ESCAPE_BYTE 0xFF /* then a 16-bit extended code */
+#define OT_MAX_REGS 4
+
+/* Immediate operand kinds, by the word naming them in `operands`. */
+typedef enum ot_imm {
+    OT_IMM_NONE,
+    OT_IMM_S8, OT_IMM_S16, OT_IMM_S32, OT_IMM_I64, /* signed constants */
+    OT_IMM_U32,                                    /* unsigned amount */
+    OT_IMM_OFF32,                                  /* signed memory offset */
+    OT_IMM_REL32,                                  /* branch offset */
+    OT_IMM_FUNC, OT_IMM_HOST,                      /* function, host import index */
+    OT_IMM_TRAP,                                   /* trap kind */
+    OT_IMM_F32, OT_IMM_F64,                        /* float bits */
+    OT_IMM_TABLE,                                  /* jump table: u32 count, then entries */
+    OT_IMM_GLOBAL, OT_IMM_TABLEIDX, OT_IMM_TYPE,   /* module indices */
+    OT_IMM_UNKNOWN, /* a word of a newer ISA: sized by what the length leaves */
+} ot_imm;
+
+typedef struct ot_opcode {
+    uint32_t id;       /* opcode number: first byte, or 256 + extended code */
+    char *name;        /* mnemonic */
+    uint8_t hdr;       /* opcode bytes: 1, or 3 behind the escape byte */
+    uint8_t nregs;     /* register operands, always first */
+    uint8_t regf;      /* bit i: register operand i is an f register */
+    uint8_t pack;      /* bytes of the register pack */
+    uint8_t imm;       /* ot_imm */
+    uint8_t imm_bytes; /* 0 .. 8 */
+    uint8_t length;    /* encoded bytes, jump table entries excluded */
+} ot_opcode;
+
+typedef struct ot_table {
+    ot_opcode *ops; /* sorted by id */
+    size_t n, cap;
+} ot_table;
+
+/* Append one row (t starts zeroed); ids must increase from row to row.
+ * Returns 0, or -1 with err saying what is wrong with the row (an id that
+ * is not an opcode number or is out of order, no name, operands that do
+ * not fit the length, out of memory); t is unchanged then. */
+int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands,
+                 int64_t length, char *err, size_t cap);
+
+/* The opcode with this id, or NULL. */
+const ot_opcode *ot_table_find(const ot_table *t, uint32_t id);
+
+void ot_table_free(ot_table *t);
+
+#endif
