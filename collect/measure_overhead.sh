@@ -17,8 +17,9 @@
 #              store alone.
 #   idle       pulley-collect -f 1 / plain: the store, plus the collector's
 #              fixed costs (creating the database, registering the module,
-#              writing functions, instructions and the histogram at the
-#              end), the sampler waking once a second.
+#              writing functions and instructions, beside the program once
+#              it runs, and the histogram at the end), the sampler waking
+#              once a second.
 #   prof s, ratio   pulley-collect at 10 kHz (HZ=... in the environment for
 #              another rate), and its ratio to plain: everything.
 #   sampler    prof / idle: what the sampler's wake-ups add.
@@ -28,9 +29,11 @@
 # WebAssembly program, fib 1) show the fixed costs alone; they are left out
 # of the geometric means, and "net of fixed cost" subtracts their
 # profiled-minus-plain median (of the same kind, .wasm or .pasm) from each
-# profiled time.  The load average is printed before and after: on a
-# busy machine wall times, and the sampler's cost (which depends on a core
-# being free for it), are noisy.
+# profiled time.  Most of that cost (writing the functions and their
+# instructions) runs beside a program that lasts long enough, so the net
+# ratio is a lower bound, not an estimate.  The load average is printed
+# before and after: on a busy machine wall times, and the sampler's cost
+# (which depends on a core being free for it), are noisy.
 #
 # A measurement, not a test: it asserts nothing.
 set -eu
@@ -138,7 +141,7 @@ awk -v store="${store_build:+1}" '
       if (store) gs += log(s)
       net = ratio(p, "profiled", "plain", 1e6 * fixed[kind(p)]); gn += log(net > 0 ? net : 1e-9)
     }
-    printf "geometric mean ratio: %.3f (store %s, idle %.3f, sampler %.3f; net of fixed cost %.3f)\n",
+    printf "geometric mean ratio: %.3f (store %s, idle %.3f, sampler %.3f; net of fixed cost, a lower bound, %.3f)\n",
       exp(gb / c), store ? sprintf("%.3f", exp(gs / c)) : "not measured", exp(gd / c), exp(gw / c),
       exp(gn / c)
     printf "fixed cost of the collector: %.1f ms (.wasm), %.1f ms (.pasm)\n", 1000 * fixed["wasm"],
