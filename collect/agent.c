@@ -7,7 +7,7 @@
  * fills buffers), the writer (compresses, writes chunks), and the catalog
  * thread: when the first VM slot is registered, the program is about to
  * run, and the functions registered so far are decoded and written while
- * it runs rather than after it (about 35 ms for a C program compiled to
+ * it runs rather than after it (about 40 ms for a C program compiled to
  * Wasm); what is registered later is written at close.  One mutex guards
  * the registry and the outcome; the sampler has its own for slots; the
  * database connection has its own for transactions.
