@@ -1,5 +1,5 @@
 /*
- * profile_read.c - open a profile database read-only, check it is one,
+ * profile_read.c - open a profile database for reading, check it is one,
  * and load the selected runs: functions decoded with the run's own opcode
  * table, split into blocks, with samples (pc_samples) or exact counts
  * (exec_counts) attached and block frequencies estimated.
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "blocks.h"
+#include "db_open.h"
 #include "isa_table.h"
 
 #define PVMP_APPLICATION_ID 0x50564D50
@@ -314,9 +315,9 @@ int an_profile_read(an_profile *p, const char *path, const an_runsel *sel, int e
     char msg[512] = "";
     int64_t app = 0, version = 0;
     int added = -1;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        snprintf(msg, sizeof msg, "cannot open: %s", db ? sqlite3_errmsg(db) : "out of memory");
-    } else if (pragma_int(db, "PRAGMA application_id", &app) != 0) {
+    if (an_db_open_reading(path, &db, err, cap) != 0)
+        return -1;
+    if (pragma_int(db, "PRAGMA application_id", &app) != 0) {
         snprintf(msg, sizeof msg, "not a database: %s", sqlite3_errmsg(db));
     } else if (app != PVMP_APPLICATION_ID) {
         snprintf(msg, sizeof msg, "not a profile database (application_id %" PRId64 ")", app);

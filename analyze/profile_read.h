@@ -1,5 +1,5 @@
 /*
- * profile_read.h - reading profile databases (read-only) into the model:
+ * profile_read.h - reading profile databases (never written) into the model:
  * run selection, functions decoded with their run's opcode table, basic
  * blocks, and samples or exact counts attached to instructions.
  */

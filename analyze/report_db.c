@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "blocks.h"
+#include "db_open.h"
 
 /* Is run r the first of the profile read from its database? */
 static int first_of_db(const an_profile *p, size_t r)
@@ -19,16 +20,6 @@ static int first_of_db(const an_profile *p, size_t r)
         if (strcmp(p->runs[k].db, p->runs[r].db) == 0)
             return 0;
     return 1;
-}
-
-static int open_db(const char *path, sqlite3 **db, char *err, size_t cap)
-{
-    if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
-        return 0;
-    snprintf(err, cap, "%s: cannot open: %s", path, *db ? sqlite3_errmsg(*db) : "out of memory");
-    sqlite3_close(*db);
-    *db = NULL;
-    return -1;
 }
 
 static int fail(sqlite3 *db, const char *path, const char *what, int rc, char *err, size_t cap)
@@ -95,7 +86,7 @@ int rp_read_runs(const an_profile *p, rp_run_info *info, char *err, size_t cap)
             continue;
         sqlite3 *db;
         sqlite3_stmt *st;
-        if (open_db(path, &db, err, cap) != 0)
+        if (an_db_open_reading(path, &db, err, cap) != 0)
             return -1;
         int rc = sqlite3_prepare_v2(db, run_sql, -1, &st, NULL);
         if (rc != SQLITE_OK)
@@ -163,7 +154,7 @@ int rp_read_text(const an_profile *p, hc_func *funcs, size_t n, char *err, size_
             continue;
         sqlite3 *db;
         sqlite3_stmt *st;
-        if (open_db(path, &db, err, cap) != 0)
+        if (an_db_open_reading(path, &db, err, cap) != 0)
             return -1;
         int rc = sqlite3_prepare_v2(db, "SELECT offset, text FROM instructions WHERE function_id = ?1",
                                     -1, &st, NULL);

@@ -2,7 +2,7 @@
  * report_db.h - what pulley-report reads from the databases beside the
  * profile model (profile_read.c): each run's summary row and host-time
  * samples, and the stored disassembly (`instructions` rows) of the
- * functions it shows.  Databases are opened read-only.
+ * functions it shows.  Databases are never written (db_open.h).
  */
 #ifndef RP_REPORT_DB_H
 #define RP_REPORT_DB_H

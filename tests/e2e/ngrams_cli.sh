@@ -5,7 +5,8 @@
 # with its carried, dead register; every output format; run selection;
 # --train/--test; asking for more ops than save anything gives fewer,
 # each saving at least the minimum, and says so; usage errors exit 2,
-# unreadable or foreign databases exit 1 naming the path.
+# unreadable or foreign databases exit 1 naming the path; reading leaves
+# no -wal or -shm file beside the database.
 # Environment: PULLEY_COLLECT, PULLEY_NGRAMS, PROGRAMS.
 set -eu
 : "${PULLEY_COLLECT:?}" "${PULLEY_NGRAMS:?}" "${PROGRAMS:?}"
@@ -29,6 +30,10 @@ grep -Eq '^ +[1-4]  xlt64_s \+ br_if_not +1\.a>2\.a dead ' "$tmp/out" ||
     fail "no xlt64_s + br_if_not among the top proposals: $(cat "$tmp/out")"
 grep -q '^Proposed macro ops: [0-9]*, removing [0-9.]*% of all dispatches' "$tmp/out" ||
     fail "no summary: $(cat "$tmp/out")"
+# Reading leaves nothing beside the database: no -wal or -shm file.
+for side in "$db-wal" "$db-shm"; do
+    [ ! -e "$side" ] || fail "pulley-ngrams left $side behind"
+done
 
 ngrams 0 "$db" --format json --top 4
 grep -q '"ops": \["xlt64_s", "br_if_not"\]' "$tmp/out" || fail "json: $(cat "$tmp/out")"

@@ -6,7 +6,8 @@
 # colour only with --color always or on a terminal), the HTML file (self-
 # contained, every internal link has its anchor, names from the database
 # escaped), exact-count runs, and the errors: usage errors exit 2, a
-# missing or foreign database or no selected run exits 1 naming the file.
+# missing or foreign database or no selected run exits 1 naming the file;
+# reading leaves no -wal or -shm file beside the database.
 # Environment: PULLEY_COLLECT, PULLEY_REPORT, SQLITE3, PROGRAMS.
 set -eu
 : "${PULLEY_COLLECT:?}" "${PULLEY_REPORT:?}" "${SQLITE3:?}" "${PROGRAMS:?}"
@@ -34,6 +35,9 @@ report() {
     ORDER BY offset" >"$tmp/want"
 [ -s "$tmp/want" ] || fail "no instruction has 5% of the samples"
 report 0 "$db" --text --threshold 5 --context 0
+for side in "$db-wal" "$db-shm"; do
+    [ ! -e "$side" ] || fail "pulley-report left $side behind"
+done
 grep -q '^Hot code of loops.pasm: 1 run, [0-9]* samples; threshold 5.00%' "$tmp/out" ||
     fail "text summary: $(cat "$tmp/out")"
 grep -Eq '^ +100\.00%  #1 loops  \(loops\.pasm, run 1, [0-9]+ samples' "$tmp/out" ||
