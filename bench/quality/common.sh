@@ -10,6 +10,7 @@
 # Functions:
 #   die MESSAGE...              print "NAME: MESSAGE" on stderr, exit 1
 #   usage_error MESSAGE...      the same, exit 2
+#   check_positive OPTION VALUE a usage error unless VALUE is a positive integer
 #   check_tools                 the collector, pulley-ngrams and python exist
 #   default_programs            print every benchmark name (bench/*.c)
 #   check_program NAME          $bench/NAME.wasm exists
@@ -38,6 +39,12 @@ usage_error() {
     echo "$prog: $*" >&2
     echo "Try '$prog --help'." >&2
     exit 2
+}
+
+# check_positive OPTION VALUE: a usage error unless VALUE is a positive
+# integer.
+check_positive() {
+    case $2 in '' | *[!0-9]* | 0) usage_error "$1 must be a positive integer" ;; esac
 }
 
 check_tools() {

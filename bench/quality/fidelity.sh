@@ -53,8 +53,8 @@ while getopts b:c:n:o:k:f:h opt; do
     esac
 done
 shift $((OPTIND - 1))
-case $k in '' | *[!0-9]* | 0) usage_error "-k K must be a positive integer" ;; esac
-case $hz in '' | *[!0-9]* | 0) usage_error "-f HZ must be a positive integer" ;; esac
+check_positive "-k K" "$k"
+check_positive "-f HZ" "$hz"
 check_tools
 
 make_work_dir "$out_dir"

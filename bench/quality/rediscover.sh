@@ -61,8 +61,8 @@ while getopts b:c:n:o:i:l:k:f:xh opt; do
     esac
 done
 shift $((OPTIND - 1))
-case $k in '' | *[!0-9]* | 0) usage_error "-k K must be a positive integer" ;; esac
-case $hz in '' | *[!0-9]* | 0) usage_error "-f HZ must be a positive integer" ;; esac
+check_positive "-k K" "$k"
+check_positive "-f HZ" "$hz"
 if [ -n "$in_db" ]; then
     [ $# -eq 0 ] || usage_error "-i DB analyses a database: name no programs"
     [ -z "$exact" ] || usage_error "-i DB collects nothing: -x makes no sense with it"
