@@ -40,4 +40,12 @@ int sx_arg_blob(sqlite3_value *v, const char *what, const unsigned char **data, 
  * A plan that cannot supply an argument it was given is refused. */
 int sx_best_index(sqlite3_index_info *info, int first, int nargs);
 
+/* xConnect's common part: declare the columns (schema) and allocate the
+ * table object, `size` zeroed bytes starting with its sqlite3_vtab; the
+ * caller fills in the rest.  xDisconnect frees it.  xOpen allocates a
+ * cursor the same way (starting with its sqlite3_vtab_cursor). */
+int sx_vtab_connect(sqlite3 *db, const char *schema, size_t size, sqlite3_vtab **out);
+int sx_vtab_disconnect(sqlite3_vtab *vt);
+int sx_cursor_open(size_t size, sqlite3_vtab_cursor **out);
+
 #endif

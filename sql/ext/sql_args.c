@@ -1,8 +1,10 @@
 /*
- * sql_args.c - checks of SQL argument values, and the query planning
- * shared by the table-valued functions (arguments as hidden columns).
+ * sql_args.c - checks of SQL argument values, and what the table-valued
+ * functions share: their query planning (arguments as hidden columns) and
+ * the allocation of their table and cursor objects.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "extension.h"
 
@@ -84,5 +86,34 @@ int sx_best_index(sqlite3_index_info *info, int first, int nargs)
     info->idxNum = (int)present;
     info->estimatedCost = (present & 1) ? 100.0 : 1e12;
     info->estimatedRows = (present & 1) ? 100 : 1000000000;
+    return SQLITE_OK;
+}
+
+int sx_vtab_connect(sqlite3 *db, const char *schema, size_t size, sqlite3_vtab **out)
+{
+    int rc = sqlite3_declare_vtab(db, schema);
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_vtab *vt = sqlite3_malloc64(size);
+    if (!vt)
+        return SQLITE_NOMEM;
+    memset(vt, 0, size);
+    *out = vt;
+    return SQLITE_OK;
+}
+
+int sx_vtab_disconnect(sqlite3_vtab *vt)
+{
+    sqlite3_free(vt);
+    return SQLITE_OK;
+}
+
+int sx_cursor_open(size_t size, sqlite3_vtab_cursor **out)
+{
+    sqlite3_vtab_cursor *c = sqlite3_malloc64(size);
+    if (!c)
+        return SQLITE_NOMEM;
+    memset(c, 0, size);
+    *out = c;
     return SQLITE_OK;
 }

@@ -56,25 +56,17 @@ static int insns_connect(sqlite3 *db, void *aux, int argc, const char *const *ar
     (void)argc;
     (void)argv;
     (void)errmsg;
-    int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(offset INTEGER, length INTEGER, "
-                                      "opcode INTEGER, name TEXT, text TEXT, arg_code BLOB HIDDEN, "
-                                      "arg_run_id INTEGER HIDDEN, arg_module_id INTEGER HIDDEN)");
-    if (rc != SQLITE_OK)
-        return rc;
-    insns_vtab *vt = sqlite3_malloc(sizeof *vt);
-    if (!vt)
-        return SQLITE_NOMEM;
-    memset(vt, 0, sizeof *vt);
-    vt->db = db;
-    vt->ext = aux;
-    *out = &vt->base;
-    return SQLITE_OK;
-}
-
-static int insns_disconnect(sqlite3_vtab *vt)
-{
-    sqlite3_free(vt);
-    return SQLITE_OK;
+    int rc = sx_vtab_connect(db,
+                             "CREATE TABLE x(offset INTEGER, length INTEGER, opcode INTEGER,"
+                             " name TEXT, text TEXT, arg_code BLOB HIDDEN,"
+                             " arg_run_id INTEGER HIDDEN, arg_module_id INTEGER HIDDEN)",
+                             sizeof(insns_vtab), out);
+    if (rc == SQLITE_OK) {
+        insns_vtab *vt = (insns_vtab *)*out;
+        vt->db = db;
+        vt->ext = aux;
+    }
+    return rc;
 }
 
 static int insns_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
@@ -86,12 +78,7 @@ static int insns_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 static int insns_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 {
     (void)vt;
-    insns_cursor *c = sqlite3_malloc(sizeof *c);
-    if (!c)
-        return SQLITE_NOMEM;
-    memset(c, 0, sizeof *c);
-    *out = &c->base;
-    return SQLITE_OK;
+    return sx_cursor_open(sizeof(insns_cursor), out);
 }
 
 static int insns_close(sqlite3_vtab_cursor *cur)
@@ -258,7 +245,7 @@ static const sqlite3_module insns_module = {
     .xCreate = NULL, /* eponymous only: used as pulley_insns(...), never created */
     .xConnect = insns_connect,
     .xBestIndex = insns_best_index,
-    .xDisconnect = insns_disconnect,
+    .xDisconnect = sx_vtab_disconnect,
     .xDestroy = NULL,
     .xOpen = insns_open,
     .xClose = insns_close,

@@ -15,7 +15,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "extension.h"
 #include "pc_map.h"
@@ -50,24 +49,14 @@ static int samples_connect(sqlite3 *db, void *aux, int argc, const char *const *
     (void)argc;
     (void)argv;
     (void)errmsg;
-    int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(seq INTEGER, tick INTEGER, pc INTEGER, "
-                                      "function_id INTEGER, offset INTEGER, arg_data BLOB HIDDEN, "
-                                      "arg_run_id INTEGER HIDDEN)");
-    if (rc != SQLITE_OK)
-        return rc;
-    samples_vtab *vt = sqlite3_malloc(sizeof *vt);
-    if (!vt)
-        return SQLITE_NOMEM;
-    memset(vt, 0, sizeof *vt);
-    vt->db = db;
-    *out = &vt->base;
-    return SQLITE_OK;
-}
-
-static int samples_disconnect(sqlite3_vtab *vt)
-{
-    sqlite3_free(vt);
-    return SQLITE_OK;
+    int rc = sx_vtab_connect(db,
+                             "CREATE TABLE x(seq INTEGER, tick INTEGER, pc INTEGER,"
+                             " function_id INTEGER, offset INTEGER, arg_data BLOB HIDDEN,"
+                             " arg_run_id INTEGER HIDDEN)",
+                             sizeof(samples_vtab), out);
+    if (rc == SQLITE_OK)
+        ((samples_vtab *)*out)->db = db;
+    return rc;
 }
 
 static int samples_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
@@ -79,12 +68,7 @@ static int samples_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 static int samples_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 {
     (void)vt;
-    samples_cursor *c = sqlite3_malloc(sizeof *c);
-    if (!c)
-        return SQLITE_NOMEM;
-    memset(c, 0, sizeof *c);
-    *out = &c->base;
-    return SQLITE_OK;
+    return sx_cursor_open(sizeof(samples_cursor), out);
 }
 
 static void clear_samples(samples_cursor *c)
@@ -217,7 +201,7 @@ static const sqlite3_module samples_module = {
     .xCreate = NULL, /* eponymous only: used as pulley_samples(...), never created */
     .xConnect = samples_connect,
     .xBestIndex = samples_best_index,
-    .xDisconnect = samples_disconnect,
+    .xDisconnect = sx_vtab_disconnect,
     .xDestroy = NULL,
     .xOpen = samples_open,
     .xClose = samples_close,
