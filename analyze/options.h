@@ -1,9 +1,13 @@
 /*
  * options.h - command-line values shared by pulley-ngrams and
- * pulley-report: counts in a range and percentages.
+ * pulley-report: counts in a range and percentages; when to show progress.
  */
 #ifndef AN_OPTIONS_H
 #define AN_OPTIONS_H
+
+/* Inputs of at least this many instructions (an_profile_ninsns) report
+ * their progress on stderr. */
+#define AN_PROGRESS_INSNS 200000
 
 /* A whole decimal number in [lo, hi] into *out.  Returns 0, or -1 (and
  * *out unchanged) for anything else. */

@@ -40,6 +40,15 @@ int an_profile_intern_bench(an_profile *p, const char *name)
     return intern(&p->benches, &p->nbenches, name ? name : "?");
 }
 
+size_t an_profile_ninsns(const an_profile *p)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < p->nruns; r++)
+        for (size_t f = 0; f < p->runs[r].nfuncs; f++)
+            n += p->runs[r].funcs[f].ninsns;
+    return n;
+}
+
 void an_profile_free(an_profile *p)
 {
     for (size_t r = 0; r < p->nruns; r++) {

@@ -90,6 +90,8 @@ typedef struct an_profile {
 int an_profile_intern_op(an_profile *p, const char *name, unsigned flags);
 /* Global index of benchmark `name` (added if new); -1 on failure. */
 int an_profile_intern_bench(an_profile *p, const char *name);
+/* Instructions of every function of every run: the size of the work. */
+size_t an_profile_ninsns(const an_profile *p);
 void an_profile_free(an_profile *p);
 
 #endif

@@ -334,3 +334,16 @@ int an_profile_read(an_profile *p, const char *path, const an_runsel *sel, int e
     }
     return added;
 }
+
+int an_profile_read_all(an_profile *p, char *const *paths, int n, const an_runsel *sel,
+                        int exact_only, char *err, size_t cap)
+{
+    int added = 0;
+    for (int i = 0; i < n; i++) {
+        int k = an_profile_read(p, paths[i], sel, exact_only, err, cap);
+        if (k < 0)
+            return -1;
+        added += k;
+    }
+    return added;
+}

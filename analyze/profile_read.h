@@ -27,5 +27,9 @@ int an_runsel_parse(an_runsel *sel, const char *text);
  * runs added, or -1 with err (prefixed with the path). */
 int an_profile_read(an_profile *p, const char *path, const an_runsel *sel, int exact_only,
                     char *err, size_t cap);
+/* The same for each of paths[0 .. n): the runs added, or -1 with err at
+ * the first database that cannot be read. */
+int an_profile_read_all(an_profile *p, char *const *paths, int n, const an_runsel *sel,
+                        int exact_only, char *err, size_t cap);
 
 #endif

@@ -15,7 +15,6 @@
 #include "proposals.h"
 #include "report.h"
 
-#define PROGRESS_INSNS 200000 /* inputs at least this long report progress */
 
 static const char usage[] =
     "usage: pulley-ngrams PROFILE.db [MORE.db...] [--runs all|ID,ID|label:NAME]\n"
@@ -44,15 +43,6 @@ static void progress_mined(void *top, size_t distinct)
             *(const long *)top);
 }
 
-static size_t count_insns(const an_profile *p)
-{
-    size_t n = 0;
-    for (size_t r = 0; r < p->nruns; r++)
-        for (size_t f = 0; f < p->runs[r].nfuncs; f++)
-            n += p->runs[r].funcs[f].ninsns;
-    return n;
-}
-
 /* Load the runs labelled `label` and measure the proposals on them; op
  * names are matched, an op missing from their ISA never applies. */
 static int measure_test(const an_profile *train, an_profile *tp, char **dbs, int ndbs,
@@ -61,11 +51,10 @@ static int measure_test(const an_profile *train, an_profile *tp, char **dbs, int
 {
     an_runsel sel = {.label = label};
     char err[1024];
-    for (int i = 0; i < ndbs; i++)
-        if (an_profile_read(tp, dbs[i], &sel, exact, err, sizeof err) < 0) {
-            fprintf(stderr, "pulley-ngrams: %s\n", err);
-            return -1;
-        }
+    if (an_profile_read_all(tp, dbs, ndbs, &sel, exact, err, sizeof err) < 0) {
+        fprintf(stderr, "pulley-ngrams: %s\n", err);
+        return -1;
+    }
     if (tp->nruns == 0) {
         fprintf(stderr, "pulley-ngrams: no runs labelled %s\n", label);
         return -1;
@@ -198,19 +187,17 @@ int main(int argc, char **argv)
     double *test_marginal = NULL;
     char err[1024];
     int status = 1;
-    for (int i = optind; i < argc; i++) {
-        if (an_profile_read(&prof, argv[i], &sel, exact, err, sizeof err) < 0) {
-            fprintf(stderr, "pulley-ngrams: %s\n", err);
-            goto out;
-        }
+    if (an_profile_read_all(&prof, argv + optind, argc - optind, &sel, exact, err, sizeof err) < 0) {
+        fprintf(stderr, "pulley-ngrams: %s\n", err);
+        goto out;
     }
     if (prof.nruns == 0) {
         fprintf(stderr, "pulley-ngrams: no %sruns selected in %s%s\n", exact ? "exact " : "",
                 argv[optind], argc - optind > 1 ? " and the other databases" : "");
         goto out;
     }
-    size_t ninsns = count_insns(&prof);
-    int progress = !quiet && ninsns >= PROGRESS_INSNS;
+    size_t ninsns = an_profile_ninsns(&prof);
+    int progress = !quiet && ninsns >= AN_PROGRESS_INSNS;
     if (progress)
         fprintf(stderr, "pulley-ngrams: %zu runs, %u functions, %zu instructions; mining...\n",
                 prof.nruns, prof.nfuncs, ninsns);

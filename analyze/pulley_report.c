@@ -18,7 +18,6 @@
 #include "report_proposals.h"
 #include "report_text.h"
 
-#define PROGRESS_INSNS 200000 /* inputs at least this long report progress */
 
 static const char usage[] =
     "usage: pulley-report PROFILE.db [MORE.db...] [--runs all|ID,ID|label:NAME]\n"
@@ -143,15 +142,6 @@ static int parse_options(int argc, char **argv, options *o)
     return -1;
 }
 
-static size_t count_insns(const an_profile *p)
-{
-    size_t n = 0;
-    for (size_t r = 0; r < p->nruns; r++)
-        for (size_t f = 0; f < p->runs[r].nfuncs; f++)
-            n += p->runs[r].funcs[f].ninsns;
-    return n;
-}
-
 /* Everything the report shows, and its writing. */
 typedef struct report {
     an_profile prof;
@@ -200,18 +190,17 @@ static int output(const report *r, const options *o)
 static int build(report *r, const options *o, char **dbs, int ndbs)
 {
     char err[1024];
-    for (int i = 0; i < ndbs; i++)
-        if (an_profile_read(&r->prof, dbs[i], &o->sel, 0, err, sizeof err) < 0) {
-            fprintf(stderr, "pulley-report: %s\n", err);
-            return 1;
-        }
+    if (an_profile_read_all(&r->prof, dbs, ndbs, &o->sel, 0, err, sizeof err) < 0) {
+        fprintf(stderr, "pulley-report: %s\n", err);
+        return 1;
+    }
     if (r->prof.nruns == 0) {
         fprintf(stderr, "pulley-report: no runs selected in %s%s\n", dbs[0],
                 ndbs > 1 ? " and the other databases" : "");
         return 1;
     }
-    size_t ninsns = count_insns(&r->prof);
-    int progress = !o->quiet && ninsns >= PROGRESS_INSNS;
+    size_t ninsns = an_profile_ninsns(&r->prof);
+    int progress = !o->quiet && ninsns >= AN_PROGRESS_INSNS;
     if (progress)
         fprintf(stderr, "pulley-report: %zu runs, %u functions, %zu instructions\n", r->prof.nruns,
                 r->prof.nfuncs, ninsns);
