@@ -2,9 +2,9 @@
  * db_open.h - open a profile database for reading only, without leaving
  * files behind: a read-only connection to a WAL database creates its
  * -wal and -shm files and cannot remove them, so where the file allows it
- * the connection is read-write with PRAGMA query_only (it writes nothing,
- * and as the last connection it removes them on close); read-only where
- * it does not.
+ * the connection is read-write with PRAGMA query_only (it changes no
+ * content; as the last connection it checkpoints and removes them on
+ * close, as the collector does); read-only where it does not.
  */
 #ifndef AN_DB_OPEN_H
 #define AN_DB_OPEN_H
