@@ -45,12 +45,12 @@ static void add_occurrence(an_facts *f, const an_insn *in, unsigned n, const uin
 {
     f->w += w;
     for (unsigned k = 0; k + 1 < n; k++)
-        for (unsigned d = 0; d < in[k].nregs; d++) {
+        for (unsigned d = 0; d < in[k].nregs && d < 4; d++) {
             if (!(in[k].defs >> d & 1))
                 continue;
             uint64_t r = bit_of(&in[k], d);
-            for (unsigned u = 0; u < in[k + 1].nregs; u++) {
-                if ((in[k + 1].defs >> u & 1) || bit_of(&in[k + 1], u) != r)
+            for (unsigned u = 0; u < in[k + 1].nregs && u < 4; u++) {
+                if (!(in[k + 1].uses >> u & 1) || bit_of(&in[k + 1], u) != r)
                     continue;
                 int dead = !(live_after[n - 1] & r);
                 for (unsigned j = k + 1; j < n; j++)

@@ -10,17 +10,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "legacy_roles.h"
 #include "opcode_decode.h"
 
-/* Operand a is written when the semantics begin "x[a] =" or "f[a].f64 =". */
-static int writes_first(const char *sem)
+/* The roles "w r r" of a row with nregs register operands into read and
+ * written masks.  Returns NULL, or what is wrong. */
+static const char *parse_roles(const char *roles, unsigned nregs, uint16_t *uses,
+                               uint16_t *defs)
 {
-    if (!sem || (sem[0] != 'x' && sem[0] != 'f') || strncmp(sem + 1, "[a]", 3) != 0)
-        return 0;
-    const char *p = sem + 4;
-    if (*p == '.')
-        p += strcspn(p, " ");
-    return p[0] == ' ' && p[1] == '=' && p[2] != '=';
+    unsigned i = 0;
+    *uses = *defs = 0;
+    for (const char *p = roles ? roles : ""; *p;) {
+        size_t len = strcspn(p, " ");
+        if (i == nregs)
+            return "more roles than register operands";
+        if (len == 1 && *p == 'r')
+            *uses |= (uint16_t)(1u << i);
+        else if (len == 1 && *p == 'w')
+            *defs |= (uint16_t)(1u << i);
+        else if (len == 2 && p[0] == 'r' && p[1] == 'w')
+            *uses |= (uint16_t)(1u << i), *defs |= (uint16_t)(1u << i);
+        else
+            return "a role is not r, w or rw";
+        i++;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    return i == nregs ? NULL : "fewer roles than register operands";
 }
 
 /* What an immediate is to the analysis. */
@@ -41,7 +58,7 @@ static an_imm imm_class(ot_imm kind)
 }
 
 int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const char *operands,
-               int64_t length, int64_t flags, const char *semantics, char *err, size_t cap)
+               int64_t length, int64_t flags, const char *roles, char *err, size_t cap)
 {
     if (flags < 0 || flags > 255) {
         snprintf(err, cap, "opcode %s (%lld): flags %lld are not flag bits", name ? name : "?",
@@ -59,14 +76,19 @@ int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const c
     if (ot_table_add(&isa->rows, id, name, operands, length, err, cap) != 0)
         return -1;
     const ot_opcode *row = &isa->rows.ops[isa->rows.n - 1];
+    an_isa_op *op = &isa->ops[isa->rows.n - 1];
+    const char *problem = parse_roles(roles, row->nregs, &op->uses, &op->defs);
+    if (problem) {
+        snprintf(err, cap, "opcode %s (%lld), roles '%s': %s", name, (long long)id,
+                 roles ? roles : "", problem);
+        ot_table_drop_last(&isa->rows);
+        return -1;
+    }
     int g = an_profile_intern_op(p, name, (unsigned)flags);
     if (g < 0)
         goto oom;
-    isa->ops[isa->rows.n - 1] = (an_isa_op){
-        .gop = (uint16_t)g,
-        .flags = (uint8_t)flags,
-        .defs = row->nregs > 0 && writes_first(semantics),
-    };
+    op->gop = (uint16_t)g;
+    op->flags = (uint8_t)flags;
     return 0;
 oom:
     snprintf(err, cap, "out of memory");
@@ -77,10 +99,21 @@ int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
 {
     sqlite3_stmt *st = NULL;
     memset(isa, 0, sizeof *isa);
-    int rc = sqlite3_prepare_v2(db,
-                                "SELECT id, name, operands, length, flags, semantics FROM opcodes "
-                                "WHERE run_id = ?1 ORDER BY id",
-                                -1, &st, NULL);
+    /* Rows of a version 1 or 2 file store no roles: read them as version 3. */
+    int64_t version = 3;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+    if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        version = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    st = NULL;
+    rc = sqlite3_prepare_v2(db,
+                            version >= 3
+                                ? "SELECT id, name, operands, length, flags, roles FROM opcodes "
+                                  "WHERE run_id = ?1 ORDER BY id"
+                                : "SELECT id, name, operands, length, " PVM_LEGACY_FLAGS_SQL ", "
+                                  PVM_LEGACY_ROLES_SQL " FROM opcodes "
+                                  "WHERE run_id = ?1 ORDER BY id",
+                            -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run);
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -133,20 +166,28 @@ int an_decode(const an_isa *isa, const uint8_t *code, size_t size, size_t off, a
     out->nregs = in.op->nregs;
     memcpy(out->reg, in.reg, sizeof out->reg);
     out->regf = in.op->regf;
+    out->uses = op->uses;
     out->defs = op->defs;
-    out->imm_kind = (uint8_t)imm_class((ot_imm)in.op->imm);
-    out->imm = in.imm;
-    if (!edge)
-        return 0;
-    if (out->imm_kind == AN_IMM_TABLE) {
-        for (uint32_t i = 0; i < (uint64_t)in.imm; i++) {
-            int64_t target = (int64_t)off + ot_jump_entry(&in, i);
-            if (target >= 0)
-                edge(ctx, (uint32_t)target);
+    out->nimms = in.op->nimms;
+    /* The immediate the analysis describes: the first one that is not a
+     * branch offset (a macro op ending in a branch has others first). */
+    for (unsigned i = 0; i < in.op->nimms; i++) {
+        an_imm kind = imm_class((ot_imm)in.op->imm[i]);
+        if (out->imm_kind == AN_IMM_NONE || out->imm_kind == AN_IMM_REL) {
+            out->imm_kind = (uint8_t)kind;
+            out->imm = in.imms[i];
         }
-    } else if (out->imm_kind == AN_IMM_REL && (out->flags & AN_BRANCH) &&
-               (int64_t)off + in.imm >= 0) {
-        edge(ctx, (uint32_t)((int64_t)off + in.imm));
+        if (!edge || !(out->flags & AN_BRANCH))
+            continue;
+        if (kind == AN_IMM_TABLE) {
+            for (uint32_t e = 0; e < (uint64_t)in.imms[i]; e++) {
+                int64_t target = (int64_t)off + ot_jump_entry(&in, e);
+                if (target >= 0)
+                    edge(ctx, (uint32_t)target);
+            }
+        } else if (kind == AN_IMM_REL && (int64_t)off + in.imms[i] >= 0) {
+            edge(ctx, (uint32_t)((int64_t)off + in.imms[i]));
+        }
     }
     return 0;
 }

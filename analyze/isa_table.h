@@ -1,8 +1,8 @@
 /*
  * isa_table.h - the opcode table stored with a run, as the analysis sees
  * it: the rows' encoding (opcode_rows.h) and, beside each row, what the
- * analysis needs from it - its flags, whether it writes its first
- * register operand, its global opcode index.  Instructions decode (with
+ * analysis needs from it - its flags, which register operands it reads
+ * and writes (the stored roles), its global opcode index.  Instructions decode (with
  * opcode_decode.h) into an_insn, branch and jump-table targets reported as
  * edges.  Nothing here uses the compiled-in ISA, so profiles taken with an
  * older opcode table stay readable.
@@ -21,7 +21,8 @@
 typedef struct an_isa_op {
     uint16_t gop;  /* global opcode index (an_profile.opnames) */
     uint8_t flags; /* AN_BRANCH ... */
-    uint8_t defs;  /* bit 0: the first register operand is written */
+    uint16_t uses; /* bit i: register operand i is read */
+    uint16_t defs; /* bit i: register operand i is written */
 } an_isa_op;
 
 typedef struct an_isa {
@@ -35,11 +36,11 @@ typedef struct an_isa {
 int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err, size_t cap);
 
 /* Add one stored row (ids increasing; isa starts zeroed): its operand kinds
- * such as "x x s32", the encoded length, the flags and the one-line
- * semantics ("x[a] = ..." marks operand a written).  Returns 0, or -1 with
- * err saying what is wrong with the row. */
+ * such as "x x s32", the encoded length, the flags and the role of each
+ * register operand ("w r r": r read, w written, rw both).  Returns 0, or
+ * -1 with err saying what is wrong with the row. */
 int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const char *operands,
-               int64_t length, int64_t flags, const char *semantics, char *err, size_t cap);
+               int64_t length, int64_t flags, const char *roles, char *err, size_t cap);
 
 void an_isa_free(an_isa *isa);
 

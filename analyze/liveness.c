@@ -15,14 +15,11 @@ static uint64_t reg_bit(const an_insn *in, unsigned i)
 
 uint64_t an_insn_uses(const an_insn *in)
 {
-    if (in->flags & AN_CALL)
-        return ~(uint64_t)0;
-    if ((in->flags & AN_TERM) && !(in->flags & AN_BRANCH) && in->nregs == 0 &&
-        in->imm_kind == AN_IMM_NONE)
-        return ~(uint64_t)0; /* a return: its results are in registers */
+    if (in->flags & (AN_CALL | AN_RETURN))
+        return ~(uint64_t)0; /* arguments and results travel in registers */
     uint64_t u = 0;
     for (unsigned i = 0; i < in->nregs; i++)
-        if (!(in->defs >> i & 1))
+        if (in->uses >> i & 1)
             u |= reg_bit(in, i);
     return u;
 }

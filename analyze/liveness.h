@@ -10,9 +10,10 @@
 
 #include "profile.h"
 
-/* Registers instruction i reads and writes.  Calls and returns are taken
- * to read every register (the calling convention is not in the database),
- * so a value is only ever called dead when it provably is. */
+/* Registers instruction i reads and writes (its operands' stored roles).
+ * Calls and returns (flags) are taken to read every register (the calling
+ * convention is not in the database), so a value is only ever called dead
+ * when it provably is. */
 uint64_t an_insn_uses(const an_insn *in);
 uint64_t an_insn_defs(const an_insn *in);
 

@@ -64,19 +64,30 @@ int ot_decode(const ot_table *t, const uint8_t *code, size_t size, size_t off, o
         return -1;
     }
     const uint8_t *p = code + off + op->hdr;
-    uint64_t pack = read_le(p, op->pack);
-    if (pack >> (5 * op->nregs) != 0) {
-        snprintf(err, cap, "%s has non-zero padding bits after its register operands", op->name);
-        return -1;
+    for (unsigned b = 0; b < op->pack; b++) {
+        unsigned used = 5u * op->nregs > 8u * b ? 5u * op->nregs - 8u * b : 0;
+        if (used < 8 && (p[b] & (0xFFu << used))) {
+            snprintf(err, cap, "%s has non-zero padding bits after its register operands",
+                     op->name);
+            return -1;
+        }
     }
     memset(out, 0, sizeof *out);
     out->op = op;
-    for (unsigned i = 0; i < op->nregs; i++)
-        out->reg[i] = (uint8_t)(pack >> (5 * i) & 31);
-    uint64_t raw = read_le(p + op->pack, op->imm_bytes);
-    out->imm = is_signed((ot_imm)op->imm) ? sign_extend(raw, op->imm_bytes) : (int64_t)raw;
+    for (unsigned i = 0; i < op->nregs; i++) {
+        unsigned bit = 5 * i, b = bit / 8;
+        unsigned v = p[b] | (b + 1 < op->pack ? (unsigned)p[b + 1] << 8 : 0);
+        out->reg[i] = (uint8_t)(v >> (bit % 8) & 31);
+    }
     out->length = op->length;
-    if (op->imm == OT_IMM_TABLE) {
+    const uint8_t *q = p + op->pack;
+    for (unsigned i = 0; i < op->nimms; i++) {
+        uint64_t raw = read_le(q, op->imm_size[i]);
+        q += op->imm_size[i];
+        out->imms[i] = is_signed((ot_imm)op->imm[i]) ? sign_extend(raw, op->imm_size[i])
+                                                     : (int64_t)raw;
+        if (op->imm[i] != OT_IMM_TABLE)
+            continue;
         if (raw == 0) {
             snprintf(err, cap, "%s has a jump table without entries", op->name);
             return -1;

@@ -18,10 +18,14 @@ typedef struct ot_insn {
     const ot_opcode *op;
     uint32_t length; /* encoded bytes, jump table entries included */
     uint8_t reg[OT_MAX_REGS];
-    /* Sign-extended for the signed kinds (s8 s16 s32 off32 rel32),
-     * zero-extended for unsigned ones and indices, the raw bits for i64,
-     * f32, f64 and unknown kinds; a jump table's entry count. */
-    int64_t imm;
+    /* The immediates in order (imm is the first): sign-extended for the
+     * signed kinds (s8 s16 s32 off32 rel32), zero-extended for unsigned
+     * ones and indices, the raw bits for i64, f32, f64 and unknown kinds;
+     * a jump table's entry count. */
+    union {
+        int64_t imm;
+        int64_t imms[OT_MAX_IMMS];
+    };
     const uint8_t *table; /* OT_IMM_TABLE: the entries (ot_jump_entry) */
 } ot_insn;
 

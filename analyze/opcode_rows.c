@@ -21,32 +21,39 @@ static const struct {
     {"type", OT_IMM_TYPE, 4},
 };
 
-/* Parse `operands` into d (registers, then at most one immediate) and
- * *imm_bytes (0 for an unknown word).  Returns NULL, or what is wrong. */
-static const char *parse_operands(ot_opcode *d, const char *operands, unsigned *imm_bytes)
+/* Parse `operands` into d: registers, then immediates, with the size of
+ * each known one; *unknown is set to the index of a word of a newer ISA
+ * (whose size is what the length leaves), or -1.  Returns NULL, or what is
+ * wrong. */
+static const char *parse_operands(ot_opcode *d, const char *operands, int *unknown)
 {
-    int seen_imm = 0;
-    *imm_bytes = 0;
+    *unknown = -1;
     for (const char *p = operands; *p;) {
         size_t len = strcspn(p, " ");
         if (len == 1 && (*p == 'x' || *p == 'f')) {
-            if (seen_imm)
-                return "a register operand follows the immediate";
+            if (d->nimms)
+                return "a register operand follows an immediate";
             if (d->nregs == OT_MAX_REGS)
-                return "more than 4 register operands";
+                return "more than 16 register operands";
             if (*p == 'f')
-                d->regf |= (uint8_t)(1u << d->nregs);
+                d->regf |= (uint16_t)(1u << d->nregs);
             d->nregs++;
         } else if (len > 0) {
-            if (seen_imm)
-                return "more than one immediate";
-            seen_imm = 1;
-            d->imm = OT_IMM_UNKNOWN;
-            for (size_t i = 0; i < sizeof imm_words / sizeof imm_words[0]; i++)
-                if (strlen(imm_words[i].word) == len && memcmp(p, imm_words[i].word, len) == 0) {
-                    d->imm = (uint8_t)imm_words[i].kind;
-                    *imm_bytes = imm_words[i].bytes;
+            if (d->nimms == OT_MAX_IMMS)
+                return "more than 8 immediates";
+            if (*unknown >= 0)
+                return "an unknown operand word is followed by another immediate";
+            unsigned i = d->nimms++;
+            d->imm[i] = OT_IMM_UNKNOWN;
+            for (size_t k = 0; k < sizeof imm_words / sizeof imm_words[0]; k++)
+                if (strlen(imm_words[k].word) == len && memcmp(p, imm_words[k].word, len) == 0) {
+                    d->imm[i] = (uint8_t)imm_words[k].kind;
+                    d->imm_size[i] = imm_words[k].bytes;
                 }
+            if (d->imm[i] == OT_IMM_TABLE && i > 0)
+                return "a jump table follows another immediate";
+            if (d->imm[i] == OT_IMM_UNKNOWN)
+                *unknown = (int)i;
         }
         p += len;
         while (*p == ' ')
@@ -71,17 +78,23 @@ int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands
         return -1;
     }
     ot_opcode d = {.id = (uint32_t)id, .hdr = id >= 256 ? 3 : 1};
-    unsigned imm_bytes;
-    const char *problem = parse_operands(&d, operands, &imm_bytes);
+    int unknown;
+    const char *problem = parse_operands(&d, operands, &unknown);
     d.pack = (uint8_t)((d.nregs * 5u + 7u) / 8u);
-    unsigned fixed = d.hdr + d.pack;
+    unsigned fixed = d.hdr + d.pack, imm_bytes = 0;
+    for (unsigned i = 0; i < d.nimms; i++)
+        imm_bytes += d.imm_size[i];
     if (!problem && (length < fixed || length > 255))
         problem = "its length is too small or too large";
-    if (!problem && d.imm == OT_IMM_UNKNOWN) /* unknown word: its size is what is left */
-        imm_bytes = (unsigned)length - fixed;
-    if (!problem && (fixed + imm_bytes != length || imm_bytes > 8 ||
-                     (d.imm != OT_IMM_NONE && imm_bytes == 0)))
+    if (!problem && unknown < 0 && fixed + imm_bytes != length)
         problem = "the operands do not fit its length";
+    if (!problem && unknown >= 0) { /* unknown word: its size is what is left */
+        int64_t rest = length - fixed - imm_bytes;
+        if (rest < 1 || rest > 8)
+            problem = "the operands do not fit its length";
+        else
+            d.imm_size[unknown] = (uint8_t)rest, imm_bytes += (unsigned)rest;
+    }
     if (problem) {
         snprintf(err, cap, "opcode %s (%lld), operands '%s', length %lld: %s", name,
                  (long long)id, operands, (long long)length, problem);
@@ -105,6 +118,12 @@ int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands
     }
     t->ops[t->n++] = d;
     return 0;
+}
+
+void ot_table_drop_last(ot_table *t)
+{
+    if (t->n > 0)
+        free(t->ops[--t->n].name);
 }
 
 const ot_opcode *ot_table_find(const ot_table *t, uint32_t id)

@@ -14,8 +14,9 @@
  * The encoding (drawn at the top of interp/opcodes.def): a one-byte
  * opcode, or the escape byte 0xFF and a 16-bit little-endian extended code
  * (opcode id 256 + code); then the register operands, 5 bits each from
- * bit 0, in as few whole bytes as hold them; then at most one
- * little-endian immediate.
+ * bit 0, in as few whole bytes as hold them; then the little-endian
+ * immediates, in order (a baseline op has at most one, a macro op up to
+ * OT_MAX_IMMS); a jump table's entries follow the instruction.
  */
 #ifndef OT_OPCODE_ROWS_H
 #define OT_OPCODE_ROWS_H
@@ -24,7 +25,8 @@
 #include <stdint.h>
 
 #define OT_ESCAPE_BYTE 0xFF /* then a 16-bit extended code */
-#define OT_MAX_REGS 4
+#define OT_MAX_REGS 16
+#define OT_MAX_IMMS 8
 
 /* Immediate operand kinds, by the word naming them in `operands`. */
 typedef enum ot_imm {
@@ -46,10 +48,12 @@ typedef struct ot_opcode {
     char *name;        /* mnemonic */
     uint8_t hdr;       /* opcode bytes: 1, or 3 behind the escape byte */
     uint8_t nregs;     /* register operands, always first */
-    uint8_t regf;      /* bit i: register operand i is an f register */
+    uint16_t regf;     /* bit i: register operand i is an f register */
     uint8_t pack;      /* bytes of the register pack */
-    uint8_t imm;       /* ot_imm */
-    uint8_t imm_bytes; /* 0 .. 8 */
+    uint8_t nimms;     /* immediates, after the pack */
+    uint8_t imm[OT_MAX_IMMS];      /* ot_imm of each */
+    uint8_t imm_size[OT_MAX_IMMS]; /* bytes of each, 1 .. 8 */
+    uint8_t imm_bytes; /* bytes of all immediates */
     uint8_t length;    /* encoded bytes, jump table entries excluded */
 } ot_opcode;
 
@@ -64,6 +68,9 @@ typedef struct ot_table {
  * not fit the length, out of memory); t is unchanged then. */
 int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands,
                  int64_t length, char *err, size_t cap);
+
+/* Remove the row added last (a reader that refuses it after all). */
+void ot_table_drop_last(ot_table *t);
 
 /* The opcode with this id, or NULL. */
 const ot_opcode *ot_table_find(const ot_table *t, uint32_t id);

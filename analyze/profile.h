@@ -12,7 +12,7 @@
 #define AN_MAX_N 8 /* longest n-gram mined */
 
 /* Opcode flag bits, as stored in the opcodes table. */
-enum { AN_BRANCH = 1, AN_TERM = 2, AN_TRAPS = 4, AN_CALL = 8 };
+enum { AN_BRANCH = 1, AN_TERM = 2, AN_TRAPS = 4, AN_CALL = 8, AN_RETURN = 16, AN_MACRO = 32 };
 
 /* What an immediate is, from its operand kind name. */
 typedef enum an_imm {
@@ -24,17 +24,22 @@ typedef enum an_imm {
     AN_IMM_OTHER,    /* an index, trap kind or float bits */
 } an_imm;
 
+#define AN_MAX_REGS 16 /* register operands of one instruction (macro ops) */
+
 typedef struct an_insn {
     uint32_t off, len;
     uint32_t block;   /* index of its basic block in the function */
     uint16_t op;      /* global opcode index (an_profile.opnames) */
     uint8_t flags;    /* AN_BRANCH ... */
     uint8_t nregs;
-    uint8_t reg[4];   /* register numbers in operand order */
-    uint8_t regf;     /* bit i: operand i is an f register */
-    uint8_t defs;     /* bit i: operand i is written */
-    uint8_t imm_kind; /* an_imm */
+    uint8_t reg[AN_MAX_REGS]; /* register numbers in operand order */
+    uint16_t regf;    /* bit i: operand i is an f register */
+    uint16_t uses;    /* bit i: operand i is read (the stored roles) */
+    uint16_t defs;    /* bit i: operand i is written */
+    uint8_t nimms;    /* immediates */
+    uint8_t imm_kind; /* an_imm of imm */
     uint8_t leader;   /* starts a basic block */
+    /* The first immediate that is not a branch offset, else the first. */
     int64_t imm;
     double count;     /* exact executions, or samples */
 } an_insn;

@@ -183,11 +183,13 @@ const char *rp_insn_text(const an_profile *p, const hc_func *h, uint32_t i, char
     if (len < cap && in->imm_kind != AN_IMM_NONE) {
         const char *sep = in->nregs ? ", " : " ";
         if (in->imm_kind == AN_IMM_REL)
-            snprintf(buf + len, cap - len, "%s%+" PRId64, sep, in->imm);
+            len += (size_t)snprintf(buf + len, cap - len, "%s%+" PRId64, sep, in->imm);
         else if (in->imm_kind == AN_IMM_TABLE)
-            snprintf(buf + len, cap - len, "%s[%" PRId64 " targets]", sep, in->imm);
+            len += (size_t)snprintf(buf + len, cap - len, "%s[%" PRId64 " targets]", sep, in->imm);
         else
-            snprintf(buf + len, cap - len, "%s%" PRId64, sep, in->imm);
+            len += (size_t)snprintf(buf + len, cap - len, "%s%" PRId64, sep, in->imm);
+        if (in->nimms > 1 && len < cap) /* a macro op: the rest are in the stored text */
+            snprintf(buf + len, cap - len, ", ...");
     }
     return buf;
 }

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "legacy_roles.h"
+
 extern const char pdb_schema_sql[]; /* sql/schema.sql, embedded by the build */
 
 /* Version 1 -> 2 (sql/schema.sql says what changed).  SQLite cannot change
@@ -42,10 +44,29 @@ static const char migrate_1_to_2[] =
     "ALTER TABLE runs ADD COLUMN counts_unmapped INTEGER;"
     "PRAGMA user_version = 2;";
 
+/* Version 2 -> 3: roles and the return flag as sql/legacy_roles.h reads
+ * an older row, and the (empty) table of macro parts. */
+static const char migrate_2_to_3[] =
+    "ALTER TABLE opcodes ADD COLUMN roles TEXT NOT NULL DEFAULT '';"
+    "UPDATE opcodes SET roles = " PVM_LEGACY_ROLES_SQL ";"
+    "UPDATE opcodes SET flag_names = flag_names || ' return'"
+    "  WHERE " PVM_LEGACY_FLAGS_SQL " <> flags;"
+    "UPDATE opcodes SET flags = " PVM_LEGACY_FLAGS_SQL ";"
+    "CREATE TABLE macro_parts ("
+    "  run_id      INTEGER NOT NULL REFERENCES runs(id),"
+    "  opcode      INTEGER NOT NULL,"
+    "  part        INTEGER NOT NULL,"
+    "  part_opcode INTEGER NOT NULL,"
+    "  regs        TEXT NOT NULL,"
+    "  imms        TEXT NOT NULL,"
+    "  PRIMARY KEY (run_id, opcode, part)"
+    ") WITHOUT ROWID;"
+    "PRAGMA user_version = 3;";
+
 /* migrations[v - 1] takes a database from version v to v + 1.  An empty
  * file gets the current schema from schema.sql at once.  A new schema
  * version changes schema.sql and adds its migration here. */
-static const char *const migrations[] = {migrate_1_to_2};
+static const char *const migrations[] = {migrate_1_to_2, migrate_2_to_3};
 _Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION - 1,
                "one migration per schema version after the first");
 

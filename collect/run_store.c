@@ -42,13 +42,38 @@ static int bind_text(sqlite3_stmt *st, int i, const char *s)
     return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
 }
 
+static int insert_parts(profile_db *p, int64_t run, const pvm_agent_isa *isa, char *err,
+                        size_t errcap)
+{
+    sqlite3_stmt *st;
+    if (pdb_prepare(p,
+                    "INSERT INTO macro_parts (run_id, opcode, part, part_opcode, regs, imms)"
+                    " VALUES (?,?,?,?,?,?)",
+                    &st, err, errcap) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < isa->nopcodes; i++) {
+        const pvm_agent_opcode *o = &isa->opcodes[i];
+        for (unsigned k = 0; rc == 0 && o->parts && k < o->nparts; k++) {
+            int b = sqlite3_bind_int64(st, 1, run);
+            b = b ? b : sqlite3_bind_int64(st, 2, o->id);
+            b = b ? b : sqlite3_bind_int64(st, 3, k);
+            b = b ? b : sqlite3_bind_int64(st, 4, o->parts[k].opcode);
+            b = b ? b : bind_text(st, 5, o->parts[k].regs ? o->parts[k].regs : "");
+            b = b ? b : bind_text(st, 6, o->parts[k].imms ? o->parts[k].imms : "");
+            rc = pdb_run(p, st, b, err, errcap);
+        }
+    }
+    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+}
+
 static int insert_opcodes(profile_db *p, int64_t run, const pvm_agent_isa *isa, char *err,
                           size_t errcap)
 {
     sqlite3_stmt *st;
     if (pdb_prepare(p,
                     "INSERT INTO opcodes (run_id, id, name, format, operands, length, flags,"
-                    " flag_names, semantics) VALUES (?,?,?,?,?,?,?,?,?)",
+                    " flag_names, semantics, roles) VALUES (?,?,?,?,?,?,?,?,?,?)",
                     &st, err, errcap) != 0)
         return -1;
     int rc = 0;
@@ -63,9 +88,12 @@ static int insert_opcodes(profile_db *p, int64_t run, const pvm_agent_isa *isa, 
         b = b ? b : sqlite3_bind_int64(st, 7, o->flags);
         b = b ? b : bind_text(st, 8, o->flag_names ? o->flag_names : "");
         b = b ? b : bind_text(st, 9, o->semantics ? o->semantics : "");
+        b = b ? b : bind_text(st, 10, o->roles ? o->roles : "");
         rc = pdb_run(p, st, b, err, errcap);
     }
-    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+    if (pdb_finalize(p, st, err, errcap) || rc)
+        return -1;
+    return insert_parts(p, run, isa, err, errcap);
 }
 
 int run_store_begin(profile_db *p, const pvm_agent_config *cfg, unsigned hz, int64_t *run_id,

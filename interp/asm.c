@@ -416,31 +416,34 @@ static int parse_trap(assembler *A, int64_t *out)
     return advance(A);
 }
 
-/* The immediate operand of insn, which starts at offset `start`. */
-static int parse_imm(assembler *A, pvm_insn *insn, size_t start)
+/* Immediate i of insn, which starts at offset `start`. */
+static int parse_imm(assembler *A, pvm_insn *insn, unsigned i, size_t start)
 {
     const pvm_op_info *info = &pvm_ops[insn->op];
     const pvm_format_info *fmt = &pvm_formats[info->format];
-    size_t at = start + info->length - fmt->imm_bytes; /* where the bytes go */
-    switch ((pvm_imm_kind)fmt->imm) {
-    case PVM_IMM_REL32: return parse_target(A, start, at, &insn->imm);
-    case PVM_IMM_TABLE: return parse_table(A, start, start + info->length, &insn->imm);
-    case PVM_IMM_FUNC: return parse_ref(A, REF_FUNC, at, &insn->imm);
-    case PVM_IMM_HOST: return parse_ref(A, REF_HOST, at, &insn->imm);
-    case PVM_IMM_TRAP: return parse_trap(A, &insn->imm);
-    case PVM_IMM_F32: return parse_float(A, false, &insn->imm);
-    case PVM_IMM_F64: return parse_float(A, true, &insn->imm);
+    pvm_imm_kind kind = (pvm_imm_kind)fmt->imm[i];
+    int64_t *out = &insn->imms[i];
+    /* where its bytes go */
+    size_t at = start + info->length - fmt->imm_bytes + fmt->imm_at[i];
+    switch (kind) {
+    case PVM_IMM_REL32: return parse_target(A, start, at, out);
+    case PVM_IMM_TABLE: return parse_table(A, start, start + info->length, out);
+    case PVM_IMM_FUNC: return parse_ref(A, REF_FUNC, at, out);
+    case PVM_IMM_HOST: return parse_ref(A, REF_HOST, at, out);
+    case PVM_IMM_TRAP: return parse_trap(A, out);
+    case PVM_IMM_F32: return parse_float(A, false, out);
+    case PVM_IMM_F64: return parse_float(A, true, out);
     case PVM_IMM_GLOBAL:
     case PVM_IMM_TABLEIDX:
-    case PVM_IMM_TYPE: return parse_index_operand(A, (pvm_imm_kind)fmt->imm, &insn->imm);
-    default: return parse_int(A, (pvm_imm_kind)fmt->imm, &insn->imm);
+    case PVM_IMM_TYPE: return parse_index_operand(A, kind, out);
+    default: return parse_int(A, kind, out);
     }
 }
 
-/* Registers, then at most one immediate. */
+/* Registers, then the immediates. */
 static unsigned operand_count(const pvm_format_info *fmt)
 {
-    return fmt->nregs + (fmt->imm != PVM_IMM_NONE ? 1u : 0u);
+    return fmt->nregs + fmt->nimms;
 }
 
 /* "'xadd32' takes 3 operands (x, x, x), found 2" at the current token. */
@@ -450,10 +453,10 @@ static int operand_count_error(const assembler *A, const pvm_op_info *info, unsi
     unsigned n = operand_count(fmt);
     if (n == 0)
         return error_at(A, AT(&A->tok), "'%s' takes no operands", info->name);
-    char sig[64] = "", count[16] = "more";
+    char sig[256] = "", count[16] = "more";
     for (unsigned i = 0; i < n; i++) {
         const char *kind = i < fmt->nregs ? (fmt->reg[i] == PVM_REG_X ? "x" : "f")
-                                          : imm_kinds[fmt->imm].operand;
+                                          : imm_kinds[fmt->imm[i - fmt->nregs]].operand;
         snprintf(sig + strlen(sig), sizeof sig - strlen(sig), "%s%s", i ? ", " : "", kind);
     }
     if (found < n)
@@ -483,7 +486,7 @@ static int parse_insn(assembler *A, const pasm_token *mnemonic)
         if (at_end_of_line(A))
             return operand_count_error(A, info, i);
         if (i < fmt->nregs ? parse_reg(A, fmt->reg[i], &insn.reg[i])
-                           : parse_imm(A, &insn, start))
+                           : parse_imm(A, &insn, i - fmt->nregs, start))
             return -1;
     }
     if (A->tok.kind == PASM_TOK_COMMA || (n == 0 && !at_end_of_line(A)))

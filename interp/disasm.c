@@ -144,26 +144,20 @@ static void sb_target(strbuf *sb, size_t at, int32_t rel, const label_map *label
         sb_printf(sb, "%+" PRId32, rel);
 }
 
-static void format_insn(strbuf *sb, const pvm_insn *insn, size_t at, const pvm_module *m,
-                        const label_map *labels)
+/* Immediate i of insn. */
+static void format_imm(strbuf *sb, const pvm_insn *insn, unsigned i, size_t at,
+                       const pvm_module *m, const label_map *labels)
 {
-    const pvm_format_info *fmt = pvm_insn_format(insn);
-    sb_printf(sb, "%s", pvm_ops[insn->op].name);
-    for (unsigned i = 0; i < fmt->nregs; i++)
-        sb_printf(sb, "%s%c%u", i ? ", " : " ", fmt->reg[i] == PVM_REG_X ? 'x' : 'f',
-                  insn->reg[i]);
-    if (fmt->imm == PVM_IMM_NONE)
-        return;
-    sb_printf(sb, fmt->nregs ? ", " : " ");
-    int64_t imm = insn->imm;
-    switch ((pvm_imm_kind)fmt->imm) {
+    pvm_imm_kind kind = (pvm_imm_kind)pvm_insn_format(insn)->imm[i];
+    int64_t imm = insn->imms[i];
+    switch (kind) {
     case PVM_IMM_REL32:
         sb_target(sb, at, (int32_t)imm, labels);
         break;
     case PVM_IMM_TABLE:
-        for (uint32_t i = 0; i < (uint32_t)imm; i++) {
-            sb_printf(sb, i ? ", " : "[");
-            sb_target(sb, at, pvm_insn_table_entry(insn, i), labels);
+        for (uint32_t e = 0; e < (uint32_t)imm; e++) {
+            sb_printf(sb, e ? ", " : "[");
+            sb_target(sb, at, pvm_insn_table_entry(insn, e), labels);
         }
         sb_printf(sb, "]");
         break;
@@ -181,7 +175,7 @@ static void format_insn(strbuf *sb, const pvm_insn *insn, size_t at, const pvm_m
         break;
     case PVM_IMM_F32:
     case PVM_IMM_F64:
-        sb_float(sb, (uint64_t)imm, fmt->imm == PVM_IMM_F64);
+        sb_float(sb, (uint64_t)imm, kind == PVM_IMM_F64);
         break;
     case PVM_IMM_GLOBAL:
     case PVM_IMM_TABLEIDX:
@@ -191,6 +185,20 @@ static void format_insn(strbuf *sb, const pvm_insn *insn, size_t at, const pvm_m
     default: /* integers, held signed or zero-extended as the kind says */
         sb_printf(sb, "%" PRId64, imm);
         break;
+    }
+}
+
+static void format_insn(strbuf *sb, const pvm_insn *insn, size_t at, const pvm_module *m,
+                        const label_map *labels)
+{
+    const pvm_format_info *fmt = pvm_insn_format(insn);
+    sb_printf(sb, "%s", pvm_ops[insn->op].name);
+    for (unsigned i = 0; i < fmt->nregs; i++)
+        sb_printf(sb, "%s%c%u", i ? ", " : " ", fmt->reg[i] == PVM_REG_X ? 'x' : 'f',
+                  insn->reg[i]);
+    for (unsigned i = 0; i < fmt->nimms; i++) {
+        sb_printf(sb, fmt->nregs || i ? ", " : " ");
+        format_imm(sb, insn, i, at, m, labels);
     }
 }
 
@@ -222,15 +230,17 @@ static int find_labels(const pvm_module *m, const pvm_function *f, uint8_t *labe
             return pvm_errorf(err, "function %s, offset 0x%zx: %s", f->name, off, msg);
         set_bit(starts, (int64_t)off);
         const pvm_format_info *fmt = pvm_insn_format(&insn);
-        uint32_t ntargets = fmt->imm == PVM_IMM_REL32   ? 1
-                            : fmt->imm == PVM_IMM_TABLE ? (uint32_t)insn.imm
-                                                        : 0;
-        for (uint32_t i = 0; i < ntargets; i++) {
-            int64_t target = (int64_t)off + (fmt->imm == PVM_IMM_REL32
-                                                 ? insn.imm
-                                                 : pvm_insn_table_entry(&insn, i));
-            if (target >= 0 && target <= f->size)
-                set_bit(labels, target);
+        for (unsigned k = 0; k < fmt->nimms; k++) {
+            uint32_t ntargets = fmt->imm[k] == PVM_IMM_REL32   ? 1
+                                : fmt->imm[k] == PVM_IMM_TABLE ? (uint32_t)insn.imms[k]
+                                                               : 0;
+            for (uint32_t i = 0; i < ntargets; i++) {
+                int64_t target = (int64_t)off + (fmt->imm[k] == PVM_IMM_REL32
+                                                     ? insn.imms[k]
+                                                     : pvm_insn_table_entry(&insn, i));
+                if (target >= 0 && target <= f->size)
+                    set_bit(labels, target);
+            }
         }
         off += insn.length;
     }

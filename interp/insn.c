@@ -7,7 +7,8 @@
 static int64_t read_imm(pvm_imm_kind k, const uint8_t *p)
 {
     switch (k) {
-    case PVM_IMM_NONE: return 0;
+    case PVM_IMM_NONE:
+    case PVM_IMM_COUNT: return 0;
     case PVM_IMM_S8: return (int8_t)p[0];
     case PVM_IMM_S16: return (int16_t)pvm_rd16(p);
     case PVM_IMM_S32:
@@ -26,6 +27,27 @@ static int64_t read_imm(pvm_imm_kind k, const uint8_t *p)
     case PVM_IMM_F64: return (int64_t)pvm_rd64(p);
     }
     return 0;
+}
+
+/* Bits [5i, 5i + 5) of the register pack at p (pack_bytes long). */
+static unsigned pack_field(const uint8_t *p, unsigned pack_bytes, unsigned i)
+{
+    unsigned bit = 5 * i, v = 0;
+    for (unsigned b = bit / 8; b < pack_bytes && b <= (bit + 4) / 8; b++)
+        v |= (unsigned)p[b] << (8 * (b - bit / 8));
+    return (v >> (bit % 8)) & 31;
+}
+
+/* Are the pack's bits from 5 * nregs on all zero? */
+static int padding_is_zero(const uint8_t *p, unsigned pack_bytes, unsigned nregs)
+{
+    for (unsigned b = 0; b < pack_bytes; b++) {
+        unsigned used = 5 * nregs > 8 * b ? 5 * nregs - 8 * b : 0;
+        unsigned mask = used >= 8 ? 0 : 0xFFu << used;
+        if (p[b] & mask)
+            return 0;
+    }
+    return 1;
 }
 
 const char *pvm_decode(const uint8_t *code, size_t size, size_t off, pvm_insn *out)
@@ -47,20 +69,22 @@ const char *pvm_decode(const uint8_t *code, size_t size, size_t off, pvm_insn *o
         return "truncated instruction";
 
     const uint8_t *p = code + off + hdr;
-    uint32_t pack = 0;
-    for (unsigned i = 0; i < fmt->pack_bytes; i++)
-        pack |= (uint32_t)p[i] << (8 * i);
-    if ((pack >> (5 * fmt->nregs)) != 0)
+    if (!padding_is_zero(p, fmt->pack_bytes, fmt->nregs))
         return "non-zero padding bits after the register operands";
-    for (unsigned i = 0; i < 4; i++)
-        out->reg[i] = i < fmt->nregs ? (uint8_t)((pack >> (5 * i)) & 31) : 0;
+    for (unsigned i = 0; i < PVM_MAX_REGS; i++)
+        out->reg[i] = i < fmt->nregs ? (uint8_t)pack_field(p, fmt->pack_bytes, i) : 0;
 
     out->op = (uint16_t)op;
-    out->imm = read_imm(fmt->imm, p + fmt->pack_bytes);
-    out->length = info->length;
     out->table = NULL;
-    if (fmt->imm == PVM_IMM_TABLE) {
-        uint64_t entries = (uint64_t)out->imm;
+    out->length = info->length;
+    for (unsigned i = 0; i < PVM_MAX_IMMS; i++)
+        out->imms[i] = i < fmt->nimms ? read_imm((pvm_imm_kind)fmt->imm[i],
+                                                 p + fmt->pack_bytes + fmt->imm_at[i])
+                                      : 0;
+    for (unsigned i = 0; i < fmt->nimms; i++) {
+        if (fmt->imm[i] != PVM_IMM_TABLE)
+            continue;
+        uint64_t entries = (uint64_t)out->imms[i];
         if (entries == 0)
             return "jump table without entries";
         if (entries > (avail - info->length) / 4)
@@ -71,10 +95,25 @@ const char *pvm_decode(const uint8_t *code, size_t size, size_t off, pvm_insn *o
     return NULL;
 }
 
+int64_t pvm_insn_rel(const pvm_insn *insn, int *found)
+{
+    const pvm_format_info *fmt = pvm_insn_format(insn);
+    for (unsigned i = 0; i < fmt->nimms; i++)
+        if (fmt->imm[i] == PVM_IMM_REL32) {
+            if (found)
+                *found = 1;
+            return insn->imms[i];
+        }
+    if (found)
+        *found = 0;
+    return 0;
+}
+
 int pvm_imm_fits(pvm_imm_kind k, int64_t v)
 {
     switch (k) {
-    case PVM_IMM_NONE: return v == 0;
+    case PVM_IMM_NONE:
+    case PVM_IMM_COUNT: return v == 0;
     case PVM_IMM_S8: return v >= INT8_MIN && v <= INT8_MAX;
     case PVM_IMM_S16: return v >= INT16_MIN && v <= INT16_MAX;
     case PVM_IMM_S32:
@@ -101,13 +140,22 @@ size_t pvm_encode(pvm_buf *b, const pvm_insn *insn)
     if (!info)
         return 0;
     const pvm_format_info *fmt = &pvm_formats[info->format];
-    if (!pvm_imm_fits((pvm_imm_kind)fmt->imm, insn->imm))
-        return 0;
-    uint32_t pack = 0;
+    int64_t table_count = 0;
+    for (unsigned i = 0; i < fmt->nimms; i++) {
+        if (!pvm_imm_fits((pvm_imm_kind)fmt->imm[i], insn->imms[i]))
+            return 0;
+        if (fmt->imm[i] == PVM_IMM_TABLE)
+            table_count = insn->imms[i];
+    }
+    uint8_t pack[PVM_REGPACK_BYTES(PVM_MAX_REGS)] = {0};
     for (unsigned i = 0; i < fmt->nregs; i++) {
         if (insn->reg[i] > 31)
             return 0;
-        pack |= (uint32_t)insn->reg[i] << (5 * i);
+        unsigned bit = 5 * i;
+        unsigned v = (unsigned)insn->reg[i] << (bit % 8);
+        pack[bit / 8] |= (uint8_t)v;
+        if (v >> 8)
+            pack[bit / 8 + 1] |= (uint8_t)(v >> 8);
     }
 
     size_t start = b->len;
@@ -117,17 +165,18 @@ size_t pvm_encode(pvm_buf *b, const pvm_insn *insn)
     } else {
         pvm_buf_u8(b, (uint8_t)insn->op);
     }
-    for (unsigned i = 0; i < fmt->pack_bytes; i++)
-        pvm_buf_u8(b, (uint8_t)(pack >> (8 * i)));
-    uint64_t v = (uint64_t)insn->imm;
-    switch (fmt->imm_bytes) {
-    case 1: pvm_buf_u8(b, (uint8_t)v); break;
-    case 2: pvm_buf_u16(b, (uint16_t)v); break;
-    case 4: pvm_buf_u32(b, (uint32_t)v); break;
-    case 8: pvm_buf_u64(b, v); break;
-    default: break;
+    pvm_buf_append(b, pack, fmt->pack_bytes);
+    for (unsigned i = 0; i < fmt->nimms; i++) {
+        uint64_t v = (uint64_t)insn->imms[i];
+        switch (pvm_imm_size(fmt->imm[i])) {
+        case 1: pvm_buf_u8(b, (uint8_t)v); break;
+        case 2: pvm_buf_u16(b, (uint16_t)v); break;
+        case 4: pvm_buf_u32(b, (uint32_t)v); break;
+        case 8: pvm_buf_u64(b, v); break;
+        default: break;
+        }
     }
-    if (fmt->imm == PVM_IMM_TABLE)
-        pvm_buf_append(b, insn->table, 4 * (size_t)insn->imm);
+    if (table_count)
+        pvm_buf_append(b, insn->table, 4 * (size_t)table_count);
     return b->failed ? 0 : b->len - start;
 }

@@ -14,13 +14,17 @@
 #include "isa.h"
 
 typedef struct pvm_insn {
-    uint16_t op;          /* pvm_op */
-    uint8_t reg[4];       /* register numbers, in operand order */
-    uint32_t length;      /* encoded bytes, jump table entries included */
-    /* The immediate: sign-extended for S8, S16, S32, OFF32 and REL32;
-     * zero-extended for U32, FUNC, HOST, GLOBAL, TABLEIDX, TYPE and TRAP;
-     * the raw bits for I64, F32 and F64; the entry count for TABLE. */
-    int64_t imm;
+    uint16_t op;                /* pvm_op */
+    uint8_t reg[PVM_MAX_REGS];  /* register numbers, in operand order */
+    uint32_t length;            /* encoded bytes, jump table entries included */
+    /* The immediates, in operand order (imm is the first): sign-extended
+     * for S8, S16, S32, OFF32 and REL32; zero-extended for U32, FUNC, HOST,
+     * GLOBAL, TABLEIDX, TYPE and TRAP; the raw bits for I64, F32 and F64;
+     * the entry count for TABLE. */
+    union {
+        int64_t imm;
+        int64_t imms[PVM_MAX_IMMS];
+    };
     const uint8_t *table; /* TABLE: the entries, 4 little-endian bytes each */
 } pvm_insn;
 
@@ -42,8 +46,13 @@ static inline const pvm_format_info *pvm_insn_format(const pvm_insn *insn)
     return &pvm_formats[pvm_ops[insn->op].format];
 }
 
+/* The branch offset of a decoded instruction: its REL32 immediate (a
+ * branch, or a macro op ending in one); 0 when it has none.  *found says
+ * whether it has one (may be NULL). */
+int64_t pvm_insn_rel(const pvm_insn *insn, int *found);
+
 /* Append the encoding of insn to b (insn->length is ignored; for a jump
- * table, insn->imm entries are copied from insn->table).  Returns the number
+ * table, as many entries as its count are copied from insn->table).  Returns the number
  * of bytes appended, or 0 if insn->op is not an opcode or a register number
  * or immediate does not fit its operand.  Allocation failure sets b->failed. */
 size_t pvm_encode(pvm_buf *b, const pvm_insn *insn);

@@ -5,6 +5,7 @@
  */
 #include "isa.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const pvm_format_info pvm_formats[PVM_FMT_COUNT] = {
@@ -13,23 +14,43 @@ const pvm_format_info pvm_formats[PVM_FMT_COUNT] = {
                         PVM_FMT_NREGS_##name,                                  \
                         {PVM_REGKIND_##r0, PVM_REGKIND_##r1, PVM_REGKIND_##r2, \
                          PVM_REGKIND_##r3},                                    \
+                        {PVM_REGROLE_##r0, PVM_REGROLE_##r1, PVM_REGROLE_##r2, \
+                         PVM_REGROLE_##r3},                                    \
                         PVM_FMT_PACK_##name,                                   \
-                        PVM_IMM_##imm,                                         \
+                        PVM_IMM_##imm != PVM_IMM_NONE,                         \
+                        {PVM_IMM_##imm},                                       \
+                        {0},                                                   \
                         PVM_FMT_IMM_##name},
+#define MFORMAT(name, nregs, classes, roles, nimms, imms, pack, imm_bytes, imm_at) \
+    [PVM_FMT_##name] = {#name, (nregs), {PVM_LIST_ classes}, {PVM_LIST_ roles}, \
+                        (pack), (nimms), {PVM_LIST_ imms}, {PVM_LIST_ imm_at},  \
+                        (imm_bytes)},
 #include "opcodes.def"
 };
+
+/* The parts of every macro op of the build (none in the baseline). */
+#define MOP(name, format, flags, semantics, nparts, parts)                     \
+    static const pvm_macro_info macro_##name = {(nparts), {PVM_LIST_ parts}};
+#define MEXT MOP
+#include "opcodes.def"
 
 /* The flag words of the table's flags column. */
 #define BRANCH PVM_FLAG_BRANCH
 #define TERM PVM_FLAG_TERM
 #define TRAPS PVM_FLAG_TRAPS
 #define CALL PVM_FLAG_CALL
+#define RETURN PVM_FLAG_RETURN
+#define MACRO PVM_FLAG_MACRO
 
 const pvm_op_info pvm_ops[PVM_OP_END] = {
 #define OP(name, format, flags, semantics)                                     \
     [PVM_OP_##name] = {#name, PVM_FMT_##format, (flags), PVM_LEN_##name,       \
-                       semantics},
-#define EXT(name, format, flags, semantics) OP(name, format, flags, semantics)
+                       semantics, NULL},
+#define EXT OP
+#define MOP(name, format, flags, semantics, nparts, parts)                     \
+    [PVM_OP_##name] = {#name, PVM_FMT_##format, (flags), PVM_LEN_##name,       \
+                       semantics, &macro_##name},
+#define MEXT MOP
 #include "opcodes.def"
 };
 
@@ -37,6 +58,8 @@ const pvm_op_info pvm_ops[PVM_OP_END] = {
 #undef TERM
 #undef TRAPS
 #undef CALL
+#undef RETURN
+#undef MACRO
 
 const pvm_op_info *pvm_op_lookup(unsigned op)
 {
@@ -63,6 +86,14 @@ unsigned pvm_op_count(void)
     return count;
 }
 
+unsigned pvm_macro_count(void)
+{
+    unsigned count = 0;
+    for (unsigned op = 0; op < PVM_OP_END; op++)
+        count += pvm_ops[op].macro != NULL;
+    return count;
+}
+
 static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 {
     const unsigned char *p = data;
@@ -81,13 +112,72 @@ uint64_t pvm_isa_hash(void)
         if (!info->name)
             continue;
         const pvm_format_info *fmt = &pvm_formats[info->format];
-        uint8_t row[10] = {(uint8_t)op, (uint8_t)(op >> 8), info->flags,
-                           info->length, fmt->nregs, fmt->reg[0], fmt->reg[1],
-                           fmt->reg[2], fmt->reg[3], fmt->imm};
+        uint8_t row[6] = {(uint8_t)op, (uint8_t)(op >> 8), info->flags, info->length,
+                          fmt->nregs, fmt->nimms};
         h = fnv1a(h, info->name, strlen(info->name) + 1);
         h = fnv1a(h, row, sizeof row);
+        h = fnv1a(h, fmt->reg, fmt->nregs);
+        h = fnv1a(h, fmt->role, fmt->nregs);
+        h = fnv1a(h, fmt->imm, fmt->nimms);
+        for (unsigned k = 0; info->macro && k < info->macro->nparts; k++) {
+            const pvm_macro_part *part = &info->macro->part[k];
+            const pvm_format_info *pf = &pvm_formats[pvm_ops[part->op].format];
+            uint8_t op_bytes[2] = {(uint8_t)part->op, (uint8_t)(part->op >> 8)};
+            h = fnv1a(h, op_bytes, 2);
+            h = fnv1a(h, part->reg, pf->nregs);
+            h = fnv1a(h, part->imm, pf->nimms);
+        }
     }
     return h;
+}
+
+static const struct {
+    const char *word;
+    uint8_t bytes;
+} imm_kinds[PVM_IMM_COUNT] = {
+#define PVM_IMM_ROW(name, word, bytes) [PVM_IMM_##name] = {word, bytes},
+    PVM_IMM_KINDS(PVM_IMM_ROW)
+#undef PVM_IMM_ROW
+};
+
+const char *pvm_imm_word(unsigned kind)
+{
+    return kind < PVM_IMM_COUNT ? imm_kinds[kind].word : "";
+}
+
+unsigned pvm_imm_size(unsigned kind)
+{
+    return kind < PVM_IMM_COUNT ? imm_kinds[kind].bytes : 0;
+}
+
+/* Append word to buf (space-separated, truncated to cap > 0); returns the
+ * length the whole text has, as snprintf counts. */
+static size_t add_word(char *buf, size_t cap, size_t len, const char *word)
+{
+    size_t at = len < cap ? len : cap - 1;
+    int n = snprintf(buf + at, cap - at, "%s%s", len ? " " : "", word);
+    return len + (n > 0 ? (size_t)n : 0);
+}
+
+size_t pvm_format_operands(const pvm_format_info *fmt, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < fmt->nregs; i++)
+        len = add_word(buf, cap, len, fmt->reg[i] == PVM_REG_X ? "x" : "f");
+    for (unsigned i = 0; i < fmt->nimms; i++)
+        len = add_word(buf, cap, len, pvm_imm_word(fmt->imm[i]));
+    return len;
+}
+
+size_t pvm_format_roles(const pvm_format_info *fmt, char *buf, size_t cap)
+{
+    static const char *const words[] = {"-", "r", "w", "rw"};
+    size_t len = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < fmt->nregs; i++)
+        len = add_word(buf, cap, len, words[fmt->role[i] & 3]);
+    return len;
 }
 
 static const char *const trap_names[PVM_TRAP_COUNT] = {

@@ -18,87 +18,122 @@
 
 /* ---- operand kinds ------------------------------------------------------ */
 
+#define PVM_MAX_REGS 16 /* register operands of one instruction (macro ops) */
+#define PVM_MAX_IMMS 8  /* immediates of one instruction (macro ops) */
+
 typedef enum pvm_reg_kind {
     PVM_REG_NONE, /* "_" in the table */
     PVM_REG_X,
     PVM_REG_F,
 } pvm_reg_kind;
 
+/* What an instruction does with a register operand: bit 0 reads it, bit 1
+ * writes it (a read-and-written operand is read first). */
+typedef enum pvm_role {
+    PVM_ROLE_NONE = 0,
+    PVM_ROLE_R = 1,
+    PVM_ROLE_W = 2,
+    PVM_ROLE_RW = 3,
+} pvm_role;
+
+/* T(NAME, "word", bytes): every immediate kind, the word naming it in
+ * stored operand lists ("x x s32") and its encoded size (a jump table: its
+ * count; the entries follow the instruction). */
+#define PVM_IMM_KINDS(T)                                                       \
+    T(NONE, "", 0)                                                             \
+    T(S8, "s8", 1)         /* signed 8-bit constant */                         \
+    T(S16, "s16", 2)       /* signed 16-bit constant */                        \
+    T(S32, "s32", 4)       /* signed 32-bit constant */                        \
+    T(I64, "i64", 8)       /* 64-bit constant */                               \
+    T(U32, "u32", 4)       /* unsigned 32-bit amount */                        \
+    T(OFF32, "off32", 4)   /* signed 32-bit memory offset */                   \
+    T(REL32, "rel32", 4)   /* signed 32-bit branch offset from the insn start */ \
+    T(FUNC, "func", 4)     /* u32 index into the module's function table */    \
+    T(HOST, "host", 4)     /* u32 index into the module's host import table */ \
+    T(TRAP, "trap", 1)     /* u8 trap kind (pvm_trap_kind) */                  \
+    T(F32, "f32", 4)       /* the 32 bits of an f32 */                         \
+    T(F64, "f64", 8)       /* the 64 bits of an f64 */                         \
+    T(TABLE, "table", 4)   /* u32 count N, then N signed 32-bit offsets */     \
+    T(GLOBAL, "global", 4) /* u32 index of a global of the module */           \
+    T(TABLEIDX, "tableidx", 4) /* u32 index of a table of the module */        \
+    T(TYPE, "type", 4)     /* u32 index into the module's type table */
+
 typedef enum pvm_imm_kind {
-    PVM_IMM_NONE,
-    PVM_IMM_S8,    /* signed 8-bit constant */
-    PVM_IMM_S16,   /* signed 16-bit constant */
-    PVM_IMM_S32,   /* signed 32-bit constant */
-    PVM_IMM_I64,   /* 64-bit constant */
-    PVM_IMM_U32,   /* unsigned 32-bit amount */
-    PVM_IMM_OFF32, /* signed 32-bit memory offset */
-    PVM_IMM_REL32, /* signed 32-bit branch offset from the instruction start */
-    PVM_IMM_FUNC,  /* u32 index into the module's function table */
-    PVM_IMM_HOST,  /* u32 index into the module's host import table */
-    PVM_IMM_TRAP,  /* u8 trap kind (pvm_trap_kind) */
-    PVM_IMM_F32,   /* the 32 bits of an f32 */
-    PVM_IMM_F64,   /* the 64 bits of an f64 */
-    PVM_IMM_TABLE, /* u32 count N, then N signed 32-bit branch offsets */
-    PVM_IMM_GLOBAL,   /* u32 index of a global of the module (< nglobals) */
-    PVM_IMM_TABLEIDX, /* u32 index of a table of the module (< ntables) */
-    PVM_IMM_TYPE,     /* u32 index into the module's type table (< ntypes) */
+#define PVM_IMM_ENUM(name, word, bytes) PVM_IMM_##name,
+    PVM_IMM_KINDS(PVM_IMM_ENUM)
+#undef PVM_IMM_ENUM
+    PVM_IMM_COUNT
 } pvm_imm_kind;
 
-/* Encoded sizes, usable in constant expressions.  The names are token-pasted
- * from the table's columns. */
+/* Encoded sizes and the class and role of each register column, usable in
+ * constant expressions; the names are token-pasted from the table. */
+enum {
+#define PVM_IMM_SIZE(name, word, bytes) PVM_IMMSIZE_##name = (bytes),
+    PVM_IMM_KINDS(PVM_IMM_SIZE)
+#undef PVM_IMM_SIZE
+};
 #define PVM_REGCOUNT__ 0
-#define PVM_REGCOUNT_X 1
-#define PVM_REGCOUNT_F 1
+#define PVM_REGCOUNT_Xr 1
+#define PVM_REGCOUNT_Xw 1
+#define PVM_REGCOUNT_Xrw 1
+#define PVM_REGCOUNT_Fr 1
+#define PVM_REGCOUNT_Fw 1
+#define PVM_REGCOUNT_Frw 1
 #define PVM_REGKIND__ PVM_REG_NONE
-#define PVM_REGKIND_X PVM_REG_X
-#define PVM_REGKIND_F PVM_REG_F
-#define PVM_IMMSIZE_NONE 0
-#define PVM_IMMSIZE_S8 1
-#define PVM_IMMSIZE_S16 2
-#define PVM_IMMSIZE_S32 4
-#define PVM_IMMSIZE_I64 8
-#define PVM_IMMSIZE_U32 4
-#define PVM_IMMSIZE_OFF32 4
-#define PVM_IMMSIZE_REL32 4
-#define PVM_IMMSIZE_FUNC 4
-#define PVM_IMMSIZE_HOST 4
-#define PVM_IMMSIZE_TRAP 1
-#define PVM_IMMSIZE_F32 4
-#define PVM_IMMSIZE_F64 8
-#define PVM_IMMSIZE_TABLE 4 /* the count; the entries follow */
-#define PVM_IMMSIZE_GLOBAL 4
-#define PVM_IMMSIZE_TABLEIDX 4
-#define PVM_IMMSIZE_TYPE 4
+#define PVM_REGKIND_Xr PVM_REG_X
+#define PVM_REGKIND_Xw PVM_REG_X
+#define PVM_REGKIND_Xrw PVM_REG_X
+#define PVM_REGKIND_Fr PVM_REG_F
+#define PVM_REGKIND_Fw PVM_REG_F
+#define PVM_REGKIND_Frw PVM_REG_F
+#define PVM_REGROLE__ PVM_ROLE_NONE
+#define PVM_REGROLE_Xr PVM_ROLE_R
+#define PVM_REGROLE_Xw PVM_ROLE_W
+#define PVM_REGROLE_Xrw PVM_ROLE_RW
+#define PVM_REGROLE_Fr PVM_ROLE_R
+#define PVM_REGROLE_Fw PVM_ROLE_W
+#define PVM_REGROLE_Frw PVM_ROLE_RW
 
 /* Bytes taken by a register pack of n registers (5 bits each). */
 #define PVM_REGPACK_BYTES(n) (((n) * 5 + 7) / 8)
+
+/* A parenthesised list of the table, as the elements of an initializer. */
+#define PVM_LIST_(...) __VA_ARGS__
 
 /* ---- operand formats ---------------------------------------------------- */
 
 typedef enum pvm_format {
 #define FORMAT(name, r0, r1, r2, r3, imm) PVM_FMT_##name,
+#define MFORMAT(name, nregs, classes, roles, nimms, imms, pack, imm_bytes, imm_at) \
+    PVM_FMT_##name,
 #include "opcodes.def"
     PVM_FMT_COUNT
 } pvm_format;
 
 /* Per-format constants: number of registers, size of the register pack and
- * of the immediate (for a jump table, only its count). */
+ * of the immediates (for a jump table, only its count). */
 enum {
 #define FORMAT(name, r0, r1, r2, r3, imm)                                      \
     PVM_FMT_NREGS_##name = PVM_REGCOUNT_##r0 + PVM_REGCOUNT_##r1 +             \
                            PVM_REGCOUNT_##r2 + PVM_REGCOUNT_##r3,              \
     PVM_FMT_PACK_##name = PVM_REGPACK_BYTES(PVM_FMT_NREGS_##name),             \
     PVM_FMT_IMM_##name = PVM_IMMSIZE_##imm,
+#define MFORMAT(name, nregs, classes, roles, nimms, imms, pack, imm_bytes, imm_at) \
+    PVM_FMT_NREGS_##name = (nregs), PVM_FMT_PACK_##name = (pack),              \
+    PVM_FMT_IMM_##name = (imm_bytes),
 #include "opcodes.def"
 };
 
 typedef struct pvm_format_info {
     const char *name;
-    uint8_t nregs;       /* register operands, always first */
-    uint8_t reg[4];      /* pvm_reg_kind of each register operand */
-    uint8_t pack_bytes;  /* bytes of the register pack */
-    uint8_t imm;         /* pvm_imm_kind */
-    uint8_t imm_bytes;   /* bytes of the immediate (a table's count only) */
+    uint8_t nregs;                /* register operands, always first */
+    uint8_t reg[PVM_MAX_REGS];    /* pvm_reg_kind of each register operand */
+    uint8_t role[PVM_MAX_REGS];   /* pvm_role of each register operand */
+    uint8_t pack_bytes;           /* bytes of the register pack */
+    uint8_t nimms;                /* immediates, after the pack */
+    uint8_t imm[PVM_MAX_IMMS];    /* pvm_imm_kind of each immediate */
+    uint8_t imm_at[PVM_MAX_IMMS]; /* offset of each from the end of the pack */
+    uint8_t imm_bytes;            /* bytes of all immediates (a table's count only) */
 } pvm_format_info;
 
 extern const pvm_format_info pvm_formats[PVM_FMT_COUNT];
@@ -130,12 +165,14 @@ enum {
     PVM_FLAG_TERM = 1u << 1,   /* never falls through to the next insn */
     PVM_FLAG_TRAPS = 1u << 2,  /* may trap */
     PVM_FLAG_CALL = 1u << 3,   /* calls a function */
+    PVM_FLAG_RETURN = 1u << 4, /* returns: the caller reads its results */
+    PVM_FLAG_MACRO = 1u << 5,  /* a macro op (pvm_op_info.macro) */
 };
 
 /* Per-opcode compile-time constants for the interpreter:
  *   PVM_LEN_op   encoded length (for a jump table: without its entries)
  *   PVM_REGS_op  byte offset of the register pack
- *   PVM_IMM_op   byte offset of the immediate                             */
+ *   PVM_IMM_op   byte offset of the (first) immediate                     */
 #define PVM_OP_CONSTANTS(name, format, hdr)                                   \
     PVM_REGS_##name = (hdr),                                                   \
     PVM_IMM_##name = (hdr) + PVM_FMT_PACK_##format,                            \
@@ -147,12 +184,28 @@ enum {
 #include "opcodes.def"
 };
 
+/* One part of a macro op: the opcode it does the work of, and which of the
+ * macro instruction's operands are its operands. */
+typedef struct pvm_macro_part {
+    uint16_t op;                 /* a baseline opcode */
+    uint8_t reg[PVM_MAX_REGS];   /* its register operand i is macro register reg[i] */
+    uint8_t imm[PVM_MAX_IMMS];   /* its immediate i is macro immediate imm[i] */
+} pvm_macro_part;
+
+#define PVM_MAX_PARTS 8
+
+typedef struct pvm_macro_info {
+    uint8_t nparts;
+    pvm_macro_part part[PVM_MAX_PARTS];
+} pvm_macro_info;
+
 typedef struct pvm_op_info {
     const char *name;   /* mnemonic; NULL for an unused opcode number */
     uint8_t format;     /* pvm_format */
     uint8_t flags;      /* PVM_FLAG_* */
     uint8_t length;     /* encoded length (a jump table's entries excluded) */
     const char *semantics;
+    const pvm_macro_info *macro; /* a macro op's parts; NULL for the others */
 } pvm_op_info;
 
 /* Indexed by pvm_op; entries for unused numbers have name == NULL. */
@@ -162,11 +215,24 @@ extern const pvm_op_info pvm_ops[PVM_OP_END];
 const pvm_op_info *pvm_op_lookup(unsigned op);
 /* The opcode with this mnemonic, or -1. */
 int pvm_op_by_name(const char *name, size_t len);
-/* Number of opcodes in the table (primary and extended). */
+/* Number of opcodes in the table (primary and extended), and how many of
+ * them are macro ops. */
 unsigned pvm_op_count(void);
-/* FNV-1a hash over every row of the table (names, formats, flags, opcode
- * numbers): identifies the ISA a profile or module was made with. */
+unsigned pvm_macro_count(void);
+/* FNV-1a hash over every row of the table (names, formats with their
+ * operand classes, roles and immediates, flags, opcode numbers, macro
+ * parts): identifies the ISA a profile or module was made with. */
 uint64_t pvm_isa_hash(void);
+
+/* The stored forms of a format (the profile database's `opcodes` rows):
+ * its operand kinds, "x x s32" ("" when none), and the role of each
+ * register operand, "w r" ("" when none).  Return the length written. */
+size_t pvm_format_operands(const pvm_format_info *fmt, char *buf, size_t cap);
+size_t pvm_format_roles(const pvm_format_info *fmt, char *buf, size_t cap);
+/* The word naming an immediate kind ("s32"; "" for NONE). */
+const char *pvm_imm_word(unsigned kind);
+/* The encoded size of an immediate kind (a table: its count). */
+unsigned pvm_imm_size(unsigned kind);
 
 /* ---- trap kinds --------------------------------------------------------- */
 

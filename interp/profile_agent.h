@@ -46,17 +46,28 @@
 #define PVM_AGENT_DEFAULT_HZ 10000u
 #define PVM_AGENT_MAX_HZ 1000000u
 
+/* One part of a macro op: the opcode whose work it does, and which of the
+ * macro's operands its operands are (space-separated indices, "0 1 2"). */
+typedef struct pvm_agent_part {
+    unsigned opcode;   /* id of another row of the same table */
+    const char *regs;  /* per register operand of the part: the macro's register operand */
+    const char *imms;  /* per immediate of the part: the macro's immediate */
+} pvm_agent_part;
+
 /* One row of the VM's opcode table, stored with every run so that old
  * profiles are decoded with the instruction set they were taken with. */
 typedef struct pvm_agent_opcode {
     unsigned id;           /* opcode number */
     const char *name;      /* mnemonic */
     const char *format;    /* operand format name */
-    const char *operands;  /* operand kinds, e.g. "x x s32" ("" if none) */
+    const char *operands;  /* operand kinds, registers first, e.g. "x x s32" ("" if none) */
+    const char *roles;     /* per register operand "r", "w" or "rw", e.g. "w r" ("" if none) */
     unsigned length;       /* encoded bytes (variable parts excluded) */
     unsigned flags;        /* the VM's flag bits */
     const char *flag_names; /* the same, as text ("branch term") */
     const char *semantics; /* one line, or "" */
+    const pvm_agent_part *parts; /* a macro op's parts, in order (NULL: not one) */
+    unsigned nparts;
 } pvm_agent_opcode;
 
 /* Decode the instruction at code[off] (off < size; never read code[size]):

@@ -8,6 +8,7 @@
 #include "trace.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "disasm.h"
@@ -33,11 +34,18 @@ static void print_f(FILE *out, unsigned r, uint64_t bits)
         fprintf(out, "    f%u = 0x%" PRIx64 " (f64 %.17g)\n", r, bits, pvm_f64_from_bits(bits));
 }
 
-/* Snapshot the global or table the instruction names, if any. */
+/* Snapshot the global or table the instruction names, if any (a macro op:
+ * its first global; the table entry its part changes is not known here). */
 static void snapshot_item(const pvm_vm *vm, const pvm_insn *insn, pvm_trace_state *t)
 {
-    t->imm_kind = pvm_insn_format(insn)->imm;
-    t->imm = (uint32_t)insn->imm;
+    const pvm_format_info *fmt = pvm_insn_format(insn);
+    bool macro = pvm_ops[insn->op].macro != NULL;
+    t->imm_kind = PVM_IMM_NONE;
+    for (unsigned i = 0; i < fmt->nimms && t->imm_kind == PVM_IMM_NONE; i++)
+        if (fmt->imm[i] == PVM_IMM_GLOBAL || (fmt->imm[i] == PVM_IMM_TABLEIDX && !macro)) {
+            t->imm_kind = fmt->imm[i];
+            t->imm = (uint32_t)insn->imms[i];
+        }
     if (t->imm_kind == PVM_IMM_GLOBAL) {
         t->value = vm->globals[t->imm]->value;
     } else if (t->imm_kind == PVM_IMM_TABLEIDX) {

@@ -57,22 +57,26 @@ static const char *index_kind(const pvm_module *m, pvm_imm_kind k, uint32_t *cou
 static int check_operands(const pvm_module *m, const pvm_function *f, uint32_t at,
                           const pvm_insn *insn, pvm_error *err)
 {
-    pvm_imm_kind k = (pvm_imm_kind)pvm_insn_format(insn)->imm;
-    uint32_t count = 0;
-    const char *what = index_kind(m, k, &count);
-    if (what && (uint64_t)insn->imm >= count)
-        return pvm_errorf(err, "function %s, offset %u: %s %s %lld, but the module has %u",
-                          f->name, at, pvm_ops[insn->op].name, what, (long long)insn->imm,
-                          count);
-    if (k != PVM_IMM_TRAP)
-        return 0;
-    if (insn->imm >= PVM_TRAP_COUNT)
-        return pvm_errorf(err, "function %s, offset %u: unknown trap kind %lld", f->name, at,
-                          (long long)insn->imm);
-    /* The VM would report kind none as a normal return. */
-    if (insn->imm == PVM_TRAP_NONE)
-        return pvm_errorf(err, "function %s, offset %u: trap kind none is not a trap", f->name,
-                          at);
+    const pvm_format_info *fmt = pvm_insn_format(insn);
+    for (unsigned i = 0; i < fmt->nimms; i++) {
+        pvm_imm_kind k = (pvm_imm_kind)fmt->imm[i];
+        int64_t imm = insn->imms[i];
+        uint32_t count = 0;
+        const char *what = index_kind(m, k, &count);
+        if (what && (uint64_t)imm >= count)
+            return pvm_errorf(err, "function %s, offset %u: %s %s %lld, but the module has %u",
+                              f->name, at, pvm_ops[insn->op].name, what, (long long)imm,
+                              count);
+        if (k != PVM_IMM_TRAP)
+            continue;
+        if (imm >= PVM_TRAP_COUNT)
+            return pvm_errorf(err, "function %s, offset %u: unknown trap kind %lld", f->name,
+                              at, (long long)imm);
+        /* The VM would report kind none as a normal return. */
+        if (imm == PVM_TRAP_NONE)
+            return pvm_errorf(err, "function %s, offset %u: trap kind none is not a trap",
+                              f->name, at);
+    }
     return 0;
 }
 
@@ -109,13 +113,16 @@ static int check_branches(const pvm_module *m, const pvm_function *f, const uint
     for (uint32_t at = 0; at < f->size; at += insn.length) {
         pvm_decode(code, f->size, at, &insn); /* succeeded in pass 1 */
         const pvm_format_info *fmt = pvm_insn_format(&insn);
-        if (fmt->imm == PVM_IMM_REL32 && check_target(f, starts, at, insn.imm, -1, err))
-            return -1;
-        if (fmt->imm != PVM_IMM_TABLE)
-            continue;
-        for (uint32_t i = 0; i < (uint32_t)insn.imm; i++)
-            if (check_target(f, starts, at, pvm_insn_table_entry(&insn, i), i, err))
+        for (unsigned k = 0; k < fmt->nimms; k++) {
+            if (fmt->imm[k] == PVM_IMM_REL32 &&
+                check_target(f, starts, at, insn.imms[k], -1, err))
                 return -1;
+            if (fmt->imm[k] != PVM_IMM_TABLE)
+                continue;
+            for (uint32_t i = 0; i < (uint32_t)insn.imms[k]; i++)
+                if (check_target(f, starts, at, pvm_insn_table_entry(&insn, i), i, err))
+                    return -1;
+        }
     }
     return 0;
 }

@@ -1,4 +1,4 @@
--- schema.sql - the profile database, schema version 2.
+-- schema.sql - the profile database, schema version 3.
 --
 -- Written by pulley-collect (collect/), read by sql/queries, notebooks and
 -- analyze/.  A database is identified by PRAGMA application_id = 0x50564D50
@@ -19,6 +19,14 @@
 --      database sets to_function_id = function_id on its edges (version 1
 --      stored edges inside one function only) and leaves counts_unmapped
 --      NULL on its runs (not recorded).
+--   3  opcodes.roles: what each register operand of an opcode is to it
+--      (read, written), stated by the opcode table rather than read out of
+--      its semantics; flag 16 (returns) and 32 (macro op); macro_parts:
+--      the parts of each macro op.  Operand lists may hold several
+--      immediates (macro ops).  Migrating a version 2 database fills
+--      roles as the analysis used to read them from the semantics (the
+--      first register operand written when the semantics begin "x[a] ="
+--      or "f[a]... =", every other one read) and flags ret as returning.
 --
 -- Identifiers: every run, module and function gets its own id, so several
 -- runs (from several machines) live side by side in one file.  Addresses
@@ -26,7 +34,7 @@
 -- start of a function.  Times are nanoseconds unless said otherwise.
 
 PRAGMA application_id = 1347833168; -- 0x50564D50, "PVMP"
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- One row per recorded program run.
 CREATE TABLE runs (
@@ -65,12 +73,33 @@ CREATE TABLE opcodes (
   id         INTEGER NOT NULL,          -- opcode number (extended: 256 + code)
   name       TEXT NOT NULL,             -- mnemonic
   format     TEXT NOT NULL,             -- operand format name
-  operands   TEXT NOT NULL,             -- operand kinds, e.g. 'x x s32'
+  operands   TEXT NOT NULL,             -- operand kinds in encoding order: registers
+                                        -- (x, f), then immediates, e.g. 'x x s32'
   length     INTEGER NOT NULL,          -- encoded bytes (jump table entries excluded)
-  flags      INTEGER NOT NULL,          -- flag bits: 1 branch, 2 terminator, 4 may trap, 8 call
+  flags      INTEGER NOT NULL,          -- flag bits: 1 branch, 2 terminator, 4 may trap,
+                                        -- 8 call, 16 returns (the caller reads its
+                                        -- results from registers), 32 macro op
   flag_names TEXT NOT NULL,             -- the same as words
   semantics  TEXT NOT NULL,             -- one-line meaning
+  roles      TEXT NOT NULL DEFAULT '',  -- per register operand, in order: 'r' read,
+                                        -- 'w' written, 'rw' read then written, e.g.
+                                        -- 'w r r' (since version 3)
   PRIMARY KEY (run_id, id)
+) WITHOUT ROWID;
+
+-- The parts of each macro op (opcodes.flags & 32): the opcodes whose work
+-- it does, in order, and which of its operands each part's operands are
+-- (since version 3).
+CREATE TABLE macro_parts (
+  run_id      INTEGER NOT NULL REFERENCES runs(id),
+  opcode      INTEGER NOT NULL,         -- the macro op (opcodes.id)
+  part        INTEGER NOT NULL,         -- 0, 1, ... in execution order
+  part_opcode INTEGER NOT NULL,         -- the part (opcodes.id of the same run)
+  regs        TEXT NOT NULL,            -- per register operand of the part, the
+                                        -- macro's register operand it is: '0 1 2'
+  imms        TEXT NOT NULL,            -- per immediate of the part, the macro's
+                                        -- immediate it is: '0'
+  PRIMARY KEY (run_id, opcode, part)
 ) WITHOUT ROWID;
 
 -- Modules registered during a run.

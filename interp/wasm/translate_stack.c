@@ -71,7 +71,7 @@ bool tr_retarget(tr_func *t, unsigned cls, unsigned from, unsigned to)
     if (!t->last_def || t->last.reg[0] != from || t->code.failed)
         return false;
     const pvm_format_info *fmt = &pvm_formats[pvm_ops[t->last.op].format];
-    if (fmt->reg[0] != (cls == TR_X ? PVM_REG_X : PVM_REG_F))
+    if (fmt->reg[0] != (cls == TR_X ? PVM_REG_X : PVM_REG_F) || fmt->role[0] != PVM_ROLE_W)
         return false;
     t->code.len = t->last_start;
     t->last.reg[0] = (uint8_t)to;

@@ -80,23 +80,17 @@ static void put_float(sx_text *out, uint64_t bits, int f64)
     sx_text_append(out, text, strlen(text));
 }
 
-void sx_format(sx_text *out, const ot_insn *insn, const sx_names *names)
+/* Immediate i of insn. */
+static void put_imm(sx_text *out, const ot_insn *insn, unsigned i, const sx_names *names)
 {
-    const ot_opcode *op = insn->op;
-    sx_text_append(out, op->name, strlen(op->name));
-    for (unsigned i = 0; i < op->nregs; i++)
-        sx_text_printf(out, "%s%c%u", i ? ", " : " ", (op->regf >> i & 1) ? 'f' : 'x',
-                       (unsigned)insn->reg[i]);
-    if (op->imm == OT_IMM_NONE)
-        return;
-    sx_text_append(out, op->nregs ? ", " : " ", op->nregs ? 2 : 1);
-    int64_t imm = insn->imm;
+    ot_imm kind = (ot_imm)insn->op->imm[i];
+    int64_t imm = insn->imms[i];
     const char *name;
-    switch ((ot_imm)op->imm) {
+    switch (kind) {
     case OT_IMM_REL32: sx_text_printf(out, "%+" PRId32, (int32_t)imm); break;
     case OT_IMM_TABLE:
-        for (uint32_t i = 0; i < (uint64_t)imm; i++)
-            sx_text_printf(out, "%s%+" PRId32, i ? ", " : "[", ot_jump_entry(insn, i));
+        for (uint32_t e = 0; e < (uint64_t)imm; e++)
+            sx_text_printf(out, "%s%+" PRId32, e ? ", " : "[", ot_jump_entry(insn, e));
         sx_text_append(out, "]", 1);
         break;
     case OT_IMM_FUNC:
@@ -112,12 +106,26 @@ void sx_format(sx_text *out, const ot_insn *insn, const sx_names *names)
             sx_text_printf(out, "%" PRId64, imm);
         break;
     case OT_IMM_F32:
-    case OT_IMM_F64: put_float(out, (uint64_t)imm, op->imm == OT_IMM_F64); break;
+    case OT_IMM_F64: put_float(out, (uint64_t)imm, kind == OT_IMM_F64); break;
     case OT_IMM_HOST:
     case OT_IMM_GLOBAL:
     case OT_IMM_TABLEIDX:
     case OT_IMM_TYPE: sx_text_printf(out, "#%" PRId64, imm); break;
     case OT_IMM_UNKNOWN: sx_text_printf(out, "0x%" PRIx64, (uint64_t)imm); break;
     default: sx_text_printf(out, "%" PRId64, imm); break;
+    }
+}
+
+void sx_format(sx_text *out, const ot_insn *insn, const sx_names *names)
+{
+    const ot_opcode *op = insn->op;
+    sx_text_append(out, op->name, strlen(op->name));
+    for (unsigned i = 0; i < op->nregs; i++)
+        sx_text_printf(out, "%s%c%u", i ? ", " : " ", (op->regf >> i & 1) ? 'f' : 'x',
+                       (unsigned)insn->reg[i]);
+    for (unsigned i = 0; i < op->nimms; i++) {
+        int first = op->nregs == 0 && i == 0;
+        sx_text_append(out, first ? " " : ", ", first ? 1 : 2);
+        put_imm(out, insn, i, names);
     }
 }

@@ -183,7 +183,9 @@ run 0 -o "$db" --exact -- "$tmp/loop.wasm"
 
 # ---- a schema version 1 database: migrated when a run is appended ----------
 # Made from the version 1 schema text, with one run of that time: an edge,
-# a dzv1-zlib sample chunk (written by the version 1 collector).
+# a dzv1-zlib sample chunk (written by the version 1 collector), opcode
+# rows without roles (version 3 states them; the migration reads them
+# from the semantics, as the analysis did before).
 fresh=$db db=$tmp/v1.db
 "$SQLITE3" -bail "$db" <"$(dirname "$0")/collect_schema_v1.sql" || fail "version 1 schema"
 old_chunk=78DA63676262626160626E38D0F0819FA31D448299079CB63B75821800AD3A0D26
@@ -193,6 +195,15 @@ sql "INSERT INTO runs (id, command_line, start_time, sample_hz, exact, isa_name,
      INSERT INTO modules VALUES (1, 1, 'old.pbc');
      INSERT INTO functions VALUES (1, 1, 1, 0, 'old', 4096, 8, zeroblob(8));
      INSERT INTO edge_counts VALUES (1, 1, 4, 0, 7);
+     INSERT INTO opcodes VALUES
+       (1, 1, 'xadd32', 'XXX', 'x x x', 3, 0, '', 'x[a] = u32(x[b] + x[c])'),
+       (1, 2, 'xstore8', 'XX_OFF', 'x x off32', 7, 4, 'traps', 'm8[x[a] + imm] = u8(x[b])'),
+       (1, 3, 'fload64', 'FX_OFF', 'f x off32', 7, 4, 'traps', 'f[a].f64 = m64[x[b] + imm]'),
+       (1, 4, 'ret', 'NONE', '', 1, 6, 'term traps', 'pc = lr'),
+       (1, 5, 'trap', 'TRAPC', 'trap', 2, 6, 'term traps', 'stop with trap kind imm'),
+       (1, 6, 'xeq32', 'XXX', 'x x x', 3, 0, '', 'x[a] = u32(x[b]) == u32(x[c])'),
+       (1, 7, 'xselect', 'XXXX', 'x x x x', 4, 0, '', 'x[a] = x[b].32 != 0 ? x[c] : x[d]'),
+       (1, 8, 'br_if', 'X_REL', 'x rel32', 6, 1, 'branch', 'if x[a].32 != 0: pc += imm');
      INSERT INTO sample_chunks (run_id, seq, encoding, sample_count, first_ns, last_ns,
                                 raw_bytes, data)
        VALUES (1, 0, 'dzv1-zlib', 7, 0, 0, 33, x'$old_chunk')"
@@ -201,7 +212,13 @@ run 0 -o "$db" --exact -- "$PROGRAMS/fib.pasm"
 # fib(32) runs for about 0.15 s, long enough to be sampled on a loaded
 # machine (fib(25), 6 ms, once got no sample at all under CI).
 run 0 -o "$db" --freq 2000 --invoke fib -- "$PROGRAMS/fib.pasm" 32
-[ "$(sql 'PRAGMA user_version')" = 2 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
+[ "$(sql 'PRAGMA user_version')" = 3 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
+[ "$(sql "SELECT group_concat(name || ':' || roles || ':' || flags, ',') FROM
+          (SELECT * FROM opcodes WHERE run_id = 1 ORDER BY id)")" = \
+  "xadd32:w r r:0,xstore8:r r:4,fload64:w r:4,ret::22,trap::6,xeq32:w r r:0,xselect:w r r r:0,br_if:r:1" ] ||
+    fail "migrated roles: $(sql 'SELECT name, roles, flags FROM opcodes WHERE run_id = 1')"
+[ "$(sql "SELECT flag_names FROM opcodes WHERE run_id = 1 AND name = 'ret'")" = "term traps return" ] ||
+    fail "migrated flag names"
 # The old rows are kept; the old edge goes to its own function; the old
 # run's unmapped count is unknown; the new runs are whole.
 [ "$(sql "SELECT run_id, function_id, from_offset, to_offset, count, to_function_id
@@ -242,12 +259,12 @@ diff "$tmp/fresh.layout" "$tmp/migrated.layout" >"$tmp/layout.diff" ||
 [ -z "$(sql 'PRAGMA foreign_key_check')" ] || fail "foreign keys: $(sql 'PRAGMA foreign_key_check')"
 
 # ---- a database of a newer version: refused untouched ---------------------
-db=$tmp/v3.db
-sql "PRAGMA application_id = 1347833168; PRAGMA user_version = 3;
+db=$tmp/v4.db
+sql "PRAGMA application_id = 1347833168; PRAGMA user_version = 4;
      CREATE TABLE runs (id INTEGER PRIMARY KEY)"
-cp "$db" "$tmp/v3.orig"
+cp "$db" "$tmp/v4.orig"
 run 1 -o "$db" --exact -- "$PROGRAMS/fib.pasm"
 grep -q "newer" "$tmp/err" || fail "newer database: $(cat "$tmp/err")"
 [ ! -s "$tmp/out" ] || fail "the program ran although its database was refused"
-cmp -s "$db" "$tmp/v3.orig" || fail "the newer database was modified"
+cmp -s "$db" "$tmp/v4.orig" || fail "the newer database was modified"
 echo "collect_exact: ok"

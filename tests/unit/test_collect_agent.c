@@ -37,7 +37,8 @@
 /* ---- a synthetic instruction set: every instruction is 4 bytes ---------- */
 
 static const pvm_agent_opcode synth_ops[] = {
-    {0, "op", "X", "x", 4, 0, "", "a := a"},
+    {.id = 0, .name = "op", .format = "X", .operands = "x", .roles = "rw", .length = 4,
+     .flags = 0, .flag_names = "", .semantics = "a := a"},
 };
 
 static int synth_decode(const void *ctx, const uint8_t *code, size_t size, size_t off,

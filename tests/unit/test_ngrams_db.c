@@ -18,18 +18,18 @@ static const struct {
     unsigned id;
     const char *name, *format, *operands;
     unsigned length, flags;
-    const char *semantics;
+    const char *semantics, *roles;
 } ops[] = {
-    {T_JUMP, "jump", "REL", "rel32", 5, 3, "pc += imm"},
-    {T_BR_IF_NOT, "br_if_not", "X_REL", "x rel32", 6, 1, "if x[a].32 == 0: pc += imm"},
-    {T_XCONST8, "xconst8", "X_S8", "x s8", 3, 0, "x[a] = s64(imm)"},
-    {T_XADD64, "xadd64", "XXX", "x x x", 3, 0, "x[a] = x[b] + x[c]"},
-    {T_XLT64_S, "xlt64_s", "XXX", "x x x", 3, 0, "x[a] = s64(x[b]) < s64(x[c])"},
-    {T_RET, "ret", "NONE", "", 1, 6, "pc = lr"},
-    {T_CALL, "call", "FUNC", "func", 5, 12, "lr = next pc; pc = entry of function imm"},
-    {T_BR_TABLE, "br_table", "X_TABLE", "x table", 6, 3, "pc += imm[min(u32(x[a]), N-1)]"},
-    {T_XCONST32, "xconst32", "X_S32", "x s32", 6, 0, "x[a] = s64(imm)"},
-    {T_HEAP_SIZE, "heap_size", "X", "x", 4, 0, "x[a] = heap size in bytes"},
+    {T_JUMP, "jump", "REL", "rel32", 5, 3, "pc += imm", ""},
+    {T_BR_IF_NOT, "br_if_not", "Xr_REL", "x rel32", 6, 1, "if x[a].32 == 0: pc += imm", "r"},
+    {T_XCONST8, "xconst8", "Xw_S8", "x s8", 3, 0, "x[a] = s64(imm)", "w"},
+    {T_XADD64, "xadd64", "XwXrXr", "x x x", 3, 0, "x[a] = x[b] + x[c]", "w r r"},
+    {T_XLT64_S, "xlt64_s", "XwXrXr", "x x x", 3, 0, "x[a] = s64(x[b]) < s64(x[c])", "w r r"},
+    {T_RET, "ret", "NONE", "", 1, 22, "pc = lr", ""},
+    {T_CALL, "call", "FUNC", "func", 5, 12, "lr = next pc; pc = entry of function imm", ""},
+    {T_BR_TABLE, "br_table", "Xr_TABLE", "x table", 6, 3, "pc += imm[min(u32(x[a]), N-1)]", "r"},
+    {T_XCONST32, "xconst32", "Xw_S32", "x s32", 6, 0, "x[a] = s64(imm)", "w"},
+    {T_HEAP_SIZE, "heap_size", "Xw", "x", 4, 0, "x[a] = heap size in bytes", "w"},
 };
 
 static void exec(tdb *t, const char *sql)
@@ -83,8 +83,10 @@ void tdb_run(tdb *t, int64_t id, const char *label, const char *benchmark, int e
     run_sql(t, "INSERT INTO modules (id, run_id, name) VALUES (?1, ?1, 'm')", &id, 1, NULL, 0, NULL, 0, 0);
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         snprintf(sql, sizeof sql,
-                 "INSERT INTO opcodes VALUES (?1, ?2, '%s', '%s', '%s', ?3, ?4, '', '%s')",
-                 ops[i].name, ops[i].format, ops[i].operands, ops[i].semantics);
+                 "INSERT INTO opcodes (run_id, id, name, format, operands, length, flags,"
+                 " flag_names, semantics, roles) VALUES (?1, ?2, '%s', '%s', '%s', ?3, ?4, '',"
+                 " '%s', '%s')",
+                 ops[i].name, ops[i].format, ops[i].operands, ops[i].semantics, ops[i].roles);
         run_sql(t, sql, (int64_t[]){id, ops[i].id, ops[i].length, ops[i].flags}, 4, NULL, 0, NULL, 0, 0);
     }
 }

@@ -101,36 +101,44 @@ static void add_edge(void *ctx, uint32_t target)
 }
 
 /* Beyond the encoding (tests/unit/test_opcode_rows.c), the analysis takes
- * from each stored row its flags and, from its semantics, whether it
- * writes its first register; a decoded instruction carries them, its kind
- * of immediate, and its branch targets as edges. */
-static void opcode_rows_say_what_an_instruction_writes(void **state)
+ * from each stored row its flags and the roles of its register operands
+ * (which it reads, which it writes); a decoded instruction carries them,
+ * its kind of immediate, and its branch targets as edges. */
+static void opcode_rows_say_what_an_instruction_reads_and_writes(void **state)
 {
     (void)state;
     an_profile p = {0};
     an_isa isa = {0};
     char err[256];
-    assert_int_equal(an_isa_add(&isa, &p, 4, "xadd64", "x x x", 3, 0, "x[a] = x[b] + x[c]", err,
+    assert_int_equal(an_isa_add(&isa, &p, 4, "xadd64", "x x x", 3, 0, "w r r", err, sizeof err),
+                     0);
+    assert_int_equal(an_isa_add(&isa, &p, 5, "xstore8", "x x off32", 7, AN_TRAPS, "r r", err,
                                 sizeof err),
                      0);
-    assert_int_equal(an_isa_add(&isa, &p, 5, "xstore8", "x x off32", 7, AN_TRAPS,
-                                "m8[x[a] + imm] = u8(x[b])", err, sizeof err),
+    assert_int_equal(an_isa_add(&isa, &p, 6, "jump", "rel32", 5, AN_BRANCH | AN_TERM, "", err,
+                                sizeof err),
                      0);
-    assert_int_equal(an_isa_add(&isa, &p, 6, "jump", "rel32", 5, AN_BRANCH | AN_TERM, "pc += imm",
+    assert_int_equal(an_isa_add(&isa, &p, 7, "br_table", "x table", 6, AN_BRANCH | AN_TERM, "r",
                                 err, sizeof err),
                      0);
-    assert_int_equal(an_isa_add(&isa, &p, 7, "br_table", "x table", 6, AN_BRANCH | AN_TERM,
-                                "pc += imm[min(u32(x[a]), N-1)]", err, sizeof err),
+    assert_int_equal(an_isa_add(&isa, &p, 300, "fload64", "f x off32", 9, AN_TRAPS, "w r", err,
+                                sizeof err),
                      0);
-    assert_int_equal(an_isa_add(&isa, &p, 300, "fload64", "f x off32", 9, AN_TRAPS,
-                                "f[a].f64 = m64[x[b] + imm]", err, sizeof err),
-                     0);
-    /* Rows that do not fit their length, or whose flags are no flag bits. */
-    assert_int_equal(an_isa_add(&isa, &p, 301, "short", "x x x", 2, 0, "", err, sizeof err), -1);
+    /* Rows that do not fit their length, whose flags are no flag bits, or
+     * whose roles do not match their register operands. */
+    assert_int_equal(an_isa_add(&isa, &p, 301, "short", "x x x", 2, 0, "w r r", err, sizeof err),
+                     -1);
     assert_non_null(strstr(err, "opcode short (301)"));
-    assert_int_equal(an_isa_add(&isa, &p, 302, "table", "x table", 7, 3, "", err, sizeof err), -1);
+    assert_int_equal(an_isa_add(&isa, &p, 302, "table", "x table", 7, 3, "r", err, sizeof err), -1);
     assert_int_equal(an_isa_add(&isa, &p, 303, "flagged", "", 3, 256, "", err, sizeof err), -1);
     assert_non_null(strstr(err, "flags"));
+    assert_int_equal(an_isa_add(&isa, &p, 304, "fewer", "x x", 5, 0, "w", err, sizeof err), -1);
+    assert_non_null(strstr(err, "fewer roles than register operands"));
+    assert_int_equal(an_isa_add(&isa, &p, 305, "more", "x", 4, 0, "w r", err, sizeof err), -1);
+    assert_non_null(strstr(err, "more roles"));
+    assert_int_equal(an_isa_add(&isa, &p, 306, "odd", "x", 4, 0, "q", err, sizeof err), -1);
+    assert_non_null(strstr(err, "not r, w or rw"));
+    assert_int_equal(isa.rows.n, 5); /* the refused rows left nothing behind */
 
     static const uint8_t code[] = {
         4,    1 | 2 << 5, 3 << 2,                       /*  0: xadd64 x1, x2, x3 */
@@ -150,9 +158,10 @@ static void opcode_rows_say_what_an_instruction_writes(void **state)
     }
     assert_int_equal(off, sizeof code);
     assert_string_equal(p.opnames[in[0].op], "xadd64");
-    assert_true(in[0].nregs == 3 && in[0].defs == 1 && in[0].regf == 0 && in[0].reg[2] == 3);
+    assert_true(in[0].nregs == 3 && in[0].defs == 1 && in[0].uses == 6 && in[0].regf == 0 &&
+                in[0].reg[2] == 3);
     assert_true(in[0].imm_kind == AN_IMM_NONE && in[0].flags == 0);
-    assert_true(in[1].defs == 0 && in[1].flags == AN_TRAPS);
+    assert_true(in[1].defs == 0 && in[1].uses == 3 && in[1].flags == AN_TRAPS);
     assert_true(in[1].imm_kind == AN_IMM_SIGNED && in[1].imm == -8);
     assert_true(in[2].imm_kind == AN_IMM_REL && in[2].imm == -10);
     assert_string_equal(p.opnames[in[3].op], "fload64");
@@ -214,7 +223,7 @@ int main(void)
         cmocka_unit_test(run_selections_parse),
         cmocka_unit_test(foreign_files_are_refused),
         cmocka_unit_test(runs_by_id_and_label),
-        cmocka_unit_test(opcode_rows_say_what_an_instruction_writes),
+        cmocka_unit_test(opcode_rows_say_what_an_instruction_reads_and_writes),
         cmocka_unit_test(a_bad_opcode_row_refuses_the_run),
         cmocka_unit_test(undecodable_bytes_end_the_function),
     };

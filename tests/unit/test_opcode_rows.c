@@ -25,7 +25,7 @@
 /* The test's instruction set, as a run would store it. */
 enum {
     NOP = 1, XMOV, XCONST8, XADD, JUMP, BR_TABLE, XCONST64, STACK_ALLOC, FQUAD, CALL, FCONST32,
-    XLOAD16 = 12, NEWOP = 13, FLOAD = 256 + 0x2C /* 0xFF 0x2C 0x00 */
+    XLOAD16 = 12, NEWOP = 13, MACRO = 14, FLOAD = 256 + 0x2C /* 0xFF 0x2C 0x00 */
 };
 static const struct {
     unsigned id;
@@ -45,6 +45,7 @@ static const struct {
     {FCONST32, "fconst32", "f f32", 6},
     {XLOAD16, "xload16", "x x off32", 7},
     {NEWOP, "newop", "x w16", 4},           /* a word this decoder does not know */
+    {MACRO, "macro", "x x x x x x f s8 off32 rel32", 1 + 5 + 1 + 4 + 4}, /* 35 bits: 5 bytes */
     {FLOAD, "fload", "f x off32", 9},
 };
 
@@ -81,13 +82,13 @@ static void operand_words_give_registers_and_the_immediate(void **state)
     const ot_opcode *op = row(XADD);
     assert_string_equal(op->name, "xadd");
     assert_true(op->hdr == 1 && op->nregs == 3 && op->regf == 0 && op->pack == 2);
-    assert_true(op->imm == OT_IMM_NONE && op->imm_bytes == 0 && op->length == 3);
+    assert_true(op->nimms == 0 && op->imm_bytes == 0 && op->length == 3);
     op = row(FQUAD);
     assert_true(op->nregs == 4 && op->regf == 0xF && op->pack == 3);
     op = row(FLOAD); /* behind the escape byte: 3 opcode bytes */
-    assert_true(op->hdr == 3 && op->regf == 1 && op->imm == OT_IMM_OFF32 && op->imm_bytes == 4);
+    assert_true(op->hdr == 3 && op->regf == 1 && op->nimms == 1 && op->imm[0] == OT_IMM_OFF32 && op->imm_bytes == 4);
     op = row(NOP);
-    assert_true(op->nregs == 0 && op->pack == 0 && op->imm == OT_IMM_NONE);
+    assert_true(op->nregs == 0 && op->pack == 0 && op->nimms == 0);
 }
 
 static void each_immediate_word_has_its_size(void **state)
@@ -113,7 +114,9 @@ static void each_immediate_word_has_its_size(void **state)
         /* One opcode byte, one register byte, the immediate. */
         assert_int_equal(ot_table_add(&t, 1, "op", operands, 2 + words[i].bytes, err, sizeof err),
                          0);
-        assert_int_equal(t.ops[0].imm, words[i].kind);
+        assert_int_equal(t.ops[0].nimms, 1);
+        assert_int_equal(t.ops[0].imm[0], words[i].kind);
+        assert_int_equal(t.ops[0].imm_size[0], words[i].bytes);
         assert_int_equal(t.ops[0].imm_bytes, words[i].bytes);
         /* Any other size is refused. */
         assert_int_equal(ot_table_add(&t, 2, "op2", operands, 3 + words[i].bytes, err, sizeof err),
@@ -121,7 +124,7 @@ static void each_immediate_word_has_its_size(void **state)
         ot_table_free(&t);
     }
     /* A word of a newer ISA is sized by what the length leaves. */
-    assert_true(row(NEWOP)->imm == OT_IMM_UNKNOWN && row(NEWOP)->imm_bytes == 2);
+    assert_true(row(NEWOP)->imm[0] == OT_IMM_UNKNOWN && row(NEWOP)->imm_bytes == 2);
 }
 
 static void bad_rows_are_refused_saying_why(void **state)
@@ -142,9 +145,11 @@ static void bad_rows_are_refused_saying_why(void **state)
         {1, "tooshort", "x x x", 2, "its length is too small"},
         {1, "count", "x table", 7, "the operands do not fit its length"}, /* count not u32 */
         {1, "table", "x table", 3, "the operands do not fit its length"}, /* no count */
-        {1, "five", "x x x x x", 4, "more than 4 register operands"},
-        {1, "after", "s8 x", 3, "a register operand follows the immediate"},
-        {1, "two", "x s8 s8", 4, "more than one immediate"},
+        {1, "many", "x x x x x x x x x x x x x x x x x", 12, "more than 16 register operands"},
+        {1, "after", "s8 x", 3, "a register operand follows an immediate"},
+        {1, "nine", "s8 s8 s8 s8 s8 s8 s8 s8 s8", 10, "more than 8 immediates"},
+        {1, "late", "x s8 table", 7, "a jump table follows another immediate"},
+        {1, "unknown", "x w0 s8", 5, "an unknown operand word is followed by another immediate"},
         {1, "nothing", "x w0", 2, "the operands do not fit its length"}, /* unknown, no bytes */
         {1, "huge", "x w9", 11, "the operands do not fit its length"},   /* over 8 bytes */
         {1, NULL, "", 1, "opcode 1 has no name or no operands"},
@@ -247,6 +252,33 @@ static void immediates_are_extended_by_their_kind(void **state)
     }
 }
 
+/* A macro op's row: more than 4 registers, several immediates in order. */
+static void macro_rows_carry_many_registers_and_immediates(void **state)
+{
+    (void)state;
+    const ot_opcode *op = row(MACRO);
+    assert_true(op->nregs == 7 && op->regf == 0x40 && op->pack == 5 && op->nimms == 3);
+    assert_true(op->imm[0] == OT_IMM_S8 && op->imm[1] == OT_IMM_OFF32 && op->imm[2] == OT_IMM_REL32);
+    assert_true(op->imm_bytes == 9 && op->length == 15);
+    /* registers 1 2 3 4 5 6 31, then -2, -8 and +20 */
+    uint8_t code[15] = {MACRO};
+    uint64_t pack = 1 | 2u << 5 | 3u << 10 | 4u << 15 | 5u << 20 | 6u << 25 | (uint64_t)31 << 30;
+    for (int i = 0; i < 5; i++)
+        code[1 + i] = (uint8_t)(pack >> (8 * i));
+    code[6] = 0xFE;
+    memcpy(code + 7, "\xf8\xff\xff\xff\x14\x00\x00\x00", 8);
+    ot_insn in;
+    char err[256];
+    assert_int_equal(ot_decode(&table, code, sizeof code, 0, &in, err, sizeof err), 0);
+    const uint8_t want[7] = {1, 2, 3, 4, 5, 6, 31};
+    assert_memory_equal(in.reg, want, 7);
+    assert_true(in.imms[0] == -2 && in.imms[1] == -8 && in.imms[2] == 20 && in.imm == -2);
+    assert_int_equal(in.length, 15);
+    code[5] |= 0x80; /* bit 39: past the 35 bits of registers */
+    assert_int_equal(ot_decode(&table, code, sizeof code, 0, &in, err, sizeof err), -1);
+    assert_non_null(strstr(err, "padding bits"));
+}
+
 static void extended_opcodes_follow_the_escape_byte(void **state)
 {
     (void)state;
@@ -321,7 +353,7 @@ static void every_cut_instruction_is_refused(void **state)
             code[2] = (uint8_t)((op->id - 256) >> 8);
         }
         size_t full = op->length;
-        if (op->imm == OT_IMM_TABLE) {
+        if (op->imm[0] == OT_IMM_TABLE) {
             code[op->length - 4] = 1; /* one entry */
             full += 4;
         }
@@ -345,6 +377,7 @@ int main(void)
         cmocka_unit_test(rows_come_in_id_order_and_are_found_by_id),
         cmocka_unit_test(registers_are_packed_five_bits_each_from_bit_0),
         cmocka_unit_test(immediates_are_extended_by_their_kind),
+        cmocka_unit_test(macro_rows_carry_many_registers_and_immediates),
         cmocka_unit_test(extended_opcodes_follow_the_escape_byte),
         cmocka_unit_test(jump_tables_follow_their_count),
         cmocka_unit_test(bad_code_is_refused_saying_why),

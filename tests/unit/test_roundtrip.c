@@ -58,7 +58,8 @@ static size_t imm_values(pvm_imm_kind k, int64_t *v)
 {
     size_t n = 0;
     switch (k) {
-    case PVM_IMM_NONE: v[n++] = 0; break;
+    case PVM_IMM_NONE:
+    case PVM_IMM_COUNT: v[n++] = 0; break;
     case PVM_IMM_S8: v[n++] = INT8_MIN; v[n++] = INT8_MAX; v[n++] = 0; v[n++] = -1; break;
     case PVM_IMM_S16: v[n++] = INT16_MIN; v[n++] = INT16_MAX; v[n++] = 0; v[n++] = -1; break;
     case PVM_IMM_S32:
@@ -151,14 +152,14 @@ static void test_every_opcode_round_trips_with_boundary_operands(void **state)
             continue;
         const pvm_format_info *fmt = &pvm_formats[pvm_ops[op].format];
         int64_t values[MAX_VALUES];
-        size_t nvalues = imm_values((pvm_imm_kind)fmt->imm, values);
+        size_t nvalues = imm_values((pvm_imm_kind)fmt->imm[0], values);
         for (size_t p = 0; p < N_PATTERNS; p++) {
             for (size_t v = 0; v < nvalues; v++) {
                 uint8_t table[4 * sizeof table_targets / sizeof table_targets[0]];
                 pvm_insn insn = {.op = (uint16_t)op, .imm = values[v], .table = table};
                 for (unsigned r = 0; r < fmt->nregs; r++)
                     insn.reg[r] = reg_patterns[p][r];
-                if (fmt->imm == PVM_IMM_TABLE)
+                if (fmt->imm[0] == PVM_IMM_TABLE)
                     table_entries(table, insn.imm);
                 check_round_trip(&insn);
             }
@@ -468,7 +469,7 @@ static void test_decode_rejects_every_truncation(void **state)
         uint8_t table[4 * 6];
         table_entries(table, 6);
         pvm_insn insn = {.op = (uint16_t)op, .reg = {1, 2, 3, 4}, .table = table};
-        if (pvm_formats[pvm_ops[op].format].imm == PVM_IMM_TABLE)
+        if (pvm_formats[pvm_ops[op].format].imm[0] == PVM_IMM_TABLE)
             insn.imm = 6;
         pvm_buf b = {0};
         size_t len = pvm_encode(&b, &insn);
@@ -492,10 +493,10 @@ static void test_decode_rejects_nonzero_padding_bits(void **state)
             continue; /* no padding bits */
         uint8_t table[4];
         table_entries(table, 1);
-        pvm_insn insn = {.op = (uint16_t)op, .imm = fmt->imm == PVM_IMM_TABLE, .table = table};
+        pvm_insn insn = {.op = (uint16_t)op, .imm = fmt->imm[0] == PVM_IMM_TABLE, .table = table};
         pvm_buf b = {0};
         size_t len = pvm_encode(&b, &insn);
-        size_t pack = len - fmt->pack_bytes - fmt->imm_bytes - 4 * (fmt->imm == PVM_IMM_TABLE);
+        size_t pack = len - fmt->pack_bytes - fmt->imm_bytes - 4 * (fmt->imm[0] == PVM_IMM_TABLE);
         b.data[pack + fmt->pack_bytes - 1] |= 0x80; /* the highest padding bit */
         const char *msg = decode_exact(b.data, len);
         pvm_buf_free(&b);

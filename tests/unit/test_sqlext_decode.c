@@ -107,14 +107,14 @@ static void builtin_table_matches_the_vm_decoder(void **state)
             pvm_insn insn = {.op = (uint16_t)op, .imm = interesting[k]};
             for (unsigned r = 0; r < 4; r++)
                 insn.reg[r] = (uint8_t)(next_random() % 32);
-            if (fmt->imm == PVM_IMM_TABLE) {
+            if (fmt->imm[0] == PVM_IMM_TABLE) {
                 if (insn.imm < 1 || insn.imm > 3)
                     continue;
                 for (unsigned e = 0; e < sizeof entries; e += 4)
                     pvm_wr32(entries + e, (uint32_t)(next_random() % 200) - 100);
                 insn.table = entries;
             }
-            if (!pvm_imm_fits((pvm_imm_kind)fmt->imm, insn.imm))
+            if (!pvm_imm_fits((pvm_imm_kind)fmt->imm[0], insn.imm))
                 continue;
             check_same(&insn, NULL, NULL);
             checked++;
@@ -166,8 +166,8 @@ static void stored_table(ot_table *t, unsigned op, const char *name, const char 
             [OT_IMM_TABLE] = "table", [OT_IMM_GLOBAL] = "global", [OT_IMM_TABLEIDX] = "tableidx",
             [OT_IMM_TYPE] = "type",
         };
-        if (o->imm != OT_IMM_NONE)
-            strcat(words, imm_word[o->imm]);
+        for (unsigned i = 0; i < o->nimms; i++)
+            strcat(strcat(words, i ? " " : ""), imm_word[o->imm[i]]);
         assert_int_equal(ot_table_add(t, o->id, o->name, words, o->length, err, sizeof err), 0);
     }
 }
@@ -237,9 +237,9 @@ static void every_cut_instruction_is_refused(void **state)
         code[0] = o->hdr == 3 ? PVM_ESCAPE_BYTE : (uint8_t)o->id;
         if (o->hdr == 3)
             pvm_wr16(code + 1, (uint16_t)(o->id - 256));
-        if (o->imm == OT_IMM_TABLE)
+        if (o->imm[0] == OT_IMM_TABLE)
             code[o->length - 4] = 1; /* one entry */
-        size_t full = o->length + (o->imm == OT_IMM_TABLE ? 4 : 0);
+        size_t full = o->length + (o->imm[0] == OT_IMM_TABLE ? 4 : 0);
         char *e = decode_error(code, full);
         if (e)
             fail_msg("%s: %s", o->name, e);

@@ -182,7 +182,7 @@ static void add_one_of_each(pvm_module *m)
 static pvm_insn sample_of(unsigned op, const uint8_t *self_table)
 {
     pvm_insn insn = {.op = (uint16_t)op};
-    switch (pvm_insn_format(&insn)->imm) {
+    switch (pvm_insn_format(&insn)->imm[0]) {
     case PVM_IMM_TRAP: insn.imm = PVM_TRAP_UNREACHABLE; break;
     case PVM_IMM_TABLE: insn.imm = 1; insn.table = self_table; break;
     default: break;

@@ -83,7 +83,7 @@ static inline uint32_t tvm_add_typed(pvm_module *m, const char *name, const char
         pvm_insn insn = {.op = in->op, .imm = in->imm};
         memcpy(insn.reg, in->reg, sizeof insn.reg);
         uint8_t table[4 * 16];
-        if (pvm_formats[pvm_ops[in->op].format].imm == PVM_IMM_REL32)
+        if (pvm_formats[pvm_ops[in->op].format].imm[0] == PVM_IMM_REL32)
             insn.imm = tvm_rel(code, i, in->imm);
         if (in->op == PVM_OP_br_table) {
             assert_true(in->imm <= 16);
