@@ -40,6 +40,8 @@ static const cli_tool tool = {
     "      --exact        use the counting build (pulley-collect-exact, next\n"
     "                     to this program): exact instruction and branch\n"
     "                     counts instead of samples (the run has 0 samples)\n"
+    "      --no-fuse      run the code as it is, without the build's macro ops\n"
+    "                     (a macro build fuses by default)\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and exit\n"
     "\n"
@@ -74,6 +76,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"output", required_argument, NULL, 'o'}, {"freq", required_argument, NULL, 'f'},
         {"label", required_argument, NULL, 'l'},  {"invoke", required_argument, NULL, 'i'},
         {"dir", required_argument, NULL, 'd'},    {"exact", no_argument, NULL, 'x'},
+        {"no-fuse", no_argument, NULL, 'F'},
         CLI_STANDARD_OPTIONS,
     };
     opterr = 0;
@@ -93,6 +96,7 @@ static int parse_options(int argc, char **argv, options *o)
             o->dirs[o->prog.ndirs++] = optarg;
             break;
         case 'x': o->exact = 1; break;
+        case 'F': o->prog.no_fuse = true; break;
         case 'h': return cli_help(&tool);
         case 'V': return cli_version(&tool);
         default: return cli_bad_option(&tool, argv, opt);
@@ -190,10 +194,11 @@ int main(int argc, char **argv)
         cli_error(&tool, "this VM was built without the profiling hook (PULLEY_PROFILE)");
         return CLI_FAILURE;
     }
-    char build[128];
-    snprintf(build, sizeof build, "dispatch=%s%s%s%s", pvm_dispatch_mode(),
+    char build[160];
+    snprintf(build, sizeof build, "dispatch=%s%s%s%s macros=%u%s", pvm_dispatch_mode(),
              pvm_built_with_profile() ? " profile" : "", pvm_built_with_count() ? " count" : "",
-             pvm_built_with_trace() ? " trace" : "");
+             pvm_built_with_trace() ? " trace" : "", pvm_macro_count(),
+             pvm_macro_count() && o.prog.no_fuse ? " unfused" : "");
     o.cfg.exact = o.exact;
     const char *slash = strrchr(o.prog.path, '/');
     o.cfg.benchmark = slash ? slash + 1 : o.prog.path;

@@ -8,6 +8,7 @@
 #ifndef PULLEY_COLLECT_RUNNER_H
 #define PULLEY_COLLECT_RUNNER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "session.h"
@@ -19,6 +20,7 @@ typedef struct collect_program {
     int nargs;
     const char *const *dirs; /* --dir: directories the program may use (WASI) */
     int ndirs;
+    bool no_fuse;            /* run without the build's macro ops */
 } collect_program;
 
 /* Each returns the program's exit status (0 after a return, the status it

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fuse.h"
 #include "host_builtins.h"
 #include "run_args.h"
 #include "runner.h"
@@ -154,6 +155,11 @@ int collect_run_pulley(collect_session *s, const collect_program *p)
     pvm_module *m = cli_load_module(&t, p->path);
     if (m && pvm_verify_module(m, &err) != 0) {
         cli_error(&t, "%s: verification failed: %s", p->path, err.msg);
+        pvm_module_free(m);
+        m = NULL;
+    }
+    if (m && !p->no_fuse && pvm_fuse_module(m, NULL, &err) != 0) {
+        cli_error(&t, "%s: %s", p->path, err.msg);
         pvm_module_free(m);
         m = NULL;
     }

@@ -207,6 +207,8 @@ int collect_run_wasm(collect_session *s, const collect_program *p)
     wasi = pvm_wasi_new(p->nargs + 1, argv, NULL, p->dirs, (size_t)(p->ndirs > 0 ? p->ndirs : 0),
                         &err);
     store = wasi ? pvm_wasm_store_new(0) : NULL;
+    if (store)
+        pvm_wasm_store_set_fusion(store, !p->no_fuse);
     if (!wasi || !store) {
         cli_error(&t, "%s", wasi ? "out of memory" : err.msg);
         session_finish(s, "not run", status);

@@ -35,7 +35,8 @@
  *                    in the heap or all in the stack), or trap MEMORY_FAULT
  *   CALL_HOST(fn, ctx)  call a host function, then reload the heap
  *   CHECK_TRUNC(v, lo, hi)  Wasm's trapping float->int range check
- *   NEXT()           go on with the next instruction
+ *   NEXT()           go on with the next instruction (in a macro op's
+ *                    part: with its next part)
  *   JUMP(p)          go on at code address p (a taken transfer: counted
  *                    as an edge in counting builds)
  *   TRAP(NAME)       stop with PVM_TRAP_NAME;  TRAP_WITH(kind)
@@ -63,13 +64,24 @@
 /* The register pack, read as one little-endian word (the code is followed
  * by PVM_CODE_PADDING zero bytes, so this never reads past it). */
 #define OP_PACK_ pvm_rd32(pc + OP_REGS_)
-#define A (OP_PACK_ & 31)
-#define B ((OP_PACK_ >> 5) & 31)
-#define C ((OP_PACK_ >> 10) & 31)
-#define D ((OP_PACK_ >> 15) & 31)
+#define BASE_REG_A_ (OP_PACK_ & 31)
+#define BASE_REG_B_ ((OP_PACK_ >> 5) & 31)
+#define BASE_REG_C_ ((OP_PACK_ >> 10) & 31)
+#define BASE_REG_D_ ((OP_PACK_ >> 15) & 31)
+#define A BASE_REG_A_
+#define B BASE_REG_B_
+#define C BASE_REG_C_
+#define D BASE_REG_D_
+/* Register k of a macro op's pack (interp/gen: the macro's bodies map a
+ * part's A, B, C, D onto these; a pack of 12 or more registers has its
+ * last ones in a second word, PVM_CODE_PADDING covering both reads). */
+#define MACRO_REG_(k) ((unsigned)(pvm_rd64(pc + OP_REGS_) >> (5 * (k))) & 31)
+#define MACRO_REG_HI_(k) ((unsigned)(pvm_rd64(pc + OP_REGS_ + 7) >> (5 * (k) - 56)) & 31)
 
-#define X(r) x[r]
-#define FBITS(r) vm->f[r].bits
+#define X_REG_(r) x[r]
+#define F_REG_(r) vm->f[r].bits
+#define X(r) X_REG_(r)
+#define FBITS(r) F_REG_(r)
 #define F32(r) pvm_f32_from_bits((uint32_t)FBITS(r))
 #define F64(r) pvm_f64_from_bits(FBITS(r))
 #define SET_F32(r, v) (FBITS(r) = pvm_f32_bits(v))
@@ -138,11 +150,12 @@
         return PVM_TRAP_NONE;                                                  \
     } while (0)
 
-#define NEXT()                                                                 \
+#define NEXT_INSN_()                                                           \
     do {                                                                       \
         pc += OP_LEN_;                                                         \
         DISPATCH();                                                            \
     } while (0)
+#define NEXT() NEXT_INSN_() /* a macro op's part goes on to its next part */
 #define JUMP(target)                                                           \
     do {                                                                       \
         const uint8_t *const to_ = (target);                                   \

@@ -1122,3 +1122,8 @@ OPCODE(f64_from_xbits)
     FBITS(A) = X(B);
     NEXT();
 END_OPCODE
+
+/* ==== macro ops: bodies composed from the ones above by interp/gen ===== */
+#ifdef PULLEY_MACRO_BODIES
+#include PULLEY_MACRO_BODIES
+#endif

@@ -16,6 +16,7 @@
 #include <inttypes.h>
 
 #include "cli.h"
+#include "fuse.h"
 #include "host_builtins.h"
 #include "run_args.h"
 #include "verify.h"
@@ -47,7 +48,10 @@ static cli_tool tool = {
     "                     8 MiB for WebAssembly)\n"
     "  -d, --dir=DIR[::GUEST]  grant a WebAssembly program directory DIR\n"
     "                     (seen as GUEST); may be repeated\n"
-    "      --emit-pasm    print the WebAssembly module's translation as .pasm\n"
+    "      --emit-pasm    print the WebAssembly module's translation as .pasm (as\n"
+    "                     it runs: fused with the build's macro ops)\n"
+    "      --no-fuse      run the code as it is, without the build's macro ops\n"
+    "                     (a macro build fuses by default)\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and the VM's build, and exit\n"
     "\n"
@@ -63,8 +67,9 @@ static int usage_error(const char *message)
 
 static int version(void)
 {
-    printf("%s %s (dispatch %s%s%s)\n", tool.name, PULLEY_VERSION, pvm_dispatch_mode(),
-           pvm_built_with_trace() ? ", trace" : "", pvm_built_with_profile() ? ", profile" : "");
+    printf("%s %s (dispatch %s%s%s, %u macro ops, ISA %016" PRIx64 ")\n", tool.name,
+           PULLEY_VERSION, pvm_dispatch_mode(), pvm_built_with_trace() ? ", trace" : "",
+           pvm_built_with_profile() ? ", profile" : "", pvm_macro_count(), pvm_isa_hash());
     return CLI_OK;
 }
 
@@ -77,6 +82,7 @@ typedef struct options {
     const char **dirs; /* --dir, ndirs of them */
     size_t ndirs;
     bool emit_pasm;
+    bool no_fuse;
 } options;
 
 /* Parse an unsigned decimal or 0x-hex integer that fills all of s. */
@@ -101,6 +107,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"stack", required_argument, NULL, 's'},
         {"dir", required_argument, NULL, 'd'},
         {"emit-pasm", no_argument, NULL, 'E'},
+        {"no-fuse", no_argument, NULL, 'F'},
         CLI_STANDARD_OPTIONS,
     };
     opterr = 0;
@@ -115,6 +122,7 @@ static int parse_options(int argc, char **argv, options *o)
         case 'i': o->invoke = optarg; break;
         case 'd': o->dirs[o->ndirs++] = optarg; break;
         case 'E': o->emit_pasm = true; break;
+        case 'F': o->no_fuse = true; break;
         case 's':
             if (parse_u64(optarg, &o->stack) || o->stack == 0)
                 return usage_error("--stack needs a positive number of bytes");
@@ -132,13 +140,19 @@ done:
     return -1;
 }
 
-/* Load and verify FILE; NULL after reporting the error. */
-static pvm_module *load(const char *path)
+/* Load, verify and (unless told not to) fuse FILE; NULL after reporting
+ * the error. */
+static pvm_module *load(const char *path, bool fuse)
 {
     pvm_module *m = cli_load_module(&tool, path);
     pvm_error err;
     if (m && pvm_verify_module(m, &err) != 0) {
         cli_error(&tool, "%s: verification failed: %s", path, err.msg);
+        pvm_module_free(m);
+        return NULL;
+    }
+    if (m && fuse && pvm_fuse_module(m, NULL, &err) != 0) {
+        cli_error(&tool, "%s: %s", path, err.msg);
         pvm_module_free(m);
         return NULL;
     }
@@ -198,7 +212,7 @@ static int run_wasm(const options *o)
             .tool = tool.name, .path = o->file, .bytes = bytes, .size = size,
             .invoke = o->invoke, .args = o->args, .nargs = o->nargs,
             .dirs = o->dirs, .ndirs = o->ndirs, .envp = NULL, .stack = o->stack,
-            .emit_pasm = o->emit_pasm,
+            .emit_pasm = o->emit_pasm, .no_fuse = o->no_fuse,
         };
         status = pvm_wasm_run(&w);
     }
@@ -228,7 +242,7 @@ int main(int argc, char **argv)
         return fflush(stdout) != 0 ? cli_error(&tool, "writing the output failed") : status;
     if (o.emit_pasm || o.ndirs > 0)
         return usage_error("--emit-pasm and --dir are for WebAssembly modules");
-    pvm_module *m = load(o.file);
+    pvm_module *m = load(o.file, !o.no_fuse);
     if (!m)
         return CLI_FAILURE;
     int index = run_pick_function(&tool, m, o.invoke);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuse.h"
 #include "translate.h"
 #include "wasm_instance_internal.h"
 
@@ -226,6 +227,8 @@ static int create_vm(pvm_wasm_instance *inst, const pvm_wasm_extern *externs, pv
         return -1;
     inst->module = pvm_wasm_translate(wm, inst->func_refs, err);
     if (!inst->module)
+        return -1;
+    if (!inst->store->no_fuse && pvm_fuse_module(inst->module, NULL, err) != 0)
         return -1;
     pvm_vm_config cfg = {.stack_size = inst->store->stack_size};
     for (uint32_t i = 0; i < wm->nimports; i++)

@@ -61,6 +61,9 @@ typedef struct pvm_wasm_value {
 
 /* A store whose VMs get stacks of stack_size bytes (0: PVM_WASM_STACK). */
 pvm_wasm_store *pvm_wasm_store_new(uint64_t stack_size);
+/* Whether the modules instantiated from now on run fused with the build's
+ * macro ops (fuse.h; the default) or as translated. */
+void pvm_wasm_store_set_fusion(pvm_wasm_store *s, bool fuse);
 /* Free the store, its instances and host items. */
 void pvm_wasm_store_free(pvm_wasm_store *s);
 

@@ -88,6 +88,7 @@ struct pvm_wasm_store {
     uint32_t nrefs;
     pvm_wasm_vm_hook on_vm;
     void *on_vm_ctx;
+    bool no_fuse;         /* run translations without the build's macro ops */
     unsigned depth;       /* VM runs in progress (nested through host functions) */
     uintptr_t stack_base; /* host stack address of the outermost run */
 };

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "disasm.h"
+#include "fuse.h"
 #include "translate.h"
 #include "wasi.h"
 #include "wasm_instance.h"
@@ -45,7 +46,9 @@ static int emit_pasm(const pvm_wasm_run_options *o)
     pvm_wasm_module *wm = pvm_wasm_decode(o->bytes, o->size, &err);
     pvm_module *m = wm ? pvm_wasm_translate(wm, NULL, &err) : NULL;
     int status = 0;
-    if (!m || pvm_disassemble_module(stdout, m, NULL, &err) != 0)
+    if (m && !o->no_fuse && pvm_fuse_module(m, NULL, &err) != 0)
+        status = fail(o, PVM_WASM_RUN_FAILURE, "%s: %s", o->path, err.msg);
+    else if (!m || pvm_disassemble_module(stdout, m, NULL, &err) != 0)
         status = fail(o, PVM_WASM_RUN_FAILURE, "%s: %s", o->path, err.msg);
     pvm_module_free(m);
     pvm_wasm_module_free(wm);
@@ -191,6 +194,8 @@ int pvm_wasm_run(const pvm_wasm_run_options *o)
     int status = PVM_WASM_RUN_FAILURE;
     pvm_wasi *wasi = pvm_wasi_new(argc, argv, o->envp, o->dirs, o->ndirs, &err);
     pvm_wasm_store *store = wasi ? pvm_wasm_store_new(o->stack) : NULL;
+    if (store)
+        pvm_wasm_store_set_fusion(store, !o->no_fuse);
     if (!wasi || !store) {
         fail(o, status, "%s", wasi ? "out of memory" : err.msg);
     } else if (pvm_wasm_host_binder(store, PVM_WASI_MODULE, bind_wasi, wasi, &err) != 0) {

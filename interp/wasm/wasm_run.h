@@ -32,7 +32,8 @@ typedef struct pvm_wasm_run_options {
     size_t ndirs;
     char *const *envp;       /* the guest's environment (NULL: empty) */
     uint64_t stack;          /* VM stack bytes (0: PVM_WASM_STACK) */
-    bool emit_pasm;          /* print the translation instead of running */
+    bool emit_pasm;          /* print the code (fused unless no_fuse) instead of running */
+    bool no_fuse;            /* run the translation without the build's macro ops */
 } pvm_wasm_run_options;
 
 /* Does the file start with the Wasm magic bytes? */

@@ -21,6 +21,11 @@ pvm_wasm_store *pvm_wasm_store_new(uint64_t stack_size)
     return s;
 }
 
+void pvm_wasm_store_set_fusion(pvm_wasm_store *s, bool fuse)
+{
+    s->no_fuse = !fuse;
+}
+
 void pvm_wasm_store_free(pvm_wasm_store *s)
 {
     if (!s)

@@ -891,12 +891,14 @@ static bool has_case(unsigned op)
     return false;
 }
 
+/* Every baseline opcode; a macro op is checked against its parts by
+ * test_macro_ops.c. */
 static void test_every_opcode_has_a_case(void **state)
 {
     (void)state;
     int missing = 0;
     for (unsigned op = 0; op < PVM_OP_END; op++) {
-        if (pvm_ops[op].name && !has_case(op)) {
+        if (pvm_ops[op].name && !pvm_ops[op].macro && !has_case(op)) {
             print_error("opcode %s has no semantics case\n", pvm_ops[op].name);
             missing++;
         }

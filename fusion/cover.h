@@ -1,0 +1,71 @@
+/*
+ * cover.h - where macro ops apply: matching a macro op's parts against
+ * instructions, and the optimal cover of a basic block by single
+ * instructions and macro ops (dynamic programming over the block, as
+ * Gforth selects superinstructions): the fewest dispatches that execute
+ * the block.  One implementation for the VM's fusion pass (interp/fuse.c),
+ * which rewrites the code with it, and for the analysis (analyze/), which
+ * predicts with it what a set of macro ops saves: the two cannot disagree.
+ *
+ * Instructions and patterns use the caller's opcode numbers; registers
+ * are numbers in which the two classes differ (x0..x31 as 0..31, f0..f31
+ * as 32..63).  The caller splits its code into blocks: a pattern is only
+ * ever matched inside the instructions it is given.
+ */
+#ifndef FU_COVER_H
+#define FU_COVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "macro_set.h"
+
+/* One instruction as matching sees it. */
+typedef struct fu_insn {
+    uint16_t op;
+    uint8_t nregs;
+    uint8_t reg[FU_MAX_REGS];
+} fu_insn;
+
+/* A macro op as a pattern: its parts' opcodes, and the pairs of part
+ * operands that must hold the same register (those naming one macro
+ * register).  Operand j of part k is position k * FU_MAX_REGS + j. */
+typedef struct fu_pattern {
+    uint8_t n;                       /* parts */
+    uint16_t op[FU_MAX_PARTS];
+    uint8_t neq;
+    uint8_t eq[FU_MAX_PARTS * FU_MAX_REGS][2];
+} fu_pattern;
+
+/* The pattern of macro m, its mnemonics numbered by `opcode` (the caller's
+ * number of a mnemonic, or -1 if it has none).  Returns 0, or -1 with err
+ * naming the unknown mnemonic. */
+typedef int (*fu_opcode_fn)(void *ctx, const char *mnemonic);
+int fu_pattern_of(const fu_macro *m, fu_opcode_fn opcode, void *ctx, fu_pattern *out,
+                  char *err, size_t cap);
+
+/* Do insns[0 .. p->n) spell p: its opcodes, with equal registers where p
+ * asks for them? */
+static inline int fu_match(const fu_pattern *p, const fu_insn *insns)
+{
+    for (unsigned k = p->n; k > 0; k--) /* most places differ in the last op */
+        if (insns[k - 1].op != p->op[k - 1])
+            return 0;
+    for (unsigned e = 0; e < p->neq; e++) {
+        unsigned a = p->eq[e][0], b = p->eq[e][1];
+        if (insns[a / FU_MAX_REGS].reg[a % FU_MAX_REGS] != insns[b / FU_MAX_REGS].reg[b % FU_MAX_REGS])
+            return 0;
+    }
+    return 1;
+}
+
+/* Fewest dispatches covering insns[0 .. len), each instruction covered by
+ * itself or by one match of a pattern of set[0 .. nset).  scratch holds
+ * len + 1 entries.  When choice is not NULL (len entries), choice[i] is the
+ * pattern (index into set) whose match ends at instruction i in one
+ * optimal cover, or -1: of several, the one whose prefix covers are
+ * cheapest at each end, the first pattern in set order among equals. */
+uint32_t fu_cover(const fu_insn *insns, uint32_t len, const fu_pattern *set, size_t nset,
+                  uint32_t *scratch, int32_t *choice);
+
+#endif

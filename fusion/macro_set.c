@@ -1,0 +1,343 @@
+/*
+ * macro_set.c - reading, checking and writing .macros files.
+ */
+#include "macro_set.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct parser {
+    const char *name;
+    unsigned line;
+    char *err;
+    size_t cap;
+} parser;
+
+static int fail(const parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(const parser *ps, const char *fmt, ...)
+{
+    int n = snprintf(ps->err, ps->cap, "%s:%u: ", ps->name, ps->line);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < ps->cap)
+        vsnprintf(ps->err + n, ps->cap - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int is_identifier(const char *s, size_t len)
+{
+    if (len == 0 || len >= FU_MAX_NAME || !(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') ||
+                                            (s[0] >= 'A' && s[0] <= 'Z')))
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+              (s[i] >= '0' && s[i] <= '9')))
+            return 0;
+    return 1;
+}
+
+/* The words of one line (at most max), split at blanks; a '#' starts a
+ * comment.  Returns how many, or -1 if there are more. */
+static int split(char *line, char **words, int max)
+{
+    int n = 0;
+    for (char *p = line; *p;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (!*p || *p == '#')
+            break;
+        if (n == max)
+            return -1;
+        words[n++] = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#')
+            p++;
+        if (*p == '#') {
+            *p = '\0';
+            break;
+        }
+        if (*p)
+            *p++ = '\0';
+    }
+    return n;
+}
+
+/* A macro register operand "x3" / "f0": its class and number, or -1. */
+static int parse_reg(const char *w, char *cls)
+{
+    if ((w[0] != 'x' && w[0] != 'f') || !w[1])
+        return -1;
+    char *end;
+    errno = 0;
+    long n = strtol(w + 1, &end, 10);
+    if (*end || errno || n < 0 || n >= FU_MAX_REGS || (w[1] == '0' && w[2]))
+        return -1;
+    *cls = w[0];
+    return (int)n;
+}
+
+/* One "part OP OPERAND..." line into the macro being read. */
+static int parse_part(const parser *ps, fu_macro *m, char **w, int n)
+{
+    if (n < 2)
+        return fail(ps, "'part' needs an opcode");
+    if (m->nparts == FU_MAX_PARTS)
+        return fail(ps, "macro op %s has more than %d parts", m->name, FU_MAX_PARTS);
+    if (!is_identifier(w[1], strlen(w[1])))
+        return fail(ps, "'%s' is not an opcode name", w[1]);
+    fu_part *pt = &m->part[m->nparts];
+    memset(pt, 0, sizeof *pt);
+    snprintf(pt->op, sizeof pt->op, "%s", w[1]);
+    for (int i = 2; i < n; i++) {
+        if (strcmp(w[i], "imm") == 0) {
+            if (m->nimms == FU_MAX_IMMS)
+                return fail(ps, "macro op %s has more than %d immediates", m->name, FU_MAX_IMMS);
+            pt->nimms++;
+            m->nimms++;
+            continue;
+        }
+        char cls;
+        int r = parse_reg(w[i], &cls);
+        if (r < 0)
+            return fail(ps, "operand '%s' is neither a macro register (x0, f1 ...) nor imm", w[i]);
+        if (pt->nimms)
+            return fail(ps, "register operand %s follows an immediate", w[i]);
+        if (pt->nregs == FU_MAX_REGS)
+            return fail(ps, "part %s has more than %d register operands", pt->op, FU_MAX_REGS);
+        if ((unsigned)r > m->nregs)
+            return fail(ps, "macro register %s is used before %c%u (number them in order of first use)",
+                        w[i], cls, m->nregs);
+        if ((unsigned)r == m->nregs)
+            m->cls[m->nregs++] = cls;
+        else if (m->cls[r] != cls)
+            return fail(ps, "macro register %d is %c%d here and %c%d before", r, cls, r, m->cls[r],
+                        r);
+        pt->reg[pt->nregs++] = (uint8_t)r;
+    }
+    m->nparts++;
+    return 0;
+}
+
+/* Is m complete: at least two parts, a name no other op of s has? */
+static int check_macro(const fu_set *s, const fu_macro *m, char *err, size_t cap)
+{
+    if (m->nparts < 2) {
+        snprintf(err, cap, "macro op %s has %u part%s: a macro op does the work of two or more",
+                 m->name, m->nparts, m->nparts == 1 ? "" : "s");
+        return -1;
+    }
+    if (fu_set_find(s, m->name) >= 0) {
+        snprintf(err, cap, "macro op %s is defined twice", m->name);
+        return -1;
+    }
+    return 0;
+}
+
+int fu_set_add(fu_set *s, const fu_macro *m, char *err, size_t cap)
+{
+    if (!is_identifier(m->name, strlen(m->name))) {
+        snprintf(err, cap, "'%s' is not a macro op name", m->name);
+        return -1;
+    }
+    if (check_macro(s, m, err, cap) != 0)
+        return -1;
+    if (s->n == s->cap) {
+        size_t n = s->cap ? 2 * s->cap : 16;
+        fu_macro *g = realloc(s->macros, n * sizeof *g);
+        if (!g) {
+            snprintf(err, cap, "out of memory");
+            return -1;
+        }
+        s->macros = g;
+        s->cap = n;
+    }
+    s->macros[s->n++] = *m;
+    return 0;
+}
+
+/* One line of the file; *m is the macro op being read (open: inside one). */
+static int parse_line(const parser *ps, fu_set *s, fu_macro *m, int *open, int *header,
+                      char *line)
+{
+    char *w[2 + FU_MAX_REGS + FU_MAX_IMMS];
+    int n = split(line, w, (int)(sizeof w / sizeof w[0]));
+    if (n < 0)
+        return fail(ps, "too many words");
+    if (n == 0)
+        return 0;
+    if (!*header) {
+        if (n != 2 || strcmp(w[0], "pulley-macros") != 0)
+            return fail(ps, "not a .macros file: the first line must be 'pulley-macros %d'",
+                        FU_FORMAT_VERSION);
+        if (strcmp(w[1], "1") != 0)
+            return fail(ps, "format version %s: this reader knows version %d", w[1],
+                        FU_FORMAT_VERSION);
+        *header = 1;
+        return 0;
+    }
+    if (strcmp(w[0], "macro") == 0) {
+        if (*open)
+            return fail(ps, "macro op %s has no 'end'", m->name);
+        if (n != 2 || !is_identifier(w[1], strlen(w[1])))
+            return fail(ps, "'macro' takes a name (letters, digits, _)");
+        memset(m, 0, sizeof *m);
+        snprintf(m->name, sizeof m->name, "%s", w[1]);
+        m->predicted = -1;
+        *open = 1;
+        return 0;
+    }
+    if (!*open)
+        return fail(ps, "'%s' outside a macro op", w[0]);
+    if (strcmp(w[0], "part") == 0)
+        return parse_part(ps, m, w, n);
+    if (strcmp(w[0], "predicted") == 0) {
+        char *end;
+        double v = n == 2 ? strtod(w[1], &end) : -1;
+        if (n != 2 || *end || !(v >= 0 && v <= 100))
+            return fail(ps, "'predicted' takes a percentage (0 to 100)");
+        m->predicted = v;
+        return 0;
+    }
+    if (strcmp(w[0], "end") == 0) {
+        if (n != 1)
+            return fail(ps, "'end' takes nothing");
+        char why[256];
+        if (fu_set_add(s, m, why, sizeof why) != 0)
+            return fail(ps, "%s", why);
+        *open = 0;
+        return 0;
+    }
+    return fail(ps, "unknown keyword '%s' (macro, part, predicted, end)", w[0]);
+}
+
+int fu_set_parse(fu_set *out, const char *text, size_t len, const char *name, char *err,
+                 size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    parser ps = {name, 0, err, cap};
+    fu_macro m;
+    int open = 0, header = 0;
+    char line[1024];
+    for (size_t at = 0; at < len;) {
+        size_t end = at;
+        while (end < len && text[end] != '\n')
+            end++;
+        ps.line++;
+        if (end - at >= sizeof line || memchr(text + at, '\0', end - at)) {
+            fail(&ps, end - at >= sizeof line ? "line too long" : "a NUL byte");
+            goto failed;
+        }
+        memcpy(line, text + at, end - at);
+        line[end - at] = '\0';
+        if (parse_line(&ps, out, &m, &open, &header, line) != 0)
+            goto failed;
+        at = end + 1;
+    }
+    ps.line++;
+    if (!header) {
+        fail(&ps, "empty: not a .macros file");
+        goto failed;
+    }
+    if (open) {
+        fail(&ps, "macro op %s has no 'end'", m.name);
+        goto failed;
+    }
+    return 0;
+failed:
+    fu_set_free(out);
+    return -1;
+}
+
+int fu_set_read(fu_set *out, const char *path, char *err, size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, cap, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    char *text = NULL;
+    size_t len = 0, room = 0;
+    int rc = 0;
+    for (;;) {
+        if (len == room) {
+            room = room ? 2 * room : 4096;
+            char *g = room <= (64u << 20) ? realloc(text, room) : NULL;
+            if (!g) {
+                snprintf(err, cap, "%s: %s", path, room > (64u << 20) ? "too large" : "out of memory");
+                rc = -1;
+                break;
+            }
+            text = g;
+        }
+        size_t got = fread(text + len, 1, room - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                snprintf(err, cap, "%s: read error", path);
+                rc = -1;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (rc == 0)
+        rc = fu_set_parse(out, text ? text : "", len, path, err, cap);
+    free(text);
+    return rc;
+}
+
+int fu_set_write(FILE *out, const fu_set *s, const char *comment)
+{
+    for (const char *p = comment; p && *p;) {
+        size_t n = strcspn(p, "\n");
+        fprintf(out, "# %.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+    fprintf(out, "pulley-macros %d\n", FU_FORMAT_VERSION);
+    for (size_t i = 0; i < s->n; i++) {
+        const fu_macro *m = &s->macros[i];
+        fprintf(out, "\nmacro %s\n", m->name);
+        if (m->predicted >= 0)
+            fprintf(out, "  predicted %.4f\n", m->predicted);
+        for (unsigned k = 0; k < m->nparts; k++) {
+            const fu_part *pt = &m->part[k];
+            fprintf(out, "  part %s", pt->op);
+            for (unsigned r = 0; r < pt->nregs; r++)
+                fprintf(out, " %c%u", m->cls[pt->reg[r]], pt->reg[r]);
+            for (unsigned i2 = 0; i2 < pt->nimms; i2++)
+                fputs(" imm", out);
+            fputc('\n', out);
+        }
+        fputs("end\n", out);
+    }
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}
+
+long fu_set_find(const fu_set *s, const char *name)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->macros[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+void fu_set_free(fu_set *s)
+{
+    free(s->macros);
+    memset(s, 0, sizeof *s);
+}
+
+int fu_default_name(const fu_macro *m, char *buf, size_t cap)
+{
+    size_t len = 0;
+    for (unsigned k = 0; k < m->nparts; k++) {
+        int n = snprintf(buf + len, cap - len, "%s%s", k ? "__" : "", m->part[k].op);
+        if (n < 0 || (size_t)n >= cap - len)
+            return -1;
+        len += (size_t)n;
+    }
+    return len < FU_MAX_NAME ? 0 : -1;
+}

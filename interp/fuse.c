@@ -1,0 +1,370 @@
+/*
+ * fuse.c - the fusion pass (fuse.h): decode a function, split it into
+ * basic blocks, cover each with the build's macro ops (fusion/cover.h),
+ * lay the new code out, encode it with branch offsets and jump tables
+ * moved to the new offsets.
+ */
+#include "fuse.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cover.h"
+#include "insn.h"
+#include "verify.h"
+
+/* ---- the build's macro ops as patterns (made once) --------------------- */
+
+static fu_pattern patterns[PVM_OP_END];
+static uint16_t pattern_op[PVM_OP_END]; /* the macro opcode of patterns[i] */
+static size_t npatterns;
+static pthread_once_t patterns_once = PTHREAD_ONCE_INIT;
+
+static int opcode_by_name(void *ctx, const char *name)
+{
+    (void)ctx;
+    return pvm_op_by_name(name, strlen(name));
+}
+
+/* The compiled-in row of macro op `op` as the .macros file said it. */
+static void macro_of_row(unsigned op, fu_macro *m)
+{
+    const pvm_macro_info *info = pvm_ops[op].macro;
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s", pvm_ops[op].name);
+    m->nparts = info->nparts;
+    const pvm_format_info *fmt = &pvm_formats[pvm_ops[op].format];
+    m->nregs = fmt->nregs;
+    for (unsigned r = 0; r < fmt->nregs; r++)
+        m->cls[r] = fmt->reg[r] == PVM_REG_X ? 'x' : 'f';
+    for (unsigned k = 0; k < info->nparts; k++) {
+        const pvm_format_info *pf = &pvm_formats[pvm_ops[info->part[k].op].format];
+        fu_part *pt = &m->part[k];
+        snprintf(pt->op, sizeof pt->op, "%s", pvm_ops[info->part[k].op].name);
+        pt->nregs = pf->nregs;
+        memcpy(pt->reg, info->part[k].reg, pf->nregs);
+        pt->nimms = pf->nimms;
+    }
+}
+
+static void make_patterns(void)
+{
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        if (!pvm_ops[op].name || !pvm_ops[op].macro)
+            continue;
+        fu_macro m;
+        char err[256];
+        macro_of_row(op, &m);
+        if (fu_pattern_of(&m, opcode_by_name, NULL, &patterns[npatterns], err, sizeof err) == 0)
+            pattern_op[npatterns++] = (uint16_t)op;
+    }
+}
+
+int pvm_fuse_has_macros(void)
+{
+    pthread_once(&patterns_once, make_patterns);
+    return npatterns > 0;
+}
+
+/* ---- one function ------------------------------------------------------ */
+
+/* A decoded instruction, its cover, and where it goes. */
+typedef struct slot {
+    pvm_insn insn;
+    uint32_t at;     /* old offset */
+    uint32_t new_at; /* new offset of the item it starts (if it starts one) */
+    int32_t macro;   /* pattern index of the macro op that ends here, or -1 */
+    uint8_t leader;
+    uint8_t starts;  /* starts an item of the new code (a single or a macro op) */
+    uint8_t nparts;  /* the item's instructions (1 for a single) */
+} slot;
+
+typedef struct work {
+    slot *s;
+    uint32_t n, cap;
+    fu_insn *keys;
+    uint32_t *scratch;
+    int32_t *choice;
+} work;
+
+static int grow_work(work *w, uint32_t n)
+{
+    if (n <= w->cap)
+        return 0;
+    uint32_t cap = w->cap ? w->cap : 64;
+    while (cap < n)
+        cap *= 2;
+    slot *s = realloc(w->s, cap * sizeof *s);
+    if (s)
+        w->s = s;
+    fu_insn *k = realloc(w->keys, cap * sizeof *k);
+    if (k)
+        w->keys = k;
+    uint32_t *sc = realloc(w->scratch, (cap + 1) * sizeof *sc);
+    if (sc)
+        w->scratch = sc;
+    int32_t *c = realloc(w->choice, cap * sizeof *c);
+    if (c)
+        w->choice = c;
+    if (!s || !k || !sc || !c)
+        return -1;
+    w->cap = cap;
+    return 0;
+}
+
+static long index_at(const work *w, int64_t off)
+{
+    uint32_t lo = 0, hi = w->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (w->s[mid].at < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < w->n && w->s[lo].at == off ? (long)lo : -1;
+}
+
+static void mark_leader(work *w, int64_t off)
+{
+    long i = index_at(w, off);
+    if (i >= 0)
+        w->s[i].leader = 1;
+}
+
+/* Decode f (verified) and mark its block leaders. */
+static int decode_function(const pvm_module *m, const pvm_function *f, work *w)
+{
+    const uint8_t *code = m->code + f->offset;
+    w->n = 0;
+    for (uint32_t at = 0; at < f->size;) {
+        if (grow_work(w, w->n + 1) != 0)
+            return -1;
+        slot *s = &w->s[w->n++];
+        memset(s, 0, sizeof *s);
+        pvm_decode(code, f->size, at, &s->insn); /* the module is verified */
+        s->at = at;
+        s->macro = -1;
+        at += s->insn.length;
+    }
+    for (uint32_t i = 0; i < w->n; i++) {
+        const pvm_insn *in = &w->s[i].insn;
+        const pvm_format_info *fmt = pvm_insn_format(in);
+        unsigned flags = pvm_ops[in->op].flags;
+        if (i == 0 || (i > 0 && (pvm_ops[w->s[i - 1].insn.op].flags & (PVM_FLAG_BRANCH | PVM_FLAG_TERM))))
+            w->s[i].leader = 1;
+        if (!(flags & PVM_FLAG_BRANCH))
+            continue;
+        for (unsigned k = 0; k < fmt->nimms; k++) {
+            if (fmt->imm[k] == PVM_IMM_REL32)
+                mark_leader(w, (int64_t)w->s[i].at + in->imms[k]);
+            if (fmt->imm[k] == PVM_IMM_TABLE)
+                for (uint32_t e = 0; e < (uint32_t)in->imms[k]; e++)
+                    mark_leader(w, (int64_t)w->s[i].at + pvm_insn_table_entry(in, e));
+        }
+    }
+    return 0;
+}
+
+/* Cover every block; mark the items of the new code. */
+static void cover_blocks(work *w)
+{
+    for (uint32_t i = 0; i < w->n; i++) {
+        const pvm_insn *in = &w->s[i].insn;
+        const pvm_format_info *fmt = pvm_insn_format(in);
+        fu_insn *k = &w->keys[i];
+        k->op = in->op;
+        k->nregs = fmt->nregs;
+        for (unsigned r = 0; r < fmt->nregs; r++)
+            k->reg[r] = (uint8_t)(in->reg[r] + (fmt->reg[r] == PVM_REG_F ? 32 : 0));
+    }
+    for (uint32_t b = 0; b < w->n;) {
+        uint32_t e = b + 1;
+        while (e < w->n && !w->s[e].leader)
+            e++;
+        fu_cover(w->keys + b, e - b, patterns, npatterns, w->scratch, w->choice);
+        for (uint32_t i = e; i-- > b;) {
+            int32_t p = w->choice[i - b];
+            uint32_t n = p >= 0 ? patterns[p].n : 1;
+            w->s[i].macro = p;
+            w->s[i + 1 - n].starts = 1;
+            w->s[i + 1 - n].nparts = (uint8_t)n;
+            i -= n - 1;
+        }
+        b = e;
+    }
+}
+
+/* The instruction an item of the new code is: a copy of its single
+ * instruction, or its macro op with the parts' operands. */
+static void item_insn(const work *w, uint32_t i, pvm_insn *out)
+{
+    const slot *s = &w->s[i];
+    if (s->nparts == 1) {
+        *out = s->insn;
+        return;
+    }
+    const slot *last = &w->s[i + s->nparts - 1];
+    unsigned op = pattern_op[last->macro];
+    const pvm_macro_info *info = pvm_ops[op].macro;
+    memset(out, 0, sizeof *out);
+    out->op = (uint16_t)op;
+    for (unsigned k = 0; k < info->nparts; k++) {
+        const pvm_insn *part = &w->s[i + k].insn;
+        const pvm_format_info *pf = pvm_insn_format(part);
+        for (unsigned r = 0; r < pf->nregs; r++)
+            out->reg[info->part[k].reg[r]] = part->reg[r];
+        for (unsigned m = 0; m < pf->nimms; m++)
+            out->imms[info->part[k].imm[m]] = part->imms[m];
+        if (part->table)
+            out->table = part->table;
+    }
+}
+
+/* The encoded size of item i: its op's length and its jump table. */
+static uint32_t item_size(const work *w, uint32_t i)
+{
+    pvm_insn in;
+    item_insn(w, i, &in);
+    const pvm_format_info *fmt = pvm_insn_format(&in);
+    uint32_t size = pvm_ops[in.op].length;
+    for (unsigned k = 0; k < fmt->nimms; k++)
+        if (fmt->imm[k] == PVM_IMM_TABLE)
+            size += 4 * (uint32_t)in.imms[k];
+    return size;
+}
+
+/* The new offset of old offset `off` (a leader: always an item's start). */
+static uint32_t new_offset(const work *w, int64_t off)
+{
+    long i = index_at(w, off);
+    return i >= 0 ? w->s[i].new_at : 0;
+}
+
+/* Encode item i at its new offset into out; branch offsets move with
+ * their targets (they are relative to the branching instruction, which in
+ * a macro op is the macro instruction). */
+static int encode_item(const work *w, uint32_t i, pvm_buf *out)
+{
+    pvm_insn in;
+    item_insn(w, i, &in);
+    const slot *branch = &w->s[i + w->s[i].nparts - 1]; /* only the last part branches */
+    const pvm_format_info *fmt = pvm_insn_format(&in);
+    uint8_t table[4 * 1024];
+    uint8_t *entries = NULL;
+    for (unsigned k = 0; k < fmt->nimms; k++) {
+        if (fmt->imm[k] == PVM_IMM_REL32)
+            in.imms[k] = (int64_t)new_offset(w, (int64_t)branch->at + in.imms[k]) -
+                         (int64_t)w->s[i].new_at;
+        if (fmt->imm[k] != PVM_IMM_TABLE)
+            continue;
+        uint32_t count = (uint32_t)in.imms[k];
+        entries = (size_t)count * 4 <= sizeof table ? table : malloc((size_t)count * 4);
+        if (!entries)
+            return -1;
+        for (uint32_t e = 0; e < count; e++) {
+            int64_t target = (int64_t)branch->at + pvm_insn_table_entry(&in, e);
+            pvm_wr32(entries + 4 * e,
+                     (uint32_t)((int64_t)new_offset(w, target) - (int64_t)w->s[i].new_at));
+        }
+        in.table = entries;
+    }
+    size_t n = pvm_encode(out, &in);
+    if (entries && entries != table)
+        free(entries);
+    return n > 0 ? 0 : -1;
+}
+
+/* ---- the module -------------------------------------------------------- */
+
+int pvm_fuse_module(pvm_module *m, pvm_fuse_stats *stats, pvm_error *err)
+{
+    pvm_fuse_stats st = {0};
+    if (stats)
+        *stats = st;
+    if (!pvm_fuse_has_macros())
+        return 0;
+    work w = {0};
+    pvm_buf code = {0};
+    uint32_t *offsets = malloc((m->nfuncs + 1) * sizeof *offsets);
+    uint32_t *sizes = malloc((m->nfuncs + 1) * sizeof *sizes);
+    int rc = offsets && sizes ? 0 : -1;
+    for (uint32_t fi = 0; rc == 0 && fi < m->nfuncs; fi++) {
+        const pvm_function *f = &m->funcs[fi];
+        if ((rc = decode_function(m, f, &w)) != 0)
+            break;
+        cover_blocks(&w);
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < w.n; i += w.s[i].nparts) {
+            w.s[i].new_at = at;
+            at += item_size(&w, i);
+            st.macros += w.s[i].nparts > 1;
+            st.insns_after++;
+        }
+        st.insns_before += w.n;
+        offsets[fi] = (uint32_t)code.len;
+        for (uint32_t i = 0; rc == 0 && i < w.n; i += w.s[i].nparts)
+            rc = encode_item(&w, i, &code);
+        sizes[fi] = (uint32_t)code.len - offsets[fi];
+        if (rc == 0 && sizes[fi] != at)
+            rc = -1;
+    }
+    uint8_t *blob = NULL;
+    if (rc == 0 && !code.failed && (blob = malloc(code.len + PVM_CODE_PADDING))) {
+        memcpy(blob, code.data, code.len);
+        memset(blob + code.len, 0, PVM_CODE_PADDING);
+    } else {
+        rc = -1;
+    }
+    free(w.s);
+    free(w.keys);
+    free(w.scratch);
+    free(w.choice);
+    if (rc != 0) {
+        free(blob);
+        free(offsets);
+        free(sizes);
+        pvm_buf_free(&code);
+        return pvm_errorf(err, "fusing the module: out of memory");
+    }
+    /* Swap the code in; verify it (and put the old code back if - a bug -
+     * it does not verify). */
+    uint8_t *old_code = m->code;
+    size_t old_size = m->code_size, old_cap = m->code_cap;
+    uint32_t *old_off = malloc((m->nfuncs + 1) * sizeof *old_off);
+    uint32_t *old_sz = malloc((m->nfuncs + 1) * sizeof *old_sz);
+    if (!old_off || !old_sz) {
+        free(old_off), free(old_sz), free(blob), free(offsets), free(sizes);
+        pvm_buf_free(&code);
+        return pvm_errorf(err, "fusing the module: out of memory");
+    }
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        old_off[fi] = m->funcs[fi].offset, old_sz[fi] = m->funcs[fi].size;
+        m->funcs[fi].offset = offsets[fi], m->funcs[fi].size = sizes[fi];
+    }
+    m->code = blob;
+    m->code_size = code.len;
+    m->code_cap = code.len + PVM_CODE_PADDING;
+    st.bytes_before = old_size;
+    st.bytes_after = code.len;
+    pvm_buf_free(&code);
+    free(offsets);
+    free(sizes);
+    pvm_error verr;
+    if (pvm_verify_module(m, &verr) != 0) {
+        free(m->code);
+        m->code = old_code, m->code_size = old_size, m->code_cap = old_cap;
+        for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+            m->funcs[fi].offset = old_off[fi], m->funcs[fi].size = old_sz[fi];
+        free(old_off), free(old_sz);
+        pvm_verify_module(m, NULL);
+        return pvm_errorf(err, "fused code does not verify (a bug of the fusion pass): %s",
+                          verr.msg);
+    }
+    free(old_code);
+    free(old_off), free(old_sz);
+    if (stats)
+        *stats = st;
+    return 0;
+}
