@@ -8,6 +8,7 @@
 # unreadable or foreign databases exit 1 naming the path; reading leaves
 # no -wal or -shm file beside the database.
 # Environment: PULLEY_COLLECT, PULLEY_NGRAMS, PROGRAMS.
+# Programs are collected --no-fuse: the checks are of the baseline code.
 set -eu
 : "${PULLEY_COLLECT:?}" "${PULLEY_NGRAMS:?}" "${PROGRAMS:?}"
 
@@ -21,7 +22,7 @@ ngrams() {
     expect_status "$want" "$PULLEY_NGRAMS" "$@"
 }
 
-"$PULLEY_COLLECT" -o "$db" --label loops --invoke loops -- "$PROGRAMS/loops.pasm" 5000 \
+"$PULLEY_COLLECT" --no-fuse -o "$db" --label loops --invoke loops -- "$PROGRAMS/loops.pasm" 5000 \
     >/dev/null 2>"$tmp/collect" || fail "pulley-collect: $(cat "$tmp/collect")"
 
 # The compare + branch pair among the top 4 proposals, x4 carried and dead.
@@ -68,13 +69,13 @@ ngrams 0 "$db" --format markdown --runs label:loops
 grep -q '^| rank | macro op ' "$tmp/out" || fail "markdown: $(cat "$tmp/out")"
 
 # Two databases, two runs of one benchmark: still one benchmark.
-"$PULLEY_COLLECT" -o "$tmp/second.db" --invoke loops -- "$PROGRAMS/loops.pasm" 3000 \
+"$PULLEY_COLLECT" --no-fuse -o "$tmp/second.db" --invoke loops -- "$PROGRAMS/loops.pasm" 3000 \
     >/dev/null 2>&1 || fail "second collection"
 ngrams 0 "$db" "$tmp/second.db"
 grep -q '(2 runs, 1 benchmarks)' "$tmp/out" || fail "two databases: $(head -1 "$tmp/out")"
 
 # Ops chosen on one label, measured on another.
-"$PULLEY_COLLECT" -o "$db" --label other --invoke loops -- "$PROGRAMS/loops.pasm" 3000 \
+"$PULLEY_COLLECT" --no-fuse -o "$db" --label other --invoke loops -- "$PROGRAMS/loops.pasm" 3000 \
     >/dev/null 2>&1 || fail "third collection"
 ngrams 0 "$db" --train loops --test other
 grep -q '^Proposed macro ops: [0-9]*, removing [0-9.]*% of all dispatches (1 runs, 1 benchmarks)' "$tmp/out" ||

@@ -6,6 +6,7 @@
 # the requested size with real content.  Chromium missing is a failure
 # (scripts/install_deps.sh --test installs it), never a skip.
 # Environment: PULLEY_COLLECT, PULLEY_REPORT, PROGRAMS, CHROMIUM (optional:
+# Programs are collected --no-fuse: the checks are of the baseline code.
 # the browser to use; else chromium, chromium-browser or google-chrome).
 set -eu
 : "${PULLEY_COLLECT:?}" "${PULLEY_REPORT:?}" "${PROGRAMS:?}"
@@ -32,7 +33,7 @@ chrome() {
         --user-data-dir="$tmp/chrome" --hide-scrollbars "$@" 2>>"$tmp/chrome.log"
 }
 
-"$PULLEY_COLLECT" -o "$tmp/profile.db" --invoke loops -- "$PROGRAMS/loops.pasm" 4000 \
+"$PULLEY_COLLECT" --no-fuse -o "$tmp/profile.db" --invoke loops -- "$PROGRAMS/loops.pasm" 4000 \
     >/dev/null 2>"$tmp/collect" || fail "pulley-collect: $(cat "$tmp/collect")"
 "$PULLEY_REPORT" "$tmp/profile.db" -o "$tmp/report.html" 2>"$tmp/err" ||
     fail "pulley-report: $(cat "$tmp/err")"

@@ -9,6 +9,7 @@
 # missing or foreign database or no selected run exits 1 naming the file;
 # reading leaves no -wal or -shm file beside the database.
 # Environment: PULLEY_COLLECT, PULLEY_REPORT, SQLITE3, PROGRAMS.
+# Programs are collected --no-fuse: the checks are of the baseline code.
 set -eu
 : "${PULLEY_COLLECT:?}" "${PULLEY_REPORT:?}" "${SQLITE3:?}" "${PROGRAMS:?}"
 
@@ -23,7 +24,7 @@ report() {
     expect_status "$want" "$PULLEY_REPORT" "$@"
 }
 
-"$PULLEY_COLLECT" -o "$db" --label first --invoke loops -- "$PROGRAMS/loops.pasm" 4000 \
+"$PULLEY_COLLECT" --no-fuse -o "$db" --label first --invoke loops -- "$PROGRAMS/loops.pasm" 4000 \
     >/dev/null 2>"$tmp/collect" || fail "pulley-collect: $(cat "$tmp/collect")"
 
 # ---- text: exactly the instructions at or above the threshold -------------
@@ -73,7 +74,7 @@ fi
 
 # Two runs of one benchmark share its weight: each function has 50%, and
 # a threshold above that shows the hottest and summarises the other.
-"$PULLEY_COLLECT" -o "$db" --label second --invoke loops -- "$PROGRAMS/loops.pasm" 3000 \
+"$PULLEY_COLLECT" --no-fuse -o "$db" --label second --invoke loops -- "$PROGRAMS/loops.pasm" 3000 \
     >/dev/null 2>&1 || fail "second collection"
 report 0 "$db" --text --threshold 60
 [ "$(grep -c '#[0-9]* loops  (loops.pasm, run' "$tmp/out")" = 1 ] || fail "threshold 60%: $(cat "$tmp/out")"
@@ -116,7 +117,7 @@ grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/evil.html" || fail "the na
 grep -q '<b>x</b>' "$tmp/evil.html" && fail "a label became markup"
 
 # ---- exact counts: executions instead of samples -------------------------
-"$PULLEY_COLLECT" -o "$tmp/exact.db" --exact --invoke loops -- "$PROGRAMS/loops.pasm" 50 \
+"$PULLEY_COLLECT" --no-fuse -o "$tmp/exact.db" --exact --invoke loops -- "$PROGRAMS/loops.pasm" 50 \
     >/dev/null 2>&1 || fail "exact collection"
 report 0 "$tmp/exact.db" --text --threshold 10 --context 0
 # The inner loop's compare runs n(n+1) = 2550 times of 5*2550 + ... in all.
