@@ -1,20 +1,28 @@
 /*
- * evaluate.c - savings of a fixed list of macro ops, op by op, on the
- * executed blocks of a profile.
+ * evaluate.c - savings of a fixed list of macro ops, op by op and per
+ * benchmark, on the executed blocks of a profile.
  */
 #include "evaluate.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int an_evaluate(const an_profile *p, const an_macro *set, size_t n, double *marginal)
+#include "shapes.h"
+
+int an_evaluate(const an_profile *p, const fu_pattern *set, size_t n, double *marginal,
+                an_bench_saving *per_bench)
 {
     uint32_t cap = 0, *scratch = NULL;
-    uint16_t *ops = NULL;
+    fu_insn *keys = NULL;
     memset(marginal, 0, n * sizeof *marginal);
-    for (size_t r = 0; r < p->nruns; r++)
-        for (size_t fi = 0; fi < p->runs[r].nfuncs; fi++) {
-            const an_func *f = &p->runs[r].funcs[fi];
+    if (per_bench)
+        memset(per_bench, 0, p->nbenches * sizeof *per_bench);
+    for (size_t r = 0; r < p->nruns; r++) {
+        const an_run *run = &p->runs[r];
+        if (per_bench)
+            per_bench[run->bench].dispatches += run->total;
+        for (size_t fi = 0; fi < run->nfuncs; fi++) {
+            const an_func *f = &run->funcs[fi];
             for (uint32_t b = 0; b < f->nblocks; b++) {
                 const an_block *bl = &f->blocks[b];
                 if (bl->weight <= 0 || bl->n < 2)
@@ -22,26 +30,31 @@ int an_evaluate(const an_profile *p, const an_macro *set, size_t n, double *marg
                 if (bl->n > cap) {
                     cap = bl->n;
                     free(scratch);
-                    free(ops);
+                    free(keys);
                     scratch = malloc((cap + 1) * sizeof *scratch);
-                    ops = malloc(cap * sizeof *ops);
-                    if (!scratch || !ops) {
+                    keys = malloc(cap * sizeof *keys);
+                    if (!scratch || !keys) {
                         free(scratch);
-                        free(ops);
+                        free(keys);
                         return -1;
                     }
                 }
                 for (uint32_t i = 0; i < bl->n; i++)
-                    ops[i] = f->insns[bl->first + i].op;
+                    an_insn_key(&f->insns[bl->first + i], &keys[i]);
                 uint32_t before = bl->n;
                 for (size_t k = 0; k < n; k++) {
-                    uint32_t cost = an_cover(ops, bl->n, set, k + 1, scratch, NULL);
+                    uint32_t cost = fu_cover(keys, bl->n, set, k + 1, scratch, NULL);
                     marginal[k] += bl->weight * ((double)before - cost);
                     before = cost;
                 }
+                if (per_bench) {
+                    per_bench[run->bench].removed += bl->freq * ((double)bl->n - before);
+                    per_bench[run->bench].share += bl->weight * ((double)bl->n - before);
+                }
             }
         }
+    }
     free(scratch);
-    free(ops);
+    free(keys);
     return 0;
 }

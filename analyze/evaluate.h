@@ -10,9 +10,19 @@
 #include "cover.h"
 #include "profile.h"
 
+/* What a set removes from one benchmark. */
+typedef struct an_bench_saving {
+    double dispatches; /* executed instructions (raw units: executions or samples) */
+    double removed;    /* of those, removed by the set */
+    double share;      /* removed / dispatches over its runs, each benchmark weighing 1 */
+} an_bench_saving;
+
 /* marginal[k] = normalised dispatches removed by adding set[k] to
- * set[0..k), over the optimal cover of every executed block of p.
- * Returns 0, or -1 if out of memory. */
-int an_evaluate(const an_profile *p, const an_macro *set, size_t n, double *marginal);
+ * set[0..k), over the optimal cover of every executed block of p (the
+ * patterns in p's opcode numbers); per_bench (NULL, or p->nbenches
+ * entries): what the whole set removes from each benchmark.  p must be
+ * normalised.  Returns 0, or -1 if out of memory. */
+int an_evaluate(const an_profile *p, const fu_pattern *set, size_t n, double *marginal,
+                an_bench_saving *per_bench);
 
 #endif

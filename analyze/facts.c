@@ -116,16 +116,16 @@ int an_facts_collect(const an_profile *p, an_grams *table, an_gram **grams, size
     return 0;
 }
 
-void an_facts_pattern(const an_facts *f, unsigned n, char *buf, size_t cap)
+static const char *const fit_names[AN_FITS] = {"u8", "s8", "u16", "s32"};
+
+const char *an_fit_name(int fit)
 {
-    static const char *const fit_names[AN_FITS] = {"u8", "s8", "u16", "s32"};
-    size_t len = 0;
-    buf[0] = '\0';
-#define ADD(...)                                                                               \
-    do {                                                                                       \
-        if (len < cap)                                                                         \
-            len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__);                        \
-    } while (0)
+    return fit >= 0 && fit < AN_FITS ? fit_names[fit] : "";
+}
+
+void an_facts_list(const an_facts *f, unsigned n, an_fact_list *out)
+{
+    memset(out, 0, sizeof *out);
     for (unsigned k = 0; k + 1 < n && f->w > 0; k++) {
         int best = 0;
         for (int c = 1; c < 16; c++)
@@ -134,27 +134,58 @@ void an_facts_pattern(const an_facts *f, unsigned n, char *buf, size_t cap)
         double cw = f->carry[k][best];
         if (cw < 0.5 * f->w)
             continue;
-        double dead = f->dead[k][best] / cw;
-        ADD("%s%u.%c>%u.%c", len ? ", " : "", k + 1, 'a' + best / 4, k + 2, 'a' + best % 4);
-        if (dead >= 0.995)
-            ADD(" dead");
-        else if (dead > 0.005)
-            ADD(" dead %.0f%%", 100 * dead);
-        else
-            ADD(" live");
+        out->carry[out->ncarries++] = (an_carry){
+            (uint8_t)k, (uint8_t)(best / 4), (uint8_t)(k + 1), (uint8_t)(best % 4),
+            cw / f->w, f->dead[k][best] / cw};
     }
     for (unsigned e = 0; e < n && f->w > 0; e++) {
         double iw = f->imm_w[e];
         if (iw < 0.5 * f->w)
             continue;
-        for (int k = 0; k < AN_FITS; k++)
+        an_imm_fact *im = &out->imm[out->nimms++];
+        im->part = (uint8_t)e;
+        im->fit = -1;
+        for (int k = 0; k < AN_FITS && im->fit < 0; k++)
             if (f->fits[e][k] >= 0.99 * iw) {
-                ADD("%s%u.imm:%s", len ? ", " : "", e + 1, fit_names[k]);
-                break;
+                im->fit = (int8_t)k;
+                im->share = f->fits[e][k] / iw;
             }
         for (int k = 0; k < AN_VALUES; k++)
-            if (f->value_w[e][k] >= 0.5 * iw)
-                ADD("%s%u.imm=%" PRId64, len ? ", " : "", e + 1, f->value[e][k]);
+            if (f->value_w[e][k] >= 0.5 * iw) {
+                im->value[im->nvalues] = f->value[e][k];
+                im->value_share[im->nvalues++] = f->value_w[e][k] / iw;
+            }
+    }
+}
+
+void an_facts_pattern(const an_facts *f, unsigned n, char *buf, size_t cap)
+{
+    an_fact_list l;
+    an_facts_list(f, n, &l);
+    size_t len = 0;
+    buf[0] = '\0';
+#define ADD(...)                                                                               \
+    do {                                                                                       \
+        if (len < cap)                                                                         \
+            len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__);                        \
+    } while (0)
+    for (unsigned i = 0; i < l.ncarries; i++) {
+        const an_carry *c = &l.carry[i];
+        ADD("%s%u.%c>%u.%c", len ? ", " : "", c->from_part + 1, 'a' + c->from_operand,
+            c->to_part + 1, 'a' + c->to_operand);
+        if (c->dead >= 0.995)
+            ADD(" dead");
+        else if (c->dead > 0.005)
+            ADD(" dead %.0f%%", 100 * c->dead);
+        else
+            ADD(" live");
+    }
+    for (unsigned i = 0; i < l.nimms; i++) {
+        const an_imm_fact *im = &l.imm[i];
+        if (im->fit >= 0)
+            ADD("%s%u.imm:%s", len ? ", " : "", im->part + 1, fit_names[im->fit]);
+        for (unsigned k = 0; k < im->nvalues; k++)
+            ADD("%s%u.imm=%" PRId64, len ? ", " : "", im->part + 1, im->value[k]);
     }
 #undef ADD
     if (len >= cap && cap > 0)

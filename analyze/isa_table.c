@@ -95,6 +95,78 @@ oom:
     return -1;
 }
 
+/* "0 1 2" into v (at most max values below limit); returns how many, or
+ * -1 if the list is not that. */
+static int parse_indices(const char *text, uint8_t *v, unsigned max, unsigned limit)
+{
+    int n = 0;
+    for (const char *p = text ? text : ""; *p;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p || x < 0 || (unsigned long)x >= limit || (unsigned)n == max)
+            return -1;
+        v[n++] = (uint8_t)x;
+        p = end;
+    }
+    return n;
+}
+
+/* The parts of the run's macro ops (macro_parts) into p's definitions. */
+static int load_parts(sqlite3 *db, int64_t run, an_profile *p, const an_isa *isa, char *err,
+                      size_t cap)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db,
+                                "SELECT opcode, part, part_opcode, regs, imms FROM macro_parts "
+                                "WHERE run_id = ?1 ORDER BY opcode, part",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, run);
+    an_opdef def;
+    const ot_opcode *macro = NULL;
+    const char *bad = NULL;
+    while (!bad && (rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const ot_opcode *op = ot_table_find(&isa->rows, (uint32_t)sqlite3_column_int64(st, 0));
+        const ot_opcode *part = ot_table_find(&isa->rows, (uint32_t)sqlite3_column_int64(st, 2));
+        int64_t k = sqlite3_column_int64(st, 1);
+        if (op != macro) {
+            if (macro && an_profile_define_op(p, isa->ops[macro - isa->rows.ops].gop, &def) != 0)
+                bad = "out of memory";
+            memset(&def, 0, sizeof def);
+            macro = op;
+            def.regf = op ? op->regf : 0;
+        }
+        if (!op || !part || k != def.nparts || k >= AN_MAX_N) {
+            bad = "a part of no macro op, of no opcode, or out of order";
+            break;
+        }
+        int nr = parse_indices((const char *)sqlite3_column_text(st, 3), def.reg[k], AN_MAX_REGS,
+                               op->nregs);
+        if (nr != part->nregs || (unsigned)parse_indices((const char *)sqlite3_column_text(st, 4),
+                                                         (uint8_t[AN_MAX_N]){0}, AN_MAX_N,
+                                                         op->nimms) != part->nimms) {
+            bad = "operands that are not the part's or not the macro op's";
+            break;
+        }
+        def.part[k] = isa->ops[part - isa->rows.ops].gop;
+        def.nregs[k] = (uint8_t)nr;
+        def.nimms[k] = part->nimms;
+        def.nparts++;
+    }
+    if (!bad && rc == SQLITE_DONE && macro &&
+        an_profile_define_op(p, isa->ops[macro - isa->rows.ops].gop, &def) != 0)
+        bad = "out of memory";
+    if (bad || rc != SQLITE_DONE)
+        snprintf(err, cap, "run %lld: stored macro parts: %s", (long long)run,
+                 bad ? bad : sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return bad || rc != SQLITE_DONE ? -1 : 0;
+}
+
 int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err, size_t cap)
 {
     sqlite3_stmt *st = NULL;
@@ -133,10 +205,13 @@ int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
         goto fail;
     }
     sqlite3_finalize(st);
+    st = NULL;
     if (isa->rows.n == 0) {
         snprintf(err, cap, "run %lld has no opcode table", (long long)run);
         return -1;
     }
+    if (version >= 3 && load_parts(db, run, p, isa, err, cap) != 0)
+        goto fail;
     return 0;
 fail:
     sqlite3_finalize(st);

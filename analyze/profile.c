@@ -23,16 +23,32 @@ static int intern(char ***names, size_t *n, const char *name)
 
 int an_profile_intern_op(an_profile *p, const char *name, unsigned flags)
 {
+    /* Room for one more first, so that the three arrays never disagree. */
+    uint8_t *f = realloc(p->opflags, p->nops + 1);
+    if (f)
+        p->opflags = f;
+    an_opdef **d = realloc(p->opdefs, (p->nops + 1) * sizeof *d);
+    if (d)
+        p->opdefs = d;
+    if (!f || !d)
+        return -1;
     size_t before = p->nops;
     int i = intern(&p->opnames, &p->nops, name);
-    if (i < 0 || p->nops == before)
-        return i;
-    uint8_t *f = realloc(p->opflags, p->nops);
-    if (!f)
-        return -1;
-    p->opflags = f;
-    f[i] = (uint8_t)flags;
+    if (i >= 0 && p->nops != before) {
+        p->opflags[i] = (uint8_t)flags;
+        p->opdefs[i] = NULL;
+    }
     return i;
+}
+
+int an_profile_define_op(an_profile *p, uint16_t op, const an_opdef *def)
+{
+    if (op >= p->nops || p->opdefs[op])
+        return 0;
+    if (!(p->opdefs[op] = malloc(sizeof *def)))
+        return -1;
+    *p->opdefs[op] = *def;
+    return 0;
 }
 
 int an_profile_intern_bench(an_profile *p, const char *name)
@@ -65,10 +81,13 @@ void an_profile_free(an_profile *p)
         free(run->benchmark);
     }
     free(p->runs);
-    for (size_t i = 0; i < p->nops; i++)
+    for (size_t i = 0; i < p->nops; i++) {
         free(p->opnames[i]);
+        free(p->opdefs ? p->opdefs[i] : NULL);
+    }
     free(p->opnames);
     free(p->opflags);
+    free(p->opdefs);
     for (size_t i = 0; i < p->nbenches; i++)
         free(p->benches[i]);
     free(p->benches);

@@ -80,11 +80,24 @@ typedef struct an_run {
     size_t nfuncs;
 } an_run;
 
+/* A macro op stored with a run (opcodes.flags & AN_MACRO, macro_parts):
+ * the opcodes of its parts, in order, and which of its register operands
+ * each part's register operands are. */
+typedef struct an_opdef {
+    uint16_t regf;                      /* bit i: the macro's register operand i is an f register */
+    uint8_t nparts;
+    uint16_t part[AN_MAX_N];            /* global opcode of each part */
+    uint8_t nregs[AN_MAX_N];            /* the part's register operands */
+    uint8_t reg[AN_MAX_N][AN_MAX_REGS]; /* the macro's register operand each one is */
+    uint8_t nimms[AN_MAX_N];            /* the part's immediates */
+} an_opdef;
+
 typedef struct an_profile {
     an_run *runs;
     size_t nruns;
     char **opnames;   /* global opcode names, merged over all runs */
     uint8_t *opflags; /* their flags (from the first run that has them) */
+    an_opdef **opdefs; /* a macro op's parts (the first run that has them), else NULL */
     size_t nops;
     char **benches;
     size_t nbenches;
@@ -93,6 +106,9 @@ typedef struct an_profile {
 
 /* Global index of opcode `name` (added if new); -1 on allocation failure. */
 int an_profile_intern_op(an_profile *p, const char *name, unsigned flags);
+/* Record the parts of macro op `op` (a global index) unless it has them;
+ * 0, or -1 when out of memory. */
+int an_profile_define_op(an_profile *p, uint16_t op, const an_opdef *def);
 /* Global index of benchmark `name` (added if new); -1 on failure. */
 int an_profile_intern_bench(an_profile *p, const char *name);
 /* Instructions of every function of every run: the size of the work. */

@@ -23,9 +23,10 @@
 #include <string.h>
 
 #include "cover.h"
+#include "shapes.h"
 
 typedef struct hot_block {
-    uint32_t at, n;    /* ops in the arena */
+    uint32_t at, n;    /* instructions in the arena */
     uint32_t run, func, block, bench;
     double w;
 } hot_block;
@@ -39,16 +40,17 @@ typedef struct state {
     const an_profile *p;
     hot_block *hot;
     size_t nhot;
-    uint16_t *ops;
+    fu_insn *keys;     /* the hot blocks' instructions, as the cover matches them */
     uint32_t maxlen;
     an_gram **pool;
+    an_shape *shapes;  /* per pool entry: its unified operands and pattern */
     size_t npool;
     index_list *occ; /* hot blocks each pool entry occurs in */
     uint32_t *cost;  /* current cover cost of each hot block */
     /* The set: pool entries in the order chosen, their ops (one more slot
      * for a candidate), and a copy without one of them. */
     size_t *chosen, nset;
-    an_macro *set, *without;
+    fu_pattern *set, *without;
     uint8_t *taken;  /* per pool entry: chosen, now or before */
     /* Changes of the set are numbered.  Per pool entry, aligned with occ:
      * the cover cost of each of its blocks by the set plus the entry, or
@@ -101,13 +103,13 @@ static int collect_hot(state *s)
                 }
                 if (nops + bl->n > opcap) {
                     opcap = 2 * (nops + bl->n);
-                    uint16_t *g = realloc(s->ops, opcap * sizeof *g);
+                    fu_insn *g = realloc(s->keys, opcap * sizeof *g);
                     if (!g)
                         return -1;
-                    s->ops = g;
+                    s->keys = g;
                 }
                 for (uint32_t i = 0; i < bl->n; i++)
-                    s->ops[nops + i] = run->funcs[f].insns[bl->first + i].op;
+                    an_insn_key(&run->funcs[f].insns[bl->first + i], &s->keys[nops + i]);
                 s->hot[s->nhot++] = (hot_block){(uint32_t)nops, bl->n, (uint32_t)r, (uint32_t)f,
                                                 b, run->bench, bl->weight};
                 nops += bl->n;
@@ -156,10 +158,13 @@ static int build_pool(state *s, an_grams *grams, size_t want, size_t *executed)
     if (!(s->occ = calloc(s->npool ? s->npool : 1, sizeof *s->occ)))
         return -1;
     for (uint32_t h = 0; h < s->nhot; h++) {
-        const uint16_t *ops = s->ops + s->hot[h].at;
+        const fu_insn *keys = s->keys + s->hot[h].at;
+        uint16_t ops[AN_MAX_N];
         for (uint32_t i = 0; i < s->hot[h].n; i++)
             for (unsigned k = 2; k <= AN_MAX_N && i + k <= s->hot[h].n; k++) {
-                const an_gram *g = an_grams_find(grams, ops + i, k);
+                for (unsigned e = 0; e < k; e++)
+                    ops[e] = keys[i + e].op;
+                const an_gram *g = an_grams_find(grams, ops, k);
                 if (!g)
                     break; /* no longer n-gram starts with it either */
                 if (g->tag >= 0 && push(&s->occ[g->tag], h) != 0)
@@ -169,9 +174,9 @@ static int build_pool(state *s, an_grams *grams, size_t want, size_t *executed)
     return 0;
 }
 
-static an_macro macro_of(const state *s, size_t c)
+static fu_pattern macro_of(const state *s, size_t c)
 {
-    return (an_macro){s->pool[c]->ops, s->pool[c]->n};
+    return s->shapes[c].pattern;
 }
 
 /* Saving of adding pool entry c to the set (s->set[s->nset] is scratch);
@@ -185,7 +190,7 @@ static double gain(state *s, size_t c)
         uint32_t b = s->occ[c].v[i];
         const hot_block *h = &s->hot[b];
         if (valid == NOT_CACHED || s->changed[b] > valid)
-            newcost[i] = an_cover(s->ops + h->at, h->n, s->set, s->nset + 1, s->scratch, NULL);
+            newcost[i] = fu_cover(s->keys + h->at, h->n, s->set, s->nset + 1, s->scratch, NULL);
         g += h->w * ((double)s->cost[b] - newcost[i]);
     }
     s->cached_at[c] = s->version;
@@ -229,7 +234,7 @@ static double loss(state *s, size_t j)
     for (size_t i = 0; i < occ->len; i++) {
         const hot_block *h = &s->hot[occ->v[i]];
         if (s->changed[occ->v[i]] > valid)
-            without[i] = an_cover(s->ops + h->at, h->n, s->without, s->nset - 1, s->scratch, NULL);
+            without[i] = fu_cover(s->keys + h->at, h->n, s->without, s->nset - 1, s->scratch, NULL);
         l += h->w * ((double)without[i] - s->cost[occ->v[i]]);
     }
     s->loss[c] = l;
@@ -320,8 +325,9 @@ static void free_state(state *s)
     free(s->scratch);
     free(s->choice);
     free(s->pool);
+    free(s->shapes);
     free(s->hot);
-    free(s->ops);
+    free(s->keys);
 }
 
 /* Where proposal k is used in the optimal cover by the ops chosen up to
@@ -331,7 +337,7 @@ static void locate(state *s, size_t k, size_t pick, an_proposal *pr)
     const index_list *occ = &s->occ[pick];
     for (size_t o = 0; o < occ->len; o++) {
         const hot_block *hb = &s->hot[occ->v[o]];
-        an_cover(s->ops + hb->at, hb->n, s->set, k + 1, s->scratch, s->choice);
+        fu_cover(s->keys + hb->at, hb->n, s->set, k + 1, s->scratch, s->choice);
         const an_func *f = &s->p->runs[hb->run].funcs[hb->func];
         for (uint32_t i = 0; i < hb->n; i++) {
             if (s->choice[i] != (int32_t)k)
@@ -365,6 +371,7 @@ static void record(state *s, size_t k, size_t c, const uint32_t *newcost, double
     }
     *cumulative += g;
     pr->gram = s->pool[c];
+    pr->shape = s->shapes[c];
     pr->saving = g;
     pr->cumulative = total > 0 ? *cumulative / total : 0;
     locate(s, k, c, pr);
@@ -386,7 +393,7 @@ static size_t replay(state *s, double total, double min, uint8_t *seen, an_propo
         double g = 0;
         for (size_t i = 0; i < s->occ[c].len; i++) {
             const hot_block *h = &s->hot[s->occ[c].v[i]];
-            newcost[i] = an_cover(s->ops + h->at, h->n, s->set, k + 1, s->scratch, NULL);
+            newcost[i] = fu_cover(s->keys + h->at, h->n, s->set, k + 1, s->scratch, NULL);
             g += h->w * ((double)s->cost[s->occ[c].v[i]] - newcost[i]);
         }
         if (g <= 0 || g < min)
@@ -405,8 +412,11 @@ int an_propose(const an_profile *p, an_grams *grams, an_choice *ch, an_proposal 
     uint8_t *seen = calloc(p->nbenches + 1, 1);
     ch->candidates = ch->executed = 0;
     if (!seen || collect_hot(&s) != 0 || build_pool(&s, grams, ch->pool, &ch->executed) != 0 ||
-        alloc_state(&s) != 0)
+        !(s.shapes = calloc(s.npool + 1, sizeof *s.shapes)) ||
+        an_shapes_collect(p, grams, s.pool, s.npool, s.shapes) != 0 || alloc_state(&s) != 0)
         goto done;
+    for (size_t c = 0; c < s.npool; c++)
+        s.taken[c] = !s.shapes[c].buildable; /* the VM could not have it */
     ch->candidates = s.npool;
     double total = an_total_weight(p), min = ch->min_saving * total, cumulative = 0;
     while (s.nset < ch->k) {

@@ -12,6 +12,7 @@
 
 #include "ngrams.h"
 #include "profile.h"
+#include "shapes.h"
 
 #define AN_WHERE 3 /* locations reported per proposal */
 
@@ -22,6 +23,7 @@ typedef struct an_where {
 
 typedef struct an_proposal {
     const an_gram *gram;
+    an_shape shape;    /* its operands as a macro op, and the pattern it matches */
     double saving;     /* marginal: normalised dispatches removed */
     double cumulative; /* share of all dispatches removed by this op and those before */
     uint32_t benches;  /* benchmarks where it removes dispatches */

@@ -9,18 +9,22 @@
 #include <string.h>
 
 #include "blocks.h"
+#include "emit.h"
 #include "evaluate.h"
 #include "options.h"
 #include "profile_read.h"
 #include "proposals.h"
 #include "report.h"
+#include "report_evaluation.h"
+#include "shapes.h"
 
 
 static const char usage[] =
     "usage: pulley-ngrams PROFILE.db [MORE.db...] [--runs all|ID,ID|label:NAME]\n"
     "                     [--max-n N] [--top K] [--ngrams M] [--pool P]\n"
     "                     [--min-saving PCT] [--exact]\n"
-    "                     [--train LABEL --test LABEL]\n"
+    "                     [--train LABEL --test LABEL] [--emit-macros FILE]\n"
+    "                     [--evaluate FILE]\n"
     "                     [--format text|markdown|json|csv] [--quiet]\n"
     "Mines opcode n-grams inside basic blocks of the profiled runs and proposes up\n"
     "to K macro ops (default 16) chosen as a set by the dispatches they remove.\n"
@@ -34,6 +38,11 @@ static const char usage[] =
     "  --exact        only runs with exact execution counts\n"
     "  --train LABEL  choose the ops on the runs with this label (as --runs label:LABEL)\n"
     "  --test LABEL   and report what they save on the runs with this label\n"
+    "  --emit-macros FILE  write the chosen ops as a .macros file, to build a VM\n"
+    "                 with (cmake -DPULLEY_MACROS=FILE); a profile taken on a\n"
+    "                 macro build puts that build's macro ops first\n"
+    "  --evaluate FILE  no mining: what the macro ops of FILE remove from the\n"
+    "                 selected runs, per op and per benchmark\n"
     "  --format F     text (default), markdown, json or csv\n"
     "  --quiet        no progress lines on stderr\n";
 
@@ -60,34 +69,95 @@ static int measure_test(const an_profile *train, an_profile *tp, char **dbs, int
         return -1;
     }
     int normalised = an_normalise(tp);
-    uint16_t *ops = malloc((n * AN_MAX_N + 1) * sizeof *ops);
-    an_macro *set = malloc((n + 1) * sizeof *set);
+    fu_pattern *set = malloc((n + 1) * sizeof *set);
     *marginal = malloc((n + 1) * sizeof **marginal);
-    int rc = normalised == 0 && ops && set && *marginal ? 0 : -1;
-    for (size_t k = 0; rc == 0 && k < n; k++) {
-        for (unsigned e = 0; e < props[k].gram->n; e++) {
-            const char *name = train->opnames[props[k].gram->ops[e]];
-            uint16_t op = UINT16_MAX;
-            for (size_t j = 0; j < tp->nops; j++)
-                if (strcmp(tp->opnames[j], name) == 0)
-                    op = (uint16_t)j;
-            ops[k * AN_MAX_N + e] = op;
-        }
-        set[k] = (an_macro){ops + k * AN_MAX_N, props[k].gram->n};
-    }
+    int rc = normalised == 0 && set && *marginal ? 0 : -1;
+    for (size_t k = 0; rc == 0 && k < n; k++)
+        an_pattern_remap(&props[k].shape.pattern, train, tp, &set[k]);
     if (rc == 0)
-        rc = an_evaluate(tp, set, n, *marginal);
-    free(ops);
+        rc = an_evaluate(tp, set, n, *marginal, NULL);
     free(set);
     if (rc != 0)
         fprintf(stderr, "pulley-ngrams: out of memory\n");
     return rc;
 }
 
+/* A mnemonic's opcode in p, or one no instruction has. */
+static int opcode_or_none(void *ctx, const char *mnemonic)
+{
+    int op = an_opcode_by_name(ctx, mnemonic);
+    return op < 0 ? UINT16_MAX : op;
+}
+
+/* --evaluate FILE on the normalised profile p. */
+static int evaluate_file(an_profile *p, const char *file, an_format fmt)
+{
+    fu_set set;
+    char err[1024];
+    if (fu_set_read(&set, file, err, sizeof err) != 0) {
+        fprintf(stderr, "pulley-ngrams: %s\n", err);
+        return 1;
+    }
+    fu_pattern *pats = malloc((set.n + 1) * sizeof *pats);
+    double *marginal = malloc((set.n + 1) * sizeof *marginal);
+    an_bench_saving *per_bench = malloc((p->nbenches + 1) * sizeof *per_bench);
+    int status = 1;
+    if (!pats || !marginal || !per_bench || an_normalise(p) != 0) {
+        fprintf(stderr, "pulley-ngrams: out of memory\n");
+        goto out;
+    }
+    for (size_t k = 0; k < set.n; k++)
+        if (fu_pattern_of(&set.macros[k], opcode_or_none, p, &pats[k], err, sizeof err) != 0) {
+            fprintf(stderr, "pulley-ngrams: %s: %s\n", file, err);
+            goto out;
+        }
+    if (an_evaluate(p, pats, set.n, marginal, per_bench) != 0) {
+        fprintf(stderr, "pulley-ngrams: out of memory\n");
+        goto out;
+    }
+    an_evaluation e = {file, &set, marginal, per_bench, p, an_total_weight(p)};
+    an_evaluation_print(stdout, &e, fmt);
+    status = 0;
+out:
+    free(pats);
+    free(marginal);
+    free(per_bench);
+    fu_set_free(&set);
+    return status;
+}
+
+/* --emit-macros FILE: the chosen set, with how it was made as its comment. */
+static int emit_macros(const an_profile *p, const an_proposals *res, const char *file, int argc,
+                       char **argv)
+{
+    fu_set set;
+    char err[1024];
+    if (an_macro_set(p, res->props, res->n, res->total, &set, err, sizeof err) != 0) {
+        fprintf(stderr, "pulley-ngrams: --emit-macros: %s\n", err);
+        return 1;
+    }
+    char comment[2048];
+    size_t len = (size_t)snprintf(comment, sizeof comment,
+                                  "Macro ops chosen by pulley-ngrams %s from %zu runs of %zu "
+                                  "benchmarks,\nremoving %.2f%% of their dispatches:\n",
+                                  PULLEY_VERSION, p->nruns, p->nbenches,
+                                  res->n ? 100 * res->props[res->n - 1].cumulative : 0.0);
+    for (int i = 0; i < argc && len < sizeof comment; i++) {
+        const char *a = strrchr(argv[i], '/') && i == 0 ? strrchr(argv[i], '/') + 1 : argv[i];
+        len += (size_t)snprintf(comment + len, sizeof comment - len, "%s%s", i ? " " : "  ", a);
+    }
+    int rc = an_write_macro_set(file, &set, comment, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "pulley-ngrams: --emit-macros: %s\n", err);
+    fu_set_free(&set);
+    return rc != 0;
+}
+
 int main(int argc, char **argv)
 {
     enum { OPT_RUNS = 256, OPT_MAXN, OPT_TOP, OPT_NGRAMS, OPT_POOL, OPT_EXACT, OPT_FORMAT,
-           OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_TRAIN, OPT_TEST, OPT_MIN_SAVING };
+           OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_TRAIN, OPT_TEST, OPT_MIN_SAVING, OPT_EMIT,
+           OPT_EVALUATE };
     static const struct option opts[] = {
         {"runs", required_argument, NULL, OPT_RUNS},     {"max-n", required_argument, NULL, OPT_MAXN},
         {"top", required_argument, NULL, OPT_TOP},       {"ngrams", required_argument, NULL, OPT_NGRAMS},
@@ -95,14 +165,16 @@ int main(int argc, char **argv)
         {"format", required_argument, NULL, OPT_FORMAT}, {"quiet", no_argument, NULL, OPT_QUIET},
         {"help", no_argument, NULL, OPT_HELP},           {"version", no_argument, NULL, OPT_VERSION},
         {"train", required_argument, NULL, OPT_TRAIN},   {"test", required_argument, NULL, OPT_TEST},
-        {"min-saving", required_argument, NULL, OPT_MIN_SAVING}, {NULL, 0, NULL, 0}};
+        {"min-saving", required_argument, NULL, OPT_MIN_SAVING},
+        {"emit-macros", required_argument, NULL, OPT_EMIT},
+        {"evaluate", required_argument, NULL, OPT_EVALUATE}, {NULL, 0, NULL, 0}};
     an_runsel sel;
     an_runsel_parse(&sel, "all");
     long max_n = 4, top = 16, ngrams = 20, pool = 0;
     double min_saving = AN_MIN_SAVING;
     int exact = 0, quiet = 0, c;
     an_format fmt = AN_TEXT;
-    const char *train = NULL, *test = NULL;
+    const char *train = NULL, *test = NULL, *emit = NULL, *evaluate = NULL;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case OPT_RUNS:
@@ -158,6 +230,15 @@ int main(int argc, char **argv)
         case OPT_QUIET:
             quiet = 1;
             break;
+        case OPT_EMIT:
+        case OPT_EVALUATE:
+            if (!*optarg) {
+                fprintf(stderr, "pulley-ngrams: --%s needs a file name\n",
+                        c == OPT_EMIT ? "emit-macros" : "evaluate");
+                return 2;
+            }
+            *(c == OPT_EMIT ? &emit : &evaluate) = optarg;
+            break;
         case OPT_HELP:
             fputs(usage, stdout);
             return 0;
@@ -177,6 +258,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "pulley-ngrams: --train and --test go together\n");
         return 2;
     }
+    if (evaluate && (train || emit)) {
+        fprintf(stderr, "pulley-ngrams: --evaluate mines nothing: not with --train, --test or --emit-macros\n");
+        return 2;
+    }
     if (train) {
         sel.all = 0;
         sel.nids = 0;
@@ -194,6 +279,10 @@ int main(int argc, char **argv)
     if (prof.nruns == 0) {
         fprintf(stderr, "pulley-ngrams: no %sruns selected in %s%s\n", exact ? "exact " : "",
                 argv[optind], argc - optind > 1 ? " and the other databases" : "");
+        goto out;
+    }
+    if (evaluate) {
+        status = evaluate_file(&prof, evaluate, fmt);
         goto out;
     }
     size_t ninsns = an_profile_ninsns(&prof);
@@ -216,10 +305,12 @@ int main(int argc, char **argv)
                      .top_facts = res.top_facts, .ntop = res.ntop, .test = &test_prof,
                      .test_label = test, .test_marginal = test_marginal};
     an_report_print(stdout, &rep, fmt);
-    status = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
-    if (status)
-        fprintf(stderr, "pulley-ngrams: writing the output failed\n");
+    status = emit ? emit_macros(&prof, &res, emit, argc, argv) : 0;
 out:
+    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "pulley-ngrams: writing the output failed\n");
+        status = 1;
+    }
     free(test_marginal);
     an_profile_free(&test_prof);
     an_proposals_free(&res);

@@ -7,6 +7,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "json_out.h"
+
 static double pct(double part, double whole)
 {
     return whole > 0 ? 100.0 * part / whole : 0;
@@ -67,19 +69,58 @@ void an_choice_note(const an_choice *c, size_t chosen, char *buf, size_t cap)
                  chosen, c->k, least, others, c->min_saving > 0 ? "less, or " : "");
 }
 
-static void json_string(FILE *out, const char *s)
+/* The operand facts as fields: "carries": [...], "immediates": [...]. */
+static void json_facts(FILE *out, const an_facts *f, unsigned n)
 {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
+    an_fact_list l;
+    an_facts_list(f, n, &l);
+    fputs("\"carries\": [", out);
+    for (unsigned i = 0; i < l.ncarries; i++) {
+        const an_carry *c = &l.carry[i];
+        fprintf(out, "%s{\"from_part\": %u, \"from_operand\": %u, \"to_part\": %u, "
+                     "\"to_operand\": %u, \"share\": %.6g, \"dead\": %.6g}",
+                i ? ", " : "", c->from_part + 1, c->from_operand, c->to_part + 1, c->to_operand,
+                c->share, c->dead);
     }
-    fputc('"', out);
+    fputs("], \"immediates\": [", out);
+    for (unsigned i = 0; i < l.nimms; i++) {
+        const an_imm_fact *im = &l.imm[i];
+        fprintf(out, "%s{\"part\": %u, \"fits\": ", i ? ", " : "", im->part + 1);
+        if (im->fit >= 0)
+            an_json_string(out, an_fit_name(im->fit));
+        else
+            fputs("null", out);
+        fprintf(out, ", \"values\": [");
+        for (unsigned k = 0; k < im->nvalues; k++)
+            fprintf(out, "%s{\"value\": %" PRId64 ", \"share\": %.6g}", k ? ", " : "",
+                    im->value[k], im->value_share[k]);
+        fputs("]}", out);
+    }
+    fputc(']', out);
+}
+
+/* The macro op a proposal is: its name, its parts with the macro registers
+ * their operands are ("x0") and their immediates ("imm"), the share of the
+ * n-gram's executions it matches. */
+static void json_shape(FILE *out, const an_shape *sh)
+{
+    fputs("\"name\": ", out);
+    an_json_string(out, sh->macro.name);
+    fputs(", \"parts\": [", out);
+    for (unsigned k = 0; k < sh->macro.nparts; k++) {
+        const fu_part *pt = &sh->macro.part[k];
+        fprintf(out, "%s{\"op\": ", k ? ", " : "");
+        an_json_string(out, pt->op);
+        fputs(", \"operands\": [", out);
+        for (unsigned j = 0; j < pt->nregs; j++)
+            fprintf(out, "%s\"%c%u\"", j ? ", " : "", sh->macro.cls[pt->reg[j]], pt->reg[j]);
+        for (unsigned j = 0; j < pt->nimms; j++)
+            fprintf(out, "%s\"imm\"", pt->nregs || j ? ", " : "");
+        fputs("]}", out);
+    }
+    fprintf(out, "], \"macro_registers\": %u, \"macro_immediates\": %u, \"matched\": %.6g, "
+                 "\"buildable\": %s",
+            sh->macro.nregs, sh->macro.nimms, sh->matched, sh->buildable ? "true" : "false");
 }
 
 static void print_json(FILE *out, const an_report *r)
@@ -89,9 +130,9 @@ static void print_json(FILE *out, const an_report *r)
     for (size_t i = 0; i < r->p->nruns; i++) {
         const an_run *run = &r->p->runs[i];
         fprintf(out, "%s\n    {\"db\": ", i ? "," : "");
-        json_string(out, run->db);
+        an_json_string(out, run->db);
         fprintf(out, ", \"id\": %" PRId64 ", \"benchmark\": ", run->id);
-        json_string(out, run->benchmark ? run->benchmark : "");
+        an_json_string(out, run->benchmark ? run->benchmark : "");
         fprintf(out, ", \"exact\": %s}", run->exact ? "true" : "false");
     }
     fprintf(out, "\n  ],\n  \"benchmarks\": %zu,\n", r->p->nbenches);
@@ -107,10 +148,14 @@ static void print_json(FILE *out, const an_report *r)
         fprintf(out, "%s\n    {\"rank\": %zu, \"ops\": [", i ? "," : "", i + 1);
         for (unsigned k = 0; k < pr->gram->n; k++) {
             fputs(k ? ", " : "", out);
-            json_string(out, r->p->opnames[pr->gram->ops[k]]);
+            an_json_string(out, r->p->opnames[pr->gram->ops[k]]);
         }
         fputs("], \"pattern\": ", out);
-        json_string(out, pat);
+        an_json_string(out, pat);
+        fputs(", ", out);
+        json_facts(out, &r->prop_facts[i], pr->gram->n);
+        fputs(", ", out);
+        json_shape(out, &pr->shape);
         fprintf(out, ", \"share\": %.6g, \"saving\": %.6g, \"cumulative\": %.6g, \"benchmarks\": %" PRIu32
                      ", \"where\": [",
                 pct(pr->gram->weight, r->total), pct(pr->saving, r->total), 100 * pr->cumulative,
@@ -118,7 +163,7 @@ static void print_json(FILE *out, const an_report *r)
         for (int k = 0; k < AN_WHERE && pr->where[k].weight > 0; k++) {
             const an_run *run = &r->p->runs[pr->where[k].run];
             fputs(k ? ", {\"function\": " : "{\"function\": ", out);
-            json_string(out, run->funcs[pr->where[k].func].name);
+            an_json_string(out, run->funcs[pr->where[k].func].name);
             fprintf(out, ", \"offset\": %" PRIu32 ", \"run\": %" PRId64 "}", pr->where[k].off, run->id);
         }
         if (r->test_marginal)
@@ -128,7 +173,7 @@ static void print_json(FILE *out, const an_report *r)
     }
     if (r->test_marginal) {
         fprintf(out, "\n  ],\n  \"test\": {\"label\": ");
-        json_string(out, r->test_label);
+        an_json_string(out, r->test_label);
         fprintf(out, ", \"runs\": %zu, \"benchmarks\": %zu, \"removed\": %.6g}", r->test->nruns,
                 r->test->nbenches, test_removed(r));
         fprintf(out, ",\n  \"ngrams\": [");
@@ -140,9 +185,11 @@ static void print_json(FILE *out, const an_report *r)
         an_gram_text(r->p, g, seq, sizeof seq);
         an_facts_pattern(&r->top_facts[i], g->n, pat, sizeof pat);
         fprintf(out, "%s\n    {\"rank\": %zu, \"n\": %u, \"sequence\": ", i ? "," : "", i + 1, g->n);
-        json_string(out, seq);
+        an_json_string(out, seq);
         fputs(", \"pattern\": ", out);
-        json_string(out, pat);
+        an_json_string(out, pat);
+        fputs(", ", out);
+        json_facts(out, &r->top_facts[i], g->n);
         fprintf(out, ", \"count\": %.6g, \"share\": %.6g, \"static\": %" PRIu64
                      ", \"functions\": %" PRIu32 ", \"benchmarks\": %" PRIu32 "}",
                 g->count, pct(g->weight, r->total), g->statics, g->funcs, g->benches);

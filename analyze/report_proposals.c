@@ -10,12 +10,13 @@
 #include <string.h>
 
 #include "cover.h"
+#include "shapes.h"
 
 /* The chosen ops as a cover set, and scratch space for one block. */
 typedef struct coverer {
-    an_macro *set;
+    fu_pattern *set;
     size_t nset;
-    uint16_t *ops;
+    fu_insn *keys;
     uint32_t *scratch;
     int32_t *choice;
     uint32_t cap;
@@ -28,7 +29,7 @@ static int coverer_init(coverer *c, const rp_proposals *r)
     if (!(c->set = malloc((s->n + 1) * sizeof *c->set)))
         return -1;
     for (size_t k = 0; k < s->n; k++)
-        c->set[k] = (an_macro){s->props[k].gram->ops, s->props[k].gram->n};
+        c->set[k] = s->props[k].shape.pattern;
     c->nset = s->n;
     return 0;
 }
@@ -36,7 +37,7 @@ static int coverer_init(coverer *c, const rp_proposals *r)
 static void coverer_free(coverer *c)
 {
     free(c->set);
-    free(c->ops);
+    free(c->keys);
     free(c->scratch);
     free(c->choice);
 }
@@ -45,21 +46,21 @@ static void coverer_free(coverer *c)
 static int cover_block(coverer *c, const an_func *f, const an_block *bl)
 {
     if (bl->n > c->cap) {
-        free(c->ops);
+        free(c->keys);
         free(c->scratch);
         free(c->choice);
-        c->ops = malloc(bl->n * sizeof *c->ops);
+        c->keys = malloc(bl->n * sizeof *c->keys);
         c->scratch = malloc((bl->n + 1) * sizeof *c->scratch);
         c->choice = malloc((bl->n + 1) * sizeof *c->choice);
         c->cap = bl->n;
-        if (!c->ops || !c->scratch || !c->choice) {
+        if (!c->keys || !c->scratch || !c->choice) {
             c->cap = 0;
             return -1;
         }
     }
     for (uint32_t i = 0; i < bl->n; i++)
-        c->ops[i] = f->insns[bl->first + i].op;
-    an_cover(c->ops, bl->n, c->set, c->nset, c->scratch, c->choice);
+        an_insn_key(&f->insns[bl->first + i], &c->keys[i]);
+    fu_cover(c->keys, bl->n, c->set, c->nset, c->scratch, c->choice);
     return 0;
 }
 

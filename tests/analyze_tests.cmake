@@ -1,5 +1,5 @@
 # pulley-ngrams tests (analyze/): mining and proposals on hand-made profile
-# databases built with sql/schema.sql, the DP cover against brute force,
+# databases built with sql/schema.sql, the shared macro-op model (fusion/),
 # and the tool end to end on a collected profile.  Included at the end of
 # tests/CMakeLists.txt.
 # The decoder of stored opcode rows (analyze/opcode_rows.c,
@@ -10,7 +10,7 @@ foreach(t test_ngrams_mining test_ngrams_read)
   pulley_unit_test(${t} SOURCES unit/${t}.c unit/test_ngrams_db.c LIBS pulley_analyze)
   target_compile_definitions(${t} PRIVATE NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/sql/schema.sql")
 endforeach()
-pulley_unit_test(test_ngrams_cover SOURCES unit/test_ngrams_cover.c LIBS pulley_analyze)
+pulley_unit_test(test_fusion SOURCES unit/test_fusion.c LIBS pulley_fusion)
 
 add_test(NAME e2e_ngrams_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/ngrams_cli.sh)
 set_tests_properties(e2e_ngrams_cli PROPERTIES ENVIRONMENT

@@ -454,11 +454,10 @@ static void evaluate_fixed_ops(void **state)
     (void)state;
     an_profile p;
     load(&p, "3");
-    uint16_t pair[] = {(uint16_t)op(&p, "xadd64"), (uint16_t)op(&p, "xadd64")};
-    uint16_t three[] = {pair[0], pair[0], pair[0]};
-    an_macro set[] = {{pair, 2}, {three, 3}};
+    uint16_t add = (uint16_t)op(&p, "xadd64");
+    fu_pattern set[] = {{.n = 2, .op = {add, add}}, {.n = 3, .op = {add, add, add}}};
     double marginal[2];
-    assert_int_equal(an_evaluate(&p, set, 2, marginal), 0);
+    assert_int_equal(an_evaluate(&p, set, 2, marginal, NULL), 0);
     assert_true(near(marginal[0], 0.25)); /* 4 -> 3 dispatches */
     assert_true(near(marginal[1], 0.25)); /* 3 -> 2 */
     an_profile_free(&p);

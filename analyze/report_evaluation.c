@@ -1,0 +1,88 @@
+/*
+ * report_evaluation.c - the --evaluate report: a sentence, a table of the
+ * ops with their savings and one of the benchmarks with the dispatches the
+ * set removes from each; JSON with the same figures.
+ */
+#include "report_evaluation.h"
+
+#include <stdio.h>
+
+#include "json_out.h"
+
+static double removed_share(const an_evaluation *e)
+{
+    double removed = 0;
+    for (size_t k = 0; k < e->set->n; k++)
+        removed += e->marginal[k];
+    return e->total > 0 ? 100 * removed / e->total : 0;
+}
+
+static void print_json(FILE *out, const an_evaluation *e)
+{
+    fputs("{\n  \"file\": ", out);
+    an_json_string(out, e->file);
+    fprintf(out, ",\n  \"runs\": %zu,\n  \"removed\": %.6g,\n  \"ops\": [", e->p->nruns,
+            removed_share(e));
+    for (size_t k = 0; k < e->set->n; k++) {
+        fprintf(out, "%s\n    {\"name\": ", k ? "," : "");
+        an_json_string(out, e->set->macros[k].name);
+        fprintf(out, ", \"saving\": %.6g", e->total > 0 ? 100 * e->marginal[k] / e->total : 0);
+        if (e->set->macros[k].predicted >= 0)
+            fprintf(out, ", \"predicted_where_chosen\": %.6g", e->set->macros[k].predicted);
+        fputc('}', out);
+    }
+    fputs("\n  ],\n  \"benchmarks\": [", out);
+    for (size_t b = 0; b < e->p->nbenches; b++) {
+        const an_bench_saving *s = &e->per_bench[b];
+        fprintf(out, "%s\n    {\"benchmark\": ", b ? "," : "");
+        an_json_string(out, e->p->benches[b]);
+        fprintf(out, ", \"dispatches\": %.17g, \"removed\": %.17g, \"share\": %.6g}",
+                s->dispatches, s->removed, 100 * s->share);
+    }
+    fputs("\n  ]\n}\n", out);
+}
+
+void an_evaluation_print(FILE *out, const an_evaluation *e, an_format fmt)
+{
+    if (fmt == AN_JSON) {
+        print_json(out, e);
+        return;
+    }
+    static const char *const op_heads[] = {"op", "macro op", "saving %", "where chosen %"};
+    static const char *const bench_heads[] = {"benchmark", "dispatches", "removed", "removed %"};
+    an_table ops, benches;
+    an_table_init(&ops, 4, op_heads, "rlrr");
+    an_table_init(&benches, 4, bench_heads, "lrrr");
+    char rank[24], save[32], where[32], disp[48], rem[48], share[32];
+    for (size_t k = 0; k < e->set->n; k++) {
+        const fu_macro *m = &e->set->macros[k];
+        snprintf(rank, sizeof rank, "%zu", k + 1);
+        snprintf(save, sizeof save, "%.2f", e->total > 0 ? 100 * e->marginal[k] / e->total : 0);
+        if (m->predicted >= 0)
+            snprintf(where, sizeof where, "%.2f", m->predicted);
+        else
+            snprintf(where, sizeof where, "-");
+        const char *row[] = {rank, m->name, save, where};
+        an_table_row(&ops, row);
+    }
+    for (size_t b = 0; b < e->p->nbenches; b++) {
+        const an_bench_saving *s = &e->per_bench[b];
+        snprintf(disp, sizeof disp, "%.0f", s->dispatches);
+        snprintf(rem, sizeof rem, "%.0f", s->removed);
+        snprintf(share, sizeof share, "%.2f", 100 * s->share);
+        const char *row[] = {e->p->benches[b], disp, rem, share};
+        an_table_row(&benches, row);
+    }
+    if (fmt == AN_CSV) {
+        an_table_print(out, &benches, fmt);
+    } else {
+        const char *h = fmt == AN_MARKDOWN ? "## " : "";
+        fprintf(out, "%sThe %zu macro ops of %s remove %.2f%% of all dispatches (%zu runs, %zu benchmarks)\n\n",
+                h, e->set->n, e->file, removed_share(e), e->p->nruns, e->p->nbenches);
+        an_table_print(out, &ops, fmt);
+        fputc('\n', out);
+        an_table_print(out, &benches, fmt);
+    }
+    an_table_free(&ops);
+    an_table_free(&benches);
+}

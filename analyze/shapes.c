@@ -1,0 +1,298 @@
+/*
+ * shapes.c - unified operands of candidate macro ops from the register
+ * layouts of their occurrences, and the macro op each one is.
+ *
+ * A layout is, per register operand of the n-gram (in order), the first
+ * operand holding the same register.  Each candidate keeps the weights of
+ * its AN_SIGS most common layouts; the unified operands are those equal
+ * in every layout of the smallest most-common-first group that makes up
+ * AN_UNIFY of the weight (their meet).
+ */
+#include "shapes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define AN_SIGS 16
+
+typedef struct layouts {
+    uint8_t npos;
+    uint8_t sig[AN_SIGS][AN_SHAPE_POS];
+    double w[AN_SIGS];
+    unsigned n;
+    double other, total; /* weight of layouts past the table, of all */
+} layouts;
+
+void an_insn_key(const an_insn *in, fu_insn *out)
+{
+    out->op = in->op;
+    out->nregs = in->nregs < FU_MAX_REGS ? in->nregs : FU_MAX_REGS;
+    for (unsigned i = 0; i < out->nregs; i++)
+        out->reg[i] = (uint8_t)(in->reg[i] + ((in->regf >> i & 1) ? 32 : 0));
+}
+
+/* The layout of in[0..n) into sig; returns the number of positions. */
+static unsigned layout_of(const an_insn *in, unsigned n, uint8_t *sig)
+{
+    uint8_t key[AN_SHAPE_POS];
+    unsigned np = 0;
+    for (unsigned e = 0; e < n; e++)
+        for (unsigned j = 0; j < in[e].nregs && np < AN_SHAPE_POS; j++) {
+            key[np] = (uint8_t)(in[e].reg[j] + ((in[e].regf >> j & 1) ? 32 : 0));
+            unsigned q = 0;
+            while (key[q] != key[np])
+                q++;
+            sig[np] = (uint8_t)q;
+            np++;
+        }
+    return np;
+}
+
+static void add_layout(layouts *l, const uint8_t *sig, unsigned np, double w)
+{
+    l->npos = (uint8_t)np;
+    l->total += w;
+    for (unsigned i = 0; i < l->n; i++)
+        if (memcmp(l->sig[i], sig, np) == 0) {
+            l->w[i] += w;
+            return;
+        }
+    if (l->n < AN_SIGS) {
+        memcpy(l->sig[l->n], sig, np);
+        l->w[l->n++] = w;
+    } else {
+        l->other += w;
+    }
+}
+
+/* The meet of two layouts: operands equal in both. */
+static void meet(uint8_t *a, const uint8_t *b, unsigned np)
+{
+    uint8_t m[AN_SHAPE_POS];
+    for (unsigned p = 0; p < np; p++) {
+        unsigned q = 0;
+        while (!(a[q] == a[p] && b[q] == b[p]))
+            q++;
+        m[p] = (uint8_t)q;
+    }
+    memcpy(a, m, np);
+}
+
+/* Does layout s hold every equality of u? */
+static int refines(const uint8_t *s, const uint8_t *u, unsigned np)
+{
+    for (unsigned p = 0; p < np; p++)
+        if (s[u[p]] != s[p])
+            return 0;
+    return 1;
+}
+
+/* The unified layout of l into u, and the share of the weight it matches. */
+static double unify(const layouts *l, uint8_t *u)
+{
+    for (unsigned p = 0; p < l->npos; p++)
+        u[p] = (uint8_t)p;
+    if (l->total <= 0)
+        return 1;
+    unsigned order[AN_SIGS] = {0};
+    for (unsigned i = 0; i < l->n; i++) {
+        unsigned k = i;
+        while (k > 0 && l->w[order[k - 1]] < l->w[i]) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+    double acc = 0;
+    unsigned used = 0;
+    while (used < l->n && acc < AN_UNIFY * l->total)
+        acc += l->w[order[used++]];
+    if (acc < AN_UNIFY * l->total)
+        return 1; /* the layouts past the table would be needed: no unification */
+    memcpy(u, l->sig[order[0]], l->npos);
+    for (unsigned i = 1; i < used; i++)
+        meet(u, l->sig[order[i]], l->npos);
+    double matched = 0;
+    for (unsigned i = 0; i < l->n; i++)
+        if (refines(l->sig[i], u, l->npos))
+            matched += l->w[i];
+    return matched / l->total;
+}
+
+/* Part list builder: macro registers numbered by first use. */
+typedef struct builder {
+    an_shape *s;
+    uint8_t slot_of[AN_MAX_N * AN_MAX_REGS]; /* per position of the n-gram: its class's slot + 1 */
+    const uint8_t *u;
+    unsigned npos;
+} builder;
+
+/* The macro register of n-gram operand `pos` (class `cls`). */
+static int slot(builder *b, unsigned pos, char cls)
+{
+    unsigned rep = pos < b->npos ? b->u[pos] : pos;
+    fu_macro *m = &b->s->macro;
+    if (!b->slot_of[rep]) {
+        if (m->nregs == FU_MAX_REGS)
+            return -1;
+        m->cls[m->nregs] = cls;
+        b->slot_of[rep] = (uint8_t)++m->nregs;
+    }
+    return b->slot_of[rep] - 1;
+}
+
+/* Append a part: opcode `op`, its register operands the n-gram's
+ * positions pos[0..nregs) of classes cls[]. */
+static int add_part(builder *b, const an_profile *p, uint16_t op, const unsigned *pos,
+                    const char *cls, unsigned nregs, unsigned nimms)
+{
+    fu_macro *m = &b->s->macro;
+    if (m->nparts == FU_MAX_PARTS || strlen(p->opnames[op]) >= FU_MAX_NAME ||
+        m->nimms + nimms > FU_MAX_IMMS)
+        return -1;
+    fu_part *pt = &m->part[m->nparts++];
+    memset(pt, 0, sizeof *pt);
+    strcpy(pt->op, p->opnames[op]);
+    for (unsigned j = 0; j < nregs; j++) {
+        int r = slot(b, pos[j], cls[j]);
+        if (r < 0)
+            return -1;
+        pt->reg[pt->nregs++] = (uint8_t)r;
+    }
+    pt->nimms = (uint8_t)nimms;
+    m->nimms += nimms;
+    return 0;
+}
+
+/* Shape of the n-gram in[0..n) (one occurrence: its ops, operand classes
+ * and counts) with the unified layout u (np positions). */
+static void build(const an_profile *p, const an_insn *in, unsigned n, const uint8_t *u,
+                  unsigned np, double matched, an_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    s->matched = matched;
+    s->macro.predicted = -1;
+    builder b = {.s = s, .u = u, .npos = np};
+    int ok = 1;
+    unsigned base = 0; /* the element's first position */
+    for (unsigned e = 0; e < n && ok; e++) {
+        const an_opdef *def = p->opdefs[in[e].op];
+        char cls[AN_MAX_REGS];
+        for (unsigned j = 0; j < in[e].nregs; j++)
+            cls[j] = (in[e].regf >> j & 1) ? 'f' : 'x';
+        if (!def) {
+            unsigned pos[AN_MAX_REGS];
+            for (unsigned j = 0; j < in[e].nregs; j++)
+                pos[j] = base + j;
+            ok = add_part(&b, p, in[e].op, pos, cls, in[e].nregs, in[e].nimms) == 0;
+        }
+        for (unsigned k = 0; def && k < def->nparts && ok; k++) {
+            unsigned pos[AN_MAX_REGS];
+            char pcls[AN_MAX_REGS];
+            for (unsigned j = 0; j < def->nregs[k]; j++) {
+                pos[j] = base + def->reg[k][j];
+                pcls[j] = cls[def->reg[k][j]];
+            }
+            ok = add_part(&b, p, def->part[k], pos, pcls, def->nregs[k], def->nimms[k]) == 0;
+        }
+        base += in[e].nregs;
+    }
+    s->buildable = ok && s->macro.nparts >= 2;
+    if (fu_default_name(&s->macro, s->macro.name, sizeof s->macro.name) != 0) {
+        uint64_t h = 1469598103934665603u; /* a long name: a hash of it */
+        for (unsigned k = 0; k < s->macro.nparts; k++)
+            for (const char *c = s->macro.part[k].op; *c; c++)
+                h = (h ^ (uint8_t)*c) * 1099511628211u;
+        snprintf(s->macro.name, sizeof s->macro.name, "macro_%016llx", (unsigned long long)h);
+    }
+    /* The pattern: the n-gram's ops, equal registers where u unifies. */
+    fu_pattern *pt = &s->pattern;
+    pt->n = (uint8_t)n;
+    unsigned pos = 0;
+    for (unsigned e = 0; e < n; e++) {
+        pt->op[e] = in[e].op;
+        for (unsigned j = 0; j < in[e].nregs; j++, pos++)
+            if (pos < np && u[pos] != pos && j < FU_MAX_REGS) {
+                unsigned q = u[pos], qe = 0, qj = q;
+                while (qj >= in[qe].nregs)
+                    qj -= in[qe++].nregs;
+                pt->eq[pt->neq][0] = (uint8_t)(qe * FU_MAX_REGS + qj);
+                pt->eq[pt->neq][1] = (uint8_t)(e * FU_MAX_REGS + j);
+                pt->neq++;
+            }
+    }
+}
+
+int an_shapes_collect(const an_profile *p, an_grams *table, an_gram **grams, size_t n,
+                      an_shape *shapes)
+{
+    layouts *l = calloc(n + 1, sizeof *l);
+    /* One occurrence of each, for its ops' operand classes and counts. */
+    const an_insn **example = calloc(n + 1, sizeof *example);
+    if (!l || !example) {
+        free(l);
+        free(example);
+        return -1;
+    }
+    for (size_t i = 0; i < table->cap; i++)
+        table->slots[i].tag = -1;
+    for (size_t i = 0; i < n; i++)
+        grams[i]->tag = (int32_t)i;
+    for (size_t r = 0; r < p->nruns; r++)
+        for (size_t fi = 0; fi < p->runs[r].nfuncs; fi++) {
+            const an_func *f = &p->runs[r].funcs[fi];
+            for (uint32_t b = 0; b < f->nblocks; b++) {
+                const an_block *bl = &f->blocks[b];
+                if (bl->weight <= 0 || bl->n < 2)
+                    continue;
+                uint16_t ops[AN_MAX_N];
+                for (uint32_t i = 0; i < bl->n; i++)
+                    for (unsigned k = 1; k <= AN_MAX_N && i + k <= bl->n; k++) {
+                        const an_insn *at = &f->insns[bl->first + i];
+                        ops[k - 1] = at[k - 1].op;
+                        if (k < 2)
+                            continue;
+                        const an_gram *g = an_grams_find(table, ops, k);
+                        if (!g)
+                            break;
+                        if (g->tag < 0)
+                            continue;
+                        uint8_t sig[AN_SHAPE_POS];
+                        unsigned np = layout_of(at, k, sig);
+                        add_layout(&l[g->tag], sig, np, bl->weight);
+                        if (!example[g->tag])
+                            example[g->tag] = at;
+                    }
+            }
+        }
+    for (size_t i = 0; i < n; i++) {
+        uint8_t u[AN_SHAPE_POS];
+        double matched = unify(&l[i], u);
+        if (example[i])
+            build(p, example[i], grams[i]->n, u, l[i].npos, matched, &shapes[i]);
+        else
+            memset(&shapes[i], 0, sizeof shapes[i]); /* never ran: not buildable */
+    }
+    free(l);
+    free(example);
+    return 0;
+}
+
+int an_opcode_by_name(void *ctx, const char *mnemonic)
+{
+    const an_profile *p = ctx;
+    for (size_t i = 0; i < p->nops; i++)
+        if (strcmp(p->opnames[i], mnemonic) == 0)
+            return (int)i;
+    return -1;
+}
+
+void an_pattern_remap(const fu_pattern *pattern, const an_profile *from, const an_profile *to,
+                      fu_pattern *out)
+{
+    *out = *pattern;
+    for (unsigned k = 0; k < pattern->n; k++) {
+        int op = an_opcode_by_name((void *)to, from->opnames[pattern->op[k]]);
+        out->op[k] = op < 0 ? UINT16_MAX : (uint16_t)op;
+    }
+}
