@@ -73,7 +73,6 @@ FAMILIES = [
     ("multiply + add", [("multiply", "add", None, True)]),
 ]
 
-LINK = re.compile(r"(\d+)\.[a-z]+>(\d+)\.[a-z]+")
 COMPILED = {k: re.compile(v) for k, v in CLASSES.items()}
 
 
@@ -81,9 +80,10 @@ def in_class(name, cls):
     return cls is not None and COMPILED[cls].fullmatch(name) is not None
 
 
-def links(pattern):
-    """(i, j) pairs, 0-based: element i writes a register element j reads."""
-    return {(int(a) - 1, int(b) - 1) for a, b in LINK.findall(pattern or "")}
+def links(proposal):
+    """(i, j) pairs, 0-based: element i writes a register element j reads
+    (the proposal's "carries", parts counted from 1 there)."""
+    return {(c["from_part"] - 1, c["to_part"] - 1) for c in proposal.get("carries", [])}
 
 
 def match_rule(ops, flow, rule):
@@ -123,7 +123,7 @@ def classify(proposal):
     """({family name: "a>b" matched pair}, {family name: partial note}) for
     one proposal; the partial notes only when it belongs to no family."""
     ops = proposal["ops"]
-    flow = links(proposal.get("pattern", ""))
+    flow = links(proposal)
     found = {}
     for name, rules in FAMILIES:
         for rule in rules:
