@@ -72,9 +72,10 @@
 #define B BASE_REG_B_
 #define C BASE_REG_C_
 #define D BASE_REG_D_
-/* Register k of a macro op's pack (interp/gen: the macro's bodies map a
- * part's A, B, C, D onto these; a pack of 12 or more registers has its
- * last ones in a second word, PVM_CODE_PADDING covering both reads). */
+/* Register k of a macro op's pack (interp/gen: the macro's bodies read
+ * them once into locals and map a part's A, B, C, D onto those; a pack of
+ * 12 or more registers has its last ones in a second word,
+ * PVM_CODE_PADDING covering both reads). */
 #define MACRO_REG_(k) ((unsigned)(pvm_rd64(pc + OP_REGS_) >> (5 * (k))) & 31)
 #define MACRO_REG_HI_(k) ((unsigned)(pvm_rd64(pc + OP_REGS_ + 7) >> (5 * (k) - 56)) & 31)
 
@@ -87,12 +88,23 @@
 #define SET_F32(r, v) (FBITS(r) = pvm_f32_bits(v))
 #define SET_F64(r, v) (FBITS(r) = pvm_f64_bits(v))
 
-#define IMM_S8 ((int8_t)pc[OP_IMM_])
-#define IMM_U8 (pc[OP_IMM_])
-#define IMM_S16 ((int16_t)pvm_rd16(pc + OP_IMM_))
-#define IMM_S32 ((int32_t)pvm_rd32(pc + OP_IMM_))
-#define IMM_U32 pvm_rd32(pc + OP_IMM_)
-#define IMM_I64 pvm_rd64(pc + OP_IMM_)
+#define BASE_IMM_S8_ ((int8_t)pc[OP_IMM_])
+#define BASE_IMM_U8_ (pc[OP_IMM_])
+#define BASE_IMM_S16_ ((int16_t)pvm_rd16(pc + OP_IMM_))
+#define BASE_IMM_S32_ ((int32_t)pvm_rd32(pc + OP_IMM_))
+#define BASE_IMM_U32_ pvm_rd32(pc + OP_IMM_)
+#define BASE_IMM_I64_ pvm_rd64(pc + OP_IMM_)
+#define IMM_S8 BASE_IMM_S8_
+#define IMM_U8 BASE_IMM_U8_
+#define IMM_S16 BASE_IMM_S16_
+#define IMM_S32 BASE_IMM_S32_
+#define IMM_U32 BASE_IMM_U32_
+#define IMM_I64 BASE_IMM_I64_
+/* A macro op's immediate at byte `off` of the instruction, read whole (the
+ * generated bodies read every operand once, before the parts' work: a
+ * store to a register could otherwise make the compiler read the code
+ * again, since it may not know that registers and code never overlap). */
+#define MACRO_IMM_(off) pvm_rd64(pc + (off))
 
 /* ---- memory, code, traps ---------------------------------------------- */
 

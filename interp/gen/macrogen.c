@@ -277,7 +277,7 @@ static void write_rows(FILE *out, const macro_row *rows, size_t n)
     }
 }
 
-/* A macro register's number, read from the register pack. */
+/* Read a macro register's number from the register pack. */
 static void print_reg(FILE *out, unsigned r)
 {
     if (r < 12)
@@ -286,35 +286,51 @@ static void print_reg(FILE *out, unsigned r)
         fprintf(out, "MACRO_REG_HI_(%u)", r);
 }
 
+static const char *const imm_macros[] = {"IMM_S8", "IMM_U8", "IMM_S16", "IMM_S32", "IMM_U32",
+                                         "IMM_I64"};
+static const char *const imm_casts[] = {"(int8_t)", "(uint8_t)", "(int16_t)", "(int32_t)",
+                                        "(uint32_t)", ""};
+#define NIMM_MACROS (sizeof imm_macros / sizeof *imm_macros)
+
 static void write_bodies(FILE *out, const macro_row *rows, size_t n, const bodies *b)
 {
     static const char letters[] = "ABCD";
     fputs("\n/* Within these bodies X(r) and FBITS(r) name the macro register that\n"
-          " * the part's operand r (A, B, C or D) is (MACRO_X_A ...). */\n"
+          " * the part's operand r (A, B, C or D) is (MACRO_X_A ...: a local read at\n"
+          " * the start of the macro op), and IMM_* the part's own immediate. */\n"
           "#undef A\n#undef B\n#undef C\n#undef D\n#undef X\n#undef FBITS\n"
           "#define X(r) MACRO_X_##r\n#define FBITS(r) MACRO_F_##r\n",
           out);
+    for (unsigned i = 0; i < NIMM_MACROS; i++)
+        fprintf(out, "#undef %s\n", imm_macros[i]);
     for (size_t i = 0; i < n; i++) {
         const macro_row *r = &rows[i];
         const fu_macro *m = r->m;
         fprintf(out, "\n/* ---- %s: ", m->name);
         print_semantics(out, m);
         fprintf(out, " */\nOPCODE(%s)\n", m->name);
+        for (unsigned k = 0; k < m->nregs; k++) {
+            fprintf(out, "    const unsigned macro_reg%u_ = ", k);
+            print_reg(out, k);
+            fputs(";\n", out);
+        }
+        for (unsigned k = 0; k < m->nimms; k++)
+            fprintf(out, "    const uint64_t macro_imm%u_ = MACRO_IMM_(OP_REGS_ + %u);\n", k,
+                    r->pack + r->imm_at[k]);
         unsigned imm = 0;
         for (unsigned k = 0; k < m->nparts; k++) {
             const fu_part *pt = &m->part[k];
             const char *text = body_of(b, pt->op);
             if (!text)
                 die("vm_ops.h has no body for %s", pt->op);
-            if (pt->nregs > 4)
-                die("macro op %s: part %s has more than 4 register operands", m->name, pt->op);
-            for (unsigned j = 0; j < pt->nregs; j++) {
-                fprintf(out, "#define MACRO_X_%c X_REG_(", letters[j]);
-                print_reg(out, pt->reg[j]);
-                fprintf(out, ")\n#define MACRO_F_%c F_REG_(", letters[j]);
-                print_reg(out, pt->reg[j]);
-                fputs(")\n", out);
-            }
+            if (pt->nregs > 4 || pt->nimms > 1)
+                die("macro op %s: part %s has more operands than a baseline op", m->name, pt->op);
+            for (unsigned j = 0; j < pt->nregs; j++)
+                fprintf(out, "#define MACRO_X_%c X_REG_(macro_reg%u_)\n"
+                             "#define MACRO_F_%c F_REG_(macro_reg%u_)\n",
+                        letters[j], pt->reg[j], letters[j], pt->reg[j]);
+            for (unsigned j = 0; pt->nimms && j < NIMM_MACROS; j++)
+                fprintf(out, "#define %s (%smacro_imm%u_)\n", imm_macros[j], imm_casts[j], imm);
             int last = k + 1 == m->nparts;
             fputs("#undef NEXT\n", out);
             if (last)
@@ -322,8 +338,6 @@ static void write_bodies(FILE *out, const macro_row *rows, size_t n, const bodie
             else
                 fprintf(out, "#define NEXT() goto macro_%s_part%u_\n", m->name, k + 2);
             fprintf(out, "    { /* part %u: %s */\n", k + 1, pt->op);
-            if (pt->nimms)
-                fprintf(out, "    enum { OP_IMM_ = OP_REGS_ + %u };\n", r->pack + r->imm_at[imm]);
             imm += pt->nimms;
             fputs(text, out);
             fputs("    }\n", out);
@@ -331,6 +345,8 @@ static void write_bodies(FILE *out, const macro_row *rows, size_t n, const bodie
                 fprintf(out, "macro_%s_part%u_: __attribute__((unused));\n", m->name, k + 2);
             for (unsigned j = 0; j < pt->nregs; j++)
                 fprintf(out, "#undef MACRO_X_%c\n#undef MACRO_F_%c\n", letters[j], letters[j]);
+            for (unsigned j = 0; pt->nimms && j < NIMM_MACROS; j++)
+                fprintf(out, "#undef %s\n", imm_macros[j]);
         }
         fputs("END_OPCODE\n", out);
     }
@@ -339,6 +355,8 @@ static void write_bodies(FILE *out, const macro_row *rows, size_t n, const bodie
           "#define A BASE_REG_A_\n#define B BASE_REG_B_\n#define C BASE_REG_C_\n"
           "#define D BASE_REG_D_\n",
           out);
+    for (unsigned i = 0; i < NIMM_MACROS; i++)
+        fprintf(out, "#define %s BASE_%s_\n", imm_macros[i], imm_macros[i]);
 }
 
 static FILE *create(const char *dir, const char *name, char *path, size_t cap)
