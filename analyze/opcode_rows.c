@@ -43,6 +43,8 @@ static const char *parse_operands(ot_opcode *d, const char *operands, int *unkno
                 return "more than 8 immediates";
             if (*unknown >= 0)
                 return "an unknown operand word is followed by another immediate";
+            if (d->nimms && d->imm[d->nimms - 1] == OT_IMM_TABLE)
+                return "an immediate follows a jump table";
             unsigned i = d->nimms++;
             d->imm[i] = OT_IMM_UNKNOWN;
             for (size_t k = 0; k < sizeof imm_words / sizeof imm_words[0]; k++)
@@ -50,8 +52,6 @@ static const char *parse_operands(ot_opcode *d, const char *operands, int *unkno
                     d->imm[i] = (uint8_t)imm_words[k].kind;
                     d->imm_size[i] = imm_words[k].bytes;
                 }
-            if (d->imm[i] == OT_IMM_TABLE && i > 0)
-                return "a jump table follows another immediate";
             if (d->imm[i] == OT_IMM_UNKNOWN)
                 *unknown = (int)i;
         }

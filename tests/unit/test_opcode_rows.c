@@ -148,7 +148,7 @@ static void bad_rows_are_refused_saying_why(void **state)
         {1, "many", "x x x x x x x x x x x x x x x x x", 12, "more than 16 register operands"},
         {1, "after", "s8 x", 3, "a register operand follows an immediate"},
         {1, "nine", "s8 s8 s8 s8 s8 s8 s8 s8 s8", 10, "more than 8 immediates"},
-        {1, "late", "x s8 table", 7, "a jump table follows another immediate"},
+        {1, "late", "x table s8", 7, "an immediate follows a jump table"},
         {1, "unknown", "x w0 s8", 5, "an unknown operand word is followed by another immediate"},
         {1, "nothing", "x w0", 2, "the operands do not fit its length"}, /* unknown, no bytes */
         {1, "huge", "x w9", 11, "the operands do not fit its length"},   /* over 8 bytes */

@@ -143,6 +143,15 @@ static void check_round_trip(const pvm_insn *insn)
     pvm_buf_free(&encoded);
 }
 
+/* The index of the format's jump-table immediate, or -1. */
+static int table_imm(const pvm_format_info *fmt)
+{
+    for (unsigned k = 0; k < fmt->nimms; k++)
+        if (fmt->imm[k] == PVM_IMM_TABLE)
+            return (int)k;
+    return -1;
+}
+
 static void test_every_opcode_round_trips_with_boundary_operands(void **state)
 {
     (void)state;
@@ -151,16 +160,25 @@ static void test_every_opcode_round_trips_with_boundary_operands(void **state)
         if (!pvm_op_lookup(op))
             continue;
         const pvm_format_info *fmt = &pvm_formats[pvm_ops[op].format];
-        int64_t values[MAX_VALUES];
-        size_t nvalues = imm_values((pvm_imm_kind)fmt->imm[0], values);
+        /* Every boundary value of each immediate (a macro op has several:
+         * the v-th value of each, cycling through the shorter lists). */
+        int64_t values[PVM_MAX_IMMS][MAX_VALUES];
+        size_t nvalues[PVM_MAX_IMMS], most = 1;
+        for (unsigned k = 0; k < fmt->nimms; k++) {
+            nvalues[k] = imm_values((pvm_imm_kind)fmt->imm[k], values[k]);
+            most = nvalues[k] > most ? nvalues[k] : most;
+        }
+        int table = table_imm(fmt);
         for (size_t p = 0; p < N_PATTERNS; p++) {
-            for (size_t v = 0; v < nvalues; v++) {
-                uint8_t table[4 * sizeof table_targets / sizeof table_targets[0]];
-                pvm_insn insn = {.op = (uint16_t)op, .imm = values[v], .table = table};
+            for (size_t v = 0; v < most; v++) {
+                uint8_t entries[4 * sizeof table_targets / sizeof table_targets[0]];
+                pvm_insn insn = {.op = (uint16_t)op, .table = entries};
+                for (unsigned k = 0; k < fmt->nimms; k++)
+                    insn.imms[k] = values[k][v % nvalues[k]];
                 for (unsigned r = 0; r < fmt->nregs; r++)
-                    insn.reg[r] = reg_patterns[p][r];
-                if (fmt->imm[0] == PVM_IMM_TABLE)
-                    table_entries(table, insn.imm);
+                    insn.reg[r] = reg_patterns[p][r % 4];
+                if (table >= 0)
+                    table_entries(entries, insn.imms[table]);
                 check_round_trip(&insn);
             }
         }
@@ -469,8 +487,9 @@ static void test_decode_rejects_every_truncation(void **state)
         uint8_t table[4 * 6];
         table_entries(table, 6);
         pvm_insn insn = {.op = (uint16_t)op, .reg = {1, 2, 3, 4}, .table = table};
-        if (pvm_formats[pvm_ops[op].format].imm[0] == PVM_IMM_TABLE)
-            insn.imm = 6;
+        int t = table_imm(&pvm_formats[pvm_ops[op].format]);
+        if (t >= 0)
+            insn.imms[t] = 6;
         pvm_buf b = {0};
         size_t len = pvm_encode(&b, &insn);
         assert_true(len > 0);
@@ -493,10 +512,13 @@ static void test_decode_rejects_nonzero_padding_bits(void **state)
             continue; /* no padding bits */
         uint8_t table[4];
         table_entries(table, 1);
-        pvm_insn insn = {.op = (uint16_t)op, .imm = fmt->imm[0] == PVM_IMM_TABLE, .table = table};
+        pvm_insn insn = {.op = (uint16_t)op, .table = table};
+        int t = table_imm(fmt);
+        if (t >= 0)
+            insn.imms[t] = 1;
         pvm_buf b = {0};
         size_t len = pvm_encode(&b, &insn);
-        size_t pack = len - fmt->pack_bytes - fmt->imm_bytes - 4 * (fmt->imm[0] == PVM_IMM_TABLE);
+        size_t pack = len - fmt->pack_bytes - fmt->imm_bytes - 4 * (t >= 0);
         b.data[pack + fmt->pack_bytes - 1] |= 0x80; /* the highest padding bit */
         const char *msg = decode_exact(b.data, len);
         pvm_buf_free(&b);

@@ -103,18 +103,23 @@ static void builtin_table_matches_the_vm_decoder(void **state)
         if (!pvm_ops[op].name)
             continue;
         const pvm_format_info *fmt = &pvm_formats[pvm_ops[op].format];
-        for (size_t k = 0; k < sizeof interesting / sizeof interesting[0]; k++) {
-            pvm_insn insn = {.op = (uint16_t)op, .imm = interesting[k]};
-            for (unsigned r = 0; r < 4; r++)
+        const size_t ninteresting = sizeof interesting / sizeof interesting[0];
+        for (size_t k = 0; k < ninteresting; k++) {
+            pvm_insn insn = {.op = (uint16_t)op};
+            for (unsigned r = 0; r < PVM_MAX_REGS; r++)
                 insn.reg[r] = (uint8_t)(next_random() % 32);
-            if (fmt->imm[0] == PVM_IMM_TABLE) {
-                if (insn.imm < 1 || insn.imm > 3)
+            int fits = 1;
+            for (unsigned i = 0; i < fmt->nimms; i++) { /* a macro op: the next values */
+                insn.imms[i] = interesting[(k + i) % ninteresting];
+                fits &= pvm_imm_fits((pvm_imm_kind)fmt->imm[i], insn.imms[i]);
+                if (fmt->imm[i] != PVM_IMM_TABLE)
                     continue;
+                fits &= insn.imms[i] >= 1 && insn.imms[i] <= 3;
                 for (unsigned e = 0; e < sizeof entries; e += 4)
                     pvm_wr32(entries + e, (uint32_t)(next_random() % 200) - 100);
                 insn.table = entries;
             }
-            if (!pvm_imm_fits((pvm_imm_kind)fmt->imm[0], insn.imm))
+            if (!fits)
                 continue;
             check_same(&insn, NULL, NULL);
             checked++;
@@ -233,13 +238,14 @@ static void every_cut_instruction_is_refused(void **state)
     (void)state;
     for (size_t i = 0; i < builtin.n; i++) {
         const ot_opcode *o = &builtin.ops[i];
-        uint8_t code[16] = {0};
+        uint8_t code[256 + 4] = {0};
         code[0] = o->hdr == 3 ? PVM_ESCAPE_BYTE : (uint8_t)o->id;
         if (o->hdr == 3)
             pvm_wr16(code + 1, (uint16_t)(o->id - 256));
-        if (o->imm[0] == OT_IMM_TABLE)
+        int table = o->nimms > 0 && o->imm[o->nimms - 1] == OT_IMM_TABLE; /* always the last */
+        if (table)
             code[o->length - 4] = 1; /* one entry */
-        size_t full = o->length + (o->imm[0] == OT_IMM_TABLE ? 4 : 0);
+        size_t full = o->length + (table ? 4 : 0);
         char *e = decode_error(code, full);
         if (e)
             fail_msg("%s: %s", o->name, e);

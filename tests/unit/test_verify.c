@@ -176,17 +176,19 @@ static void add_one_of_each(pvm_module *m)
     m->ntables = 1;
 }
 
-/* An instance of op with every register 0 and an immediate that verifies:
+/* An instance of op with every register 0 and immediates that verify:
  * branches to themselves, index 0 (of function, import, global, table or
  * type), a real trap. */
 static pvm_insn sample_of(unsigned op, const uint8_t *self_table)
 {
     pvm_insn insn = {.op = (uint16_t)op};
-    switch (pvm_insn_format(&insn)->imm[0]) {
-    case PVM_IMM_TRAP: insn.imm = PVM_TRAP_UNREACHABLE; break;
-    case PVM_IMM_TABLE: insn.imm = 1; insn.table = self_table; break;
-    default: break;
-    }
+    const pvm_format_info *fmt = pvm_insn_format(&insn);
+    for (unsigned k = 0; k < fmt->nimms; k++)
+        switch (fmt->imm[k]) {
+        case PVM_IMM_TRAP: insn.imms[k] = PVM_TRAP_UNREACHABLE; break;
+        case PVM_IMM_TABLE: insn.imms[k] = 1; insn.table = self_table; break;
+        default: break;
+        }
     return insn;
 }
 
@@ -223,14 +225,15 @@ static void every_register_pack_with_stray_padding_bits_is_rejected(void **state
     (void)state;
     const uint8_t self_table[4] = {0};
     for (unsigned op = 0; op < PVM_OP_END; op++) {
-        if (!pvm_op_lookup(op) || pvm_formats[pvm_ops[op].format].nregs == 0)
+        unsigned nregs = pvm_op_lookup(op) ? pvm_formats[pvm_ops[op].format].nregs : 0;
+        if (nregs == 0 || 5 * nregs % 8 == 0) /* none, or no padding (macro ops of 8) */
             continue;
         pvm_buf b = {0};
         put(&b, sample_of(op, self_table));
         put(&b, INSN(ret));
         size_t last_pack_byte = (PVM_OP_IS_EXT(op) ? 3u : 1u) +
                                 pvm_formats[pvm_ops[op].format].pack_bytes - 1;
-        b.data[last_pack_byte] |= 0x80; /* 5 * nregs never fills the pack */
+        b.data[last_pack_byte] |= 0x80; /* the pack's last bit is padding */
         pvm_module *m = module_of(&b);
         pvm_error err = {{0}};
         add_one_of_each(m);

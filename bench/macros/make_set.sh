@@ -1,0 +1,58 @@
+#!/bin/sh
+# make_set.sh - choose a set of macro ops from exact profiles of benchmark
+# programs, as bench/macros/suite16.macros was made:
+#
+#   sh bench/macros/make_set.sh [-k K] [-o FILE] [-b BUILD_DIR] [PROGRAM...]
+#
+# Each PROGRAM (default: every benchmark of bench/, as build/bench/NAME.wasm)
+# runs once on the baseline counting VM (pulley-collect --exact: exact
+# counts, so the same programs give the same set), into its own profile
+# database; then pulley-ngrams chooses K macro ops (default 16) over all
+# of them and writes them to FILE (default bench/macros/suiteK.macros).
+# The databases are kept in a temporary directory, removed at the end.
+set -eu
+prog=make_set.sh
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+k=16 out="" build=$top/build
+usage() {
+    echo "usage: sh bench/macros/make_set.sh [-k K] [-o FILE] [-b BUILD_DIR] [PROGRAM...]" >&2
+    exit 2
+}
+while getopts k:o:b:h opt; do
+    case $opt in
+    k) k=$OPTARG ;;
+    o) out=$OPTARG ;;
+    b) build=$OPTARG ;;
+    *) usage ;;
+    esac
+done
+shift $((OPTIND - 1))
+case $k in '' | *[!0-9]* | 0) echo "$prog: -k needs a positive number" >&2; exit 2 ;; esac
+[ -n "$out" ] || out=$here/suite$k.macros
+collect=$build/collect/pulley-collect
+ngrams=$build/analyze/pulley-ngrams
+for tool in "$collect" "$ngrams"; do
+    [ -x "$tool" ] || { echo "$prog: $tool is missing (build the toolkit first)" >&2; exit 1; }
+done
+if [ $# -eq 0 ]; then
+    set --
+    for c in "$top"/bench/*.c; do set -- "$@" "$(basename "$c" .c)"; done
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/profiles"
+for name in "$@"; do
+    wasm=$build/bench/$name.wasm
+    [ -f "$wasm" ] || { echo "$prog: $wasm is missing" >&2; exit 1; }
+    echo "$prog: profiling $name" >&2
+    "$collect" --exact --no-fuse -o "$work/profiles/$name.db" --label "$name" -- "$wasm" \
+        >/dev/null 2>"$work/$name.err" || { cat "$work/$name.err" >&2; exit 1; }
+done
+# Relative names, so that the command recorded in the file is the same
+# on every machine.
+cd "$work"
+"$ngrams" --quiet --top "$k" --ngrams 0 --emit-macros set.macros profiles/*.db >report.txt
+cp set.macros "$out"
+head -1 report.txt >&2
+echo "$prog: wrote $out" >&2
