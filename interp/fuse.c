@@ -312,7 +312,8 @@ int pvm_fuse_module(pvm_module *m, pvm_fuse_stats *stats, pvm_error *err)
     }
     uint8_t *blob = NULL;
     if (rc == 0 && !code.failed && (blob = malloc(code.len + PVM_CODE_PADDING))) {
-        memcpy(blob, code.data, code.len);
+        if (code.len)
+            memcpy(blob, code.data, code.len);
         memset(blob + code.len, 0, PVM_CODE_PADDING);
     } else {
         rc = -1;

@@ -1,10 +1,11 @@
 /*
- * fuzz_replay.c - replay inputs through the fuzz target's entry function,
- * without libFuzzer: `fuzz_replay FILE|DIR...`.  A directory stands for its
- * regular files (not its subdirectories), in name order.  Prints one line
- * per input and a total; exits 0 when every input went through (rejected,
- * beyond a VM limit, or translated), and aborts on the first input that
- * breaks an invariant (or a sanitizer stops it, in sanitizer builds).
+ * fuzz_replay.c - replay inputs through a fuzz target's entry function,
+ * without libFuzzer: `fuzz_replay FILE|DIR...` (the Wasm front end) and,
+ * built with PULLEY_FUZZ_FUSION_REPLAY, `fuzz_fusion_replay` (fused against
+ * unfused runs).  A directory stands for its regular files (not its
+ * subdirectories), in name order.  Prints one line per input and a total;
+ * exits 0 when every input went through, and aborts on the first input
+ * that breaks an invariant (or a sanitizer stops it, in sanitizer builds).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -13,10 +14,26 @@
 #include <sys/stat.h>
 
 #include "error.h"
-#include "fuzz_wasm_frontend.h"
 #include "module.h"
 
-static const char *const outcome_names[] = {"rejected", "limit", "translated"};
+#ifdef PULLEY_FUZZ_FUSION_REPLAY
+#include "fuzz_fusion.h"
+static const char *const outcome_names[] = {"skipped", "timed out", "same"};
+static int target(const uint8_t *data, size_t size, pvm_error *why)
+{
+    why->msg[0] = '\0';
+    return (int)pulley_fuzz_fusion(data, size);
+}
+enum { DONE = PULLEY_FUSION_SAME };
+#else
+#include "fuzz_wasm_frontend.h"
+static const char *const outcome_names[] = {"rejected", "beyond a VM limit", "translated"};
+static int target(const uint8_t *data, size_t size, pvm_error *why)
+{
+    return (int)pulley_fuzz_wasm_frontend(data, size, why);
+}
+enum { DONE = PULLEY_FUZZ_TRANSLATED };
+#endif
 static unsigned counts[3];
 
 static int run_file(const char *path)
@@ -31,8 +48,8 @@ static int run_file(const char *path)
     printf("%-60s ", path);
     fflush(stdout);
     pvm_error why = {{0}};
-    pulley_fuzz_outcome o = pulley_fuzz_wasm_frontend(bytes, size, &why);
-    if (o == PULLEY_FUZZ_TRANSLATED)
+    int o = target(bytes, size, &why);
+    if (o == DONE || !why.msg[0])
         printf("%s\n", outcome_names[o]);
     else
         printf("%s: %s\n", outcome_names[o], why.msg);
@@ -113,8 +130,8 @@ int main(int argc, char **argv)
         }
     }
     unsigned total = counts[0] + counts[1] + counts[2];
-    printf("%u inputs: %u rejected, %u beyond a VM limit, %u translated\n", total, counts[0],
-           counts[1], counts[2]);
+    printf("%u inputs: %u %s, %u %s, %u %s\n", total, counts[0], outcome_names[0], counts[1],
+           outcome_names[1], counts[2], outcome_names[2]);
     if (total == 0) {
         fprintf(stderr, "fuzz_replay: no inputs\n");
         rc = 1;

@@ -1,6 +1,8 @@
 #!/bin/sh
 # run_fuzz.sh [SECONDS]: fuzz the Wasm front end (decode + validate +
-# translate + verify) for SECONDS (default 60) with libFuzzer.
+# translate + verify) for SECONDS (default 60) with libFuzzer; with
+# MACROS=FILE, fuzz the fusion pass instead (fuzz_fusion: fused and unfused
+# runs of each module agree), on a build with that set of macro ops.
 #
 # Configures a clang build with -DPULLEY_FUZZ=ON (BUILD_DIR, default
 # build-fuzz at the top of the repository), builds fuzz_wasm_frontend, makes
@@ -13,6 +15,7 @@
 #              BUILD_DIR  the clang build directory
 #              WORKERS    parallel fuzzing processes (default 1; >1 uses -fork)
 #              FUZZ_ARGS  more libFuzzer options
+#              MACROS     a .macros file: fuzz the fusion pass built with it
 # The corpus grows in BUILD_DIR/fuzz-corpus across runs; crashing inputs land
 # in BUILD_DIR/fuzz-findings/DATE-TIME.  Exit status: 0 no findings, 1 findings, 2 error.
 set -eu
@@ -25,10 +28,14 @@ case $build in /*) ;; *) build=$(pwd)/$build ;; esac
 
 command -v clang >/dev/null || { echo "run_fuzz.sh: clang not found" >&2; exit 2; }
 echo "== configure and build $build"
-CC=clang cmake -S "$root" -B "$build" -G Ninja -DPULLEY_FUZZ=ON \
+target=fuzz_wasm_frontend macros=""
+if [ -n "${MACROS:-}" ]; then
+  target=fuzz_fusion macros=$(cd "$(dirname "$MACROS")" && pwd)/$(basename "$MACROS")
+fi
+CC=clang cmake -S "$root" -B "$build" -G Ninja -DPULLEY_FUZZ=ON -DPULLEY_MACROS="$macros" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" --target fuzz_wasm_frontend
-fuzzer=$build/tests/fuzz/fuzz_wasm_frontend
+cmake --build "$build" --target "$target"
+fuzzer=$build/tests/fuzz/$target
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
