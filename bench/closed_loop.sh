@@ -1,0 +1,232 @@
+#!/bin/sh
+# closed_loop.sh - what macro ops chosen by the toolkit are worth on
+# programs the choice never saw: predicted against measured dispatches,
+# and wall time, baseline VM against macro VM.
+#
+#   sh bench/closed_loop.sh [-k "8 16 32 64"] [-n RUNS] [-b BUILD_DIR]
+#                           [-w WORK_DIR] [-p "PROGRAM ..."] [-s "PROGRAM ..."]
+#
+# For each K and each fold - leave-one-out (choose on every program but
+# one, test on that one) and one split by kind of program (choose on the
+# others, test on the -s programs, default the floating-point ones):
+#
+#   1. exact profiles of every program on the baseline (pulley-collect
+#      --exact --no-fuse), one database each, made once;
+#   2. pulley-ngrams --top K --emit-macros over the fold's training
+#      profiles;
+#   3. a macro VM built with that set (cmake -DPULLEY_MACROS, pulley-run
+#      and the counting pulley-collect-exact only);
+#   4. predicted: the share of the held-out program's dispatches the set
+#      removes (pulley-ngrams PROGRAM.db --evaluate SET, on its baseline
+#      profile); measured: its exact dispatches on the macro VM's counting
+#      build against those on the baseline's; code bytes likewise;
+#   5. wall time: RUNS (default 5) rounds, interleaved - in each round every
+#      program on the baseline and on each of its macro VMs - every output
+#      checked against bench/expected; medians and their ratio.
+#
+# Prints a table per K and fold design and a summary, with geometric means
+# of the after/before ratios.  Everything goes to WORK_DIR (default a new
+# temporary directory, kept; its builds take about 10 MB each).
+set -eu
+prog=closed_loop.sh
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+ks="8 16 32 64" runs=5 build=$top/build work="" programs="" split="mandel matmul nbody stream"
+usage() {
+    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+while getopts k:n:b:w:p:s:h opt; do
+    case $opt in
+    k) ks=$OPTARG ;;
+    n) runs=$OPTARG ;;
+    b) build=$OPTARG ;;
+    w) work=$OPTARG ;;
+    p) programs=$OPTARG ;;
+    s) split=$OPTARG ;;
+    *) usage ;;
+    esac
+done
+case $runs in '' | *[!0-9]* | 0) echo "$prog: -n needs a positive number" >&2; exit 2 ;; esac
+for k in $ks; do
+    case $k in *[!0-9]* | 0) echo "$prog: -k needs positive numbers" >&2; exit 2 ;; esac
+done
+build=$(cd "$build" && pwd)
+for tool in interp/pulley-run collect/pulley-collect collect/pulley-collect-exact analyze/pulley-ngrams; do
+    [ -x "$build/$tool" ] || { echo "$prog: $build/$tool is missing (build the toolkit first)" >&2; exit 1; }
+done
+for tool in cmake sqlite3 awk; do
+    command -v "$tool" >/dev/null || { echo "$prog: $tool is needed" >&2; exit 1; }
+done
+if [ -z "$programs" ]; then
+    for c in "$top"/bench/*.c; do programs="$programs $(basename "$c" .c)"; done
+fi
+for p in $programs; do
+    [ -f "$build/bench/$p.wasm" ] || { echo "$prog: $build/bench/$p.wasm is missing" >&2; exit 1; }
+done
+[ -n "$work" ] || work=$(mktemp -d /tmp/closed_loop.XXXXXX)
+mkdir -p "$work/profiles" "$work/sets" "$work/vms" "$work/measured" "$work/times"
+work=$(cd "$work" && pwd)
+log=$work/log
+echo "$prog: working in $work" >&2
+step() { echo "$prog: $*" >&2; }
+
+in_list() { # in_list WORD LIST...
+    w=$1
+    shift
+    for x in "$@"; do [ "$x" = "$w" ] && return 0; done
+    return 1
+}
+
+# ---- 1. baseline exact profiles ------------------------------------------
+for p in $programs; do
+    db=$work/profiles/$p.db
+    [ -f "$db" ] && continue
+    step "profiling $p (exact, baseline)"
+    "$build/collect/pulley-collect" --exact --no-fuse -o "$db" --label "$p" -- \
+        "$build/bench/$p.wasm" >/dev/null 2>>"$log" || { echo "$prog: profiling $p failed (see $log)" >&2; exit 1; }
+done
+
+# The folds: "loo-P" tests P, trained on the others; "split" tests the
+# -s programs, trained on the rest.
+folds=""
+for p in $programs; do folds="$folds loo-$p"; done
+split_test=""
+for p in $split; do in_list "$p" $programs && split_test="$split_test $p"; done
+[ -n "$split_test" ] && folds="$folds split"
+fold_tests() { # the programs fold $1 is tested on
+    case $1 in
+    loo-*) echo "${1#loo-}" ;;
+    split) echo "$split_test" ;;
+    esac
+}
+fold_trains() {
+    t=$(fold_tests "$1")
+    for p in $programs; do
+        # shellcheck disable=SC2086
+        in_list "$p" $t || printf '%s ' "$work/profiles/$p.db"
+    done
+}
+
+# ---- 2, 3. sets and macro VMs --------------------------------------------
+for k in $ks; do
+    for f in $folds; do
+        set_file=$work/sets/k$k-$f.macros vm=$work/vms/k$k-$f
+        if [ ! -f "$set_file" ]; then
+            step "K=$k $f: choosing"
+            # shellcheck disable=SC2046
+            "$build/analyze/pulley-ngrams" --quiet --top "$k" --ngrams 0 \
+                --emit-macros "$set_file" $(fold_trains "$f") >/dev/null 2>>"$log" ||
+                { echo "$prog: pulley-ngrams failed for K=$k $f (see $log)" >&2; exit 1; }
+        fi
+        if [ ! -x "$vm/collect/pulley-collect-exact" ]; then
+            step "K=$k $f: building the macro VM"
+            cmake -S "$top" -B "$vm" -DCMAKE_BUILD_TYPE=Release -DPULLEY_MACROS="$set_file" \
+                >>"$log" 2>&1 &&
+                cmake --build "$vm" -j "$(nproc)" --target pulley-run pulley-collect-exact \
+                    >>"$log" 2>&1 || { echo "$prog: building $vm failed (see $log)" >&2; exit 1; }
+        fi
+    done
+done
+
+# ---- 4. predicted and measured dispatches, code bytes ----------------------
+dispatches() { sqlite3 "$1" "SELECT sum(count) FROM exec_counts"; }
+code_bytes() { sqlite3 "$1" "SELECT sum(size) FROM functions"; }
+results=$work/results.txt # k fold program predicted% base_disp macro_disp base_bytes macro_bytes
+: >"$results"
+for k in $ks; do
+    for f in $folds; do
+        set_file=$work/sets/k$k-$f.macros vm=$work/vms/k$k-$f
+        for p in $(fold_tests "$f"); do
+            base_db=$work/profiles/$p.db mdb=$work/measured/k$k-$f-$p.db
+            predicted=$("$build/analyze/pulley-ngrams" "$base_db" --evaluate "$set_file" --format csv |
+                awk -F, 'NR == 2 {print $4}')
+            if [ ! -f "$mdb" ]; then
+                step "K=$k $f: counting $p on the macro VM"
+                "$vm/collect/pulley-collect-exact" -o "$mdb" -- "$build/bench/$p.wasm" \
+                    >/dev/null 2>>"$log" || { echo "$prog: counting $p on $vm failed" >&2; exit 1; }
+            fi
+            echo "$k $f $p $predicted $(dispatches "$base_db") $(dispatches "$mdb")" \
+                 "$(code_bytes "$base_db") $(code_bytes "$mdb")" >>"$results"
+        done
+    done
+done
+
+# ---- 5. wall time, interleaved ---------------------------------------------
+now() { date +%s%N; }
+time_run() { # time_run VARIANT_FILE RUN_BINARY PROGRAM
+    t0=$(now)
+    "$2" "$build/bench/$3.wasm" >"$work/times/out" 2>&1 || { echo "$prog: $2 $3 failed" >&2; exit 1; }
+    t1=$(now)
+    cmp -s "$work/times/out" "$top/bench/expected/$3.txt" ||
+        { echo "$prog: $2 $3 printed something else than bench/expected/$3.txt" >&2; exit 1; }
+    echo "$(((t1 - t0) / 1000))" >>"$1"
+}
+rm -f "$work"/times/*.us
+round=1
+while [ "$round" -le "$runs" ]; do
+    step "timing round $round of $runs"
+    for p in $programs; do
+        time_run "$work/times/base-$p.us" "$build/interp/pulley-run" "$p"
+        for k in $ks; do
+            for f in $folds; do
+                # shellcheck disable=SC2046
+                in_list "$p" $(fold_tests "$f") || continue
+                time_run "$work/times/k$k-$f-$p.us" "$work/vms/k$k-$f/interp/pulley-run" "$p"
+            done
+        done
+    done
+    round=$((round + 1))
+done
+median() { sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# ---- the tables ------------------------------------------------------------
+summary=$work/summary.txt
+: >"$summary"
+for k in $ks; do
+    for design in loo split; do
+        grep -q "^$k $design" "$results" || [ "$design" = loo ] || continue
+        rows=$work/rows
+        : >"$rows"
+        while read -r rk rf rp pred bd md bb mb; do
+            [ "$rk" = "$k" ] || continue
+            case $rf in "$design"*) ;; *) continue ;; esac
+            echo "$rp $pred $bd $md $bb $mb $(median "$work/times/base-$rp.us") $(median "$work/times/k$k-$rf-$rp.us")" >>"$rows"
+        done <"$results"
+        [ -s "$rows" ] || continue
+        title="K = $k, leave-one-out (each program tested on ops chosen from the others)"
+        [ "$design" = split ] && title="K = $k, split by kind (tested:$split_test; chosen on the others)"
+        echo
+        echo "$title"
+        awk -v k="$k" -v design="$design" -v summary="$summary" '
+            BEGIN {
+                printf "%-10s %9s %9s %7s %9s %9s %7s %9s %9s\n", "program", "predict%", "measure%",
+                       "diff pp", "base s", "macro s", "time x", "base B", "macro B"
+            }
+            {
+                meas = 100 * (1 - $4 / $3); diff = $2 - meas
+                if (diff < 0.005 && diff > -0.005) diff = 0
+                if (diff < 0) adiff = -diff; else adiff = diff
+                if (adiff > maxdiff) maxdiff = adiff
+                tr = $8 / $7; dr = $4 / $3
+                printf "%-10s %9.2f %9.2f %7.2f %9.3f %9.3f %7.3f %9d %9d\n", $1, $2, meas, diff,
+                       $7 / 1e6, $8 / 1e6, tr, $5, $6
+                lt += log(tr); ld += log(dr); lp += log(1 - $2 / 100); n++
+                if (tr > worst) { worst = tr; worstp = $1 }
+            }
+            END {
+                gt = exp(lt / n); gd = exp(ld / n); gp = exp(lp / n)
+                printf "%-10s %9.2f %9.2f %7s %9s %9s %7.3f\n", "geomean", 100 * (1 - gp),
+                       100 * (1 - gd), "", "", "", gt
+                printf "%s %s %d %.2f %.2f %.2f %.3f %.3f %s\n", k, design, n, 100 * (1 - gp),
+                       100 * (1 - gd), maxdiff, gt, worst, worstp >> summary
+            }' "$rows"
+    done
+done
+echo
+echo "Summary (geometric means over the held-out programs; time x = macro / baseline wall time)"
+awk 'BEGIN { printf "%4s %-6s %8s %10s %10s %12s %8s %14s\n", "K", "folds", "programs",
+                    "predict%", "measure%", "max |diff| pp", "time x", "slowest x" }
+     { printf "%4s %-6s %8d %10.2f %10.2f %12.2f %8.3f %8.3f %s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }' "$summary"
+echo
+echo "$runs runs per median, interleaved; work directory $work"
