@@ -1,6 +1,7 @@
 /*
  * fuzz_fusion.c - fused and unfused runs of one Wasm module must agree
- * (fuzz_fusion.h).  A run writes a digest of what it observed (FNV-1a of
+ * (fuzz_fusion.h).  Its imports are provided: functions that return zeros,
+ * and globals, tables and memories of the imported types.  A run writes a digest of what it observed (FNV-1a of
  * every call's trap kind and results, then of the memory) to a pipe; the
  * parent compares the two digests and, on a difference, the two logs.
  */
@@ -31,6 +32,72 @@ static void mix(uint64_t *h, const void *data, size_t n)
         *h = (*h ^ p[i]) * 0x100000001b3ull;
 }
 
+/* An imported function: results zero. */
+static pvm_trap_kind zeros(pvm_vm *vm, void *ctx)
+{
+    (void)ctx;
+    memset(vm->x, 0, 16 * sizeof vm->x[0]);
+    for (unsigned i = 0; i < 16; i++)
+        vm->f[i].bits = 0;
+    return PVM_TRAP_NONE;
+}
+
+static char type_letter(uint8_t t)
+{
+    switch (t) {
+    case PVM_WASM_I32: return 'i';
+    case PVM_WASM_I64: return 'I';
+    case PVM_WASM_F32: return 'f';
+    case PVM_WASM_F64: return 'F';
+    case PVM_WASM_FUNCREF: return 'r';
+    default: return 'e';
+    }
+}
+
+/* Host items for every import of wm; 0, or -1 when one cannot be made. */
+static int provide_imports(pvm_wasm_store *s, const pvm_wasm_module *wm)
+{
+    for (uint32_t i = 0; i < wm->nimports; i++) {
+        const pvm_wasm_import *im = &wm->imports[i];
+        char mod[256], name[256];
+        if (im->module.len >= sizeof mod || im->name.len >= sizeof name ||
+            memchr(im->module.str, 0, im->module.len) || memchr(im->name.str, 0, im->name.len))
+            return -1;
+        memcpy(mod, im->module.str, im->module.len);
+        mod[im->module.len] = '\0';
+        memcpy(name, im->name.str, im->name.len);
+        name[im->name.len] = '\0';
+        pvm_error err;
+        int rc = -1;
+        if (im->kind == PVM_WASM_EXTERN_FUNC) {
+            const pvm_wasm_functype *t = pvm_wasm_func_type(wm, im->index);
+            char params[32], results[32];
+            if (t->nparams >= sizeof params || t->nresults >= sizeof results)
+                return -1;
+            for (uint32_t k = 0; k < t->nparams; k++)
+                params[k] = type_letter(t->params[k]);
+            params[t->nparams] = '\0';
+            for (uint32_t k = 0; k < t->nresults; k++)
+                results[k] = type_letter(t->results[k]);
+            results[t->nresults] = '\0';
+            rc = pvm_wasm_host_func(s, mod, name, params, results, zeros, NULL, &err);
+        } else if (im->kind == PVM_WASM_EXTERN_GLOBAL) {
+            const pvm_wasm_global *g = &wm->globals[im->index];
+            rc = pvm_wasm_host_global(s, mod, name, g->type, g->is_mutable, 0, &err);
+        } else if (im->kind == PVM_WASM_EXTERN_TABLE) {
+            const pvm_wasm_table *t = &wm->tables[im->index];
+            rc = pvm_wasm_host_table(s, mod, name, t->elemtype, t->limits.min, t->limits.max,
+                                     &err);
+        } else if (im->kind == PVM_WASM_EXTERN_MEMORY) {
+            const pvm_wasm_memory *m = &wm->memories[im->index];
+            rc = pvm_wasm_host_memory(s, mod, name, m->limits.min, m->limits.max, &err);
+        }
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* One run (in the child): instantiate, call every exported function. */
 static void run(const uint8_t *data, size_t size, int fuse, digest *d)
 {
@@ -41,6 +108,10 @@ static void run(const uint8_t *data, size_t size, int fuse, digest *d)
     if (!s)
         return;
     pvm_wasm_store_set_fusion(s, fuse);
+    pvm_wasm_module *wm0 = pvm_wasm_decode(data, size, &err);
+    int provided = wm0 && provide_imports(s, wm0) == 0;
+    pvm_wasm_module_free(wm0);
+    mix(&d->hash, &provided, sizeof provided);
     pvm_wasm_status st;
     pvm_wasm_instance *inst = pvm_wasm_instantiate(s, data, size, &st, &err);
     mix(&d->hash, &st, sizeof st);
@@ -121,10 +192,7 @@ pulley_fusion_outcome pulley_fuzz_fusion(const uint8_t *data, size_t size)
     pvm_wasm_module *wm = pvm_wasm_decode(data, size, &err);
     if (!wm)
         return PULLEY_FUSION_SKIPPED;
-    int imports = wm->nimports > 0;
     pvm_wasm_module_free(wm);
-    if (imports)
-        return PULLEY_FUSION_SKIPPED;
     digest plain, fused;
     if (run_in_child(data, size, 0, &plain) != 0 || run_in_child(data, size, 1, &fused) != 0)
         return PULLEY_FUSION_TIMEOUT;

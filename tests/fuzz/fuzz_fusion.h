@@ -1,6 +1,6 @@
 /*
  * fuzz_fusion.h - one input through the fusion pass: a valid Wasm module
- * without imports is instantiated and every exported function called
+ * (its imports provided) is instantiated and every exported function called
  * (with zero arguments) twice, once as translated and once fused with the
  * build's macro ops; the results, traps, and the final memory, globals
  * and tables must be the same.  Each run happens in a child process with
@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 typedef enum pulley_fusion_outcome {
-    PULLEY_FUSION_SKIPPED,  /* not a module both runs can instantiate */
+    PULLEY_FUSION_SKIPPED,  /* not a valid module */
     PULLEY_FUSION_TIMEOUT,  /* a run did not finish in time */
     PULLEY_FUSION_SAME,     /* both ran, with the same outcome */
 } pulley_fusion_outcome;
