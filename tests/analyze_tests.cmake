@@ -21,3 +21,13 @@ set_tests_properties(e2e_ngrams_cli PROPERTIES ENVIRONMENT
 add_test(NAME e2e_ngrams_big_profile COMMAND sh ${PROJECT_SOURCE_DIR}/bench/ngrams_scale/smoke.sh)
 set_tests_properties(e2e_ngrams_big_profile PROPERTIES ENVIRONMENT
   "MAKE_BIG_PROFILE=$<TARGET_FILE:make_big_profile>;PEAK_RSS=$<TARGET_FILE:peak_rss>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>")
+
+# The closed loop: emit, generate, evaluate; in a macro build, fused runs
+# measured against the prediction, and mining the macro profile again.
+set(build_macros "")
+if(PULLEY_MACROS)
+  get_filename_component(build_macros "${PULLEY_MACROS}" ABSOLUTE BASE_DIR "${PROJECT_SOURCE_DIR}")
+endif()
+add_test(NAME e2e_macro_loop COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/macro_loop.sh)
+set_tests_properties(e2e_macro_loop PROPERTIES ENVIRONMENT
+  "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>;PULLEY_RUN=$<TARGET_FILE:pulley-run>;PULLEY_MACROGEN=$<TARGET_FILE:pulley-macrogen>;SQLITE3=${PULLEY_SQLITE3};PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs;VM_OPS=${PROJECT_SOURCE_DIR}/interp/vm_ops.h;MACROS=${build_macros}")
