@@ -2,15 +2,18 @@
  * test_ngrams_read.c - reading profile databases: files that are not
  * profiles are refused with their path in the message, runs are selected
  * by id and label, opcode rows give the analysis what each instruction
- * writes and where it branches, a bad row refuses its run, and bytes that
- * do not decode end a function without losing what decoded before them.
+ * writes and where it branches, a bad row refuses its run, bytes that do
+ * not decode end a function without losing what decoded before them, and
+ * an old file's rows (no roles stored) read as the collector migrates them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -217,6 +220,51 @@ static void undecodable_bytes_end_the_function(void **state)
     tdb_remove(&t);
 }
 
+/* A version 1 database, as its schema text makes it: rows without roles
+ * or the return flag are read with those of the legacy rule. */
+static void an_old_file_is_read_with_the_roles_of_its_migration(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_ngrams_v1_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    FILE *f = fopen(NGRAMS_SCHEMA_V1_SQL, "rb");
+    assert_non_null(f);
+    static char schema[65536];
+    size_t n = fread(schema, 1, sizeof schema - 1, f);
+    fclose(f);
+    schema[n] = '\0';
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, schema, NULL, NULL, NULL), SQLITE_OK);
+    /* xadd64 x1, x2, x3; xstore8 x1, x2, -8; ret */
+    const char *rows =
+        "INSERT INTO runs (id, benchmark, command_line, start_time, sample_hz, exact, isa_name,"
+        " isa_hash, collector) VALUES (1, 'old', 'old', '2025', 0, 1, 'pulley', '0', 'old');"
+        "INSERT INTO modules VALUES (1, 1, 'm');"
+        "INSERT INTO opcodes VALUES (1, 4, 'xadd64', 'XXX', 'x x x', 3, 0, '', 'x[a] = x[b] + x[c]'),"
+        " (1, 5, 'xstore8', 'XX_OFF', 'x x off32', 7, 4, 'traps', 'm8[x[a] + imm] = u8(x[b])'),"
+        " (1, 6, 'ret', 'NONE', '', 1, 6, 'term traps', 'pc = lr');"
+        "INSERT INTO functions VALUES (1, 1, 1, 0, 'f', 4096, 11,"
+        " x'04410c054100f8ffffff06');"
+        "INSERT INTO exec_counts VALUES (1, 1, 0, 1), (1, 1, 3, 1), (1, 1, 10, 1);";
+    char *msg = NULL;
+    if (sqlite3_exec(db, rows, NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("%s", msg);
+    assert_int_equal(sqlite3_close(db), SQLITE_OK);
+    an_profile p;
+    char err[512];
+    assert_int_equal(read_db(path, "all", &p, err, sizeof err), 1);
+    const an_func *fn = &p.runs[0].funcs[0];
+    assert_int_equal(fn->ninsns, 3);
+    assert_true(fn->insns[0].defs == 1 && fn->insns[0].uses == 6);  /* w r r */
+    assert_true(fn->insns[1].defs == 0 && fn->insns[1].uses == 3);  /* r r */
+    assert_true(fn->insns[2].flags & AN_RETURN);
+    an_profile_free(&p);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +274,7 @@ int main(void)
         cmocka_unit_test(opcode_rows_say_what_an_instruction_reads_and_writes),
         cmocka_unit_test(a_bad_opcode_row_refuses_the_run),
         cmocka_unit_test(undecodable_bytes_end_the_function),
+        cmocka_unit_test(an_old_file_is_read_with_the_roles_of_its_migration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
