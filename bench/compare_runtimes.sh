@@ -1,0 +1,160 @@
+#!/bin/sh
+# compare_runtimes.sh - this VM against the reference interpreters, side by
+# side: wall-time medians of wasm32-wasi programs under each build of this
+# VM (each dispatch mode, baseline and, with -m, macro builds) and, where
+# their paths are given, wasm3 and WAMR's fast interpreter (iwasm), runs
+# interleaved, with ratios to wasm3 and their geometric means.
+#
+#   sh bench/compare_runtimes.sh [-n RUNS] [-d DIR]... [-m SET.macros]
+#                                [-3 WASM3] [-w IWASM] [-D "goto switch tail"]
+#                                [-W WORK_DIR]
+#
+# Programs: every DIR/NAME.wasm (default: build/bench, the suite written
+# here; give -d for each directory, third-party programs included), with
+#   DIR/NAME.args    its arguments, one per line (none if missing)
+#   DIR/NAME.ignore  an extended regular expression of output lines that
+#                    differ from run to run (timings), left out of the check
+# Every runtime's output (stdout and stderr) of a program must be the same
+# as the first runtime's, or the script stops saying which.
+# This VM is built (pulley-run only) into WORK_DIR per dispatch mode (gcc
+# for switch and goto, clang for tail), and per mode again with the macro
+# ops of -m.  A runtime whose path is not given, or a mode a compiler lacks,
+# is skipped and the table says so.  RUNS defaults to 5.
+set -eu
+prog=compare_runtimes.sh
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+runs=5 dirs="" macros="" wasm3="" iwasm="" modes="goto switch tail" work=""
+while getopts n:d:m:3:w:D:W:h opt; do
+    case $opt in
+    n) runs=$OPTARG ;;
+    d) dirs="$dirs $(cd "$OPTARG" && pwd)" ;;
+    m) macros=$(cd "$(dirname "$OPTARG")" && pwd)/$(basename "$OPTARG") ;;
+    3) wasm3=$OPTARG ;;
+    w) iwasm=$OPTARG ;;
+    D) modes=$OPTARG ;;
+    W) work=$OPTARG ;;
+    *) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    esac
+done
+case $runs in '' | *[!0-9]* | 0) echo "$prog: -n needs a positive number" >&2; exit 2 ;; esac
+[ -n "$dirs" ] || dirs=$top/build/bench
+[ -n "$work" ] || work=$(mktemp -d /tmp/compare_runtimes.XXXXXX)
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+log=$work/log
+echo "$prog: working in $work" >&2
+
+# ---- the runtimes: "label command..." lines ---------------------------------
+runtimes=$work/runtimes
+: >"$runtimes"
+skipped=""
+build_vm() { # build_vm LABEL MODE [MACROS]
+    cc=gcc
+    [ "$2" = tail ] && cc=clang
+    command -v "$cc" >/dev/null || { skipped="$skipped $1 (no $cc)"; return 0; }
+    dir=$work/vm-$1
+    if [ ! -x "$dir/interp/pulley-run" ]; then
+        echo "$prog: building $1" >&2
+        if ! { CC=$cc cmake -S "$top" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPULLEY_DISPATCH="$2" \
+                   -DPULLEY_MACROS="${3:-}" >>"$log" 2>&1 &&
+               cmake --build "$dir" -j "$(nproc)" --target pulley-run >>"$log" 2>&1; }; then
+            skipped="$skipped $1 (does not build, see $log)"
+            return 0
+        fi
+    fi
+    echo "$1 $dir/interp/pulley-run" >>"$runtimes"
+}
+for mode in $modes; do build_vm "base-$mode" "$mode"; done
+if [ -n "$macros" ]; then
+    for mode in $modes; do build_vm "macro-$mode" "$mode" "$macros"; done
+fi
+if [ -n "$wasm3" ] && [ -x "$wasm3" ]; then echo "wasm3 $wasm3" >>"$runtimes"; else skipped="$skipped wasm3"; fi
+if [ -n "$iwasm" ] && [ -x "$iwasm" ]; then echo "wamr $iwasm" >>"$runtimes"; else skipped="$skipped wamr"; fi
+[ -s "$runtimes" ] || { echo "$prog: no runtime to run" >&2; exit 1; }
+
+# ---- the programs ----------------------------------------------------------
+programs=$work/programs # "dir name" lines
+: >"$programs"
+for d in $dirs; do
+    for w in "$d"/*.wasm; do
+        [ -f "$w" ] && echo "$d $(basename "$w" .wasm)" >>"$programs"
+    done
+done
+[ -s "$programs" ] || { echo "$prog: no .wasm programs in$dirs" >&2; exit 1; }
+
+# run_one LABEL COMMAND DIR NAME: time one run, check its output
+now() { date +%s%N; }
+run_one() {
+    label=$1 cmd=$2 d=$3 name=$4
+    set --
+    if [ -f "$d/$name.args" ]; then
+        while IFS= read -r a || [ -n "$a" ]; do set -- "$@" "$a"; done <"$d/$name.args"
+    fi
+    out=$work/out.$name.$label
+    t0=$(now)
+    "$cmd" "$d/$name.wasm" "$@" >"$out" 2>&1 || { echo "$prog: $label failed on $name (see $out)" >&2; exit 1; }
+    t1=$(now)
+    echo "$(((t1 - t0) / 1000))" >>"$work/time.$name.$label"
+    if [ -f "$d/$name.ignore" ]; then
+        grep -Ev -f "$d/$name.ignore" "$out" >"$out.kept" || true
+        mv "$out.kept" "$out"
+    fi
+    ref=$work/out.$name.reference
+    if [ ! -f "$ref" ]; then
+        cp "$out" "$ref"
+    elif ! cmp -s "$out" "$ref"; then
+        echo "$prog: $label prints something else than $(head -1 "$runtimes" | cut -d' ' -f1) for $name:" >&2
+        diff "$ref" "$out" | head -5 >&2
+        exit 1
+    fi
+}
+rm -f "$work"/time.* "$work"/out.*
+round=1
+while [ "$round" -le "$runs" ]; do
+    echo "$prog: round $round of $runs" >&2
+    while read -r d name; do
+        while read -r label cmd; do run_one "$label" "$cmd" "$d" "$name"; done <"$runtimes"
+    done <"$programs"
+    round=$((round + 1))
+done
+
+# ---- the table -------------------------------------------------------------
+median() { sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+labels=$(cut -d' ' -f1 "$runtimes" | tr '\n' ' ')
+table=$work/table # name median... (microseconds), in label order
+: >"$table"
+while read -r d name; do
+    line=$name
+    for l in $labels; do line="$line $(median "$work/time.$name.$l")"; done
+    echo "$line" >>"$table"
+done <"$programs"
+echo
+echo "Wall time, median of $runs interleaved runs (seconds); x: the ratio to wasm3's time"
+awk -v labels="$labels" '
+    BEGIN {
+        n = split(labels, L, " ")
+        for (i = 1; i <= n; i++) if (L[i] == "wasm3") ref = i
+        printf "%-14s", "program"
+        for (i = 1; i <= n; i++) printf " %13s", L[i]
+        printf "\n"
+    }
+    {
+        printf "%-14s", $1
+        for (i = 1; i <= n; i++) {
+            t = $(i + 1) / 1e6
+            if (ref) { x = $(i + 1) / $(ref + 1); lg[i] += log(x); if (x > worst[i]) worst[i] = x
+                       printf " %7.3f %4.2fx", t, x }
+            else printf " %13.3f", t
+        }
+        printf "\n"; rows++
+    }
+    END {
+        if (!ref || !rows) exit
+        printf "%-14s", "geomean x"
+        for (i = 1; i <= n; i++) printf " %13.3f", exp(lg[i] / rows)
+        printf "\n%-14s", "worst x"
+        for (i = 1; i <= n; i++) printf " %13.3f", worst[i]
+        printf "\n"
+    }' "$table"
+[ -z "$skipped" ] || echo "skipped:$skipped"
