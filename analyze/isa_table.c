@@ -58,7 +58,8 @@ static an_imm imm_class(ot_imm kind)
 }
 
 int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const char *operands,
-               int64_t length, int64_t flags, const char *roles, char *err, size_t cap)
+               int64_t length, int64_t reg_bits, int64_t flags, const char *roles, char *err,
+               size_t cap)
 {
     if (flags < 0 || flags > 255) {
         snprintf(err, cap, "opcode %s (%lld): flags %lld are not flag bits", name ? name : "?",
@@ -73,7 +74,7 @@ int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const c
         isa->ops = grown;
         isa->cap = n;
     }
-    if (ot_table_add(&isa->rows, id, name, operands, length, err, cap) != 0)
+    if (ot_table_add(&isa->rows, id, name, operands, length, reg_bits, err, cap) != 0)
         return -1;
     const ot_opcode *row = &isa->rows.ops[isa->rows.n - 1];
     an_isa_op *op = &isa->ops[isa->rows.n - 1];
@@ -180,10 +181,10 @@ int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
     st = NULL;
     rc = sqlite3_prepare_v2(db,
                             version >= 3
-                                ? "SELECT id, name, operands, length, flags, roles FROM opcodes "
-                                  "WHERE run_id = ?1 ORDER BY id"
+                                ? "SELECT id, name, operands, length, flags, roles, reg_bits "
+                                  "FROM opcodes WHERE run_id = ?1 ORDER BY id"
                                 : "SELECT id, name, operands, length, " PVM_LEGACY_FLAGS_SQL ", "
-                                  PVM_LEGACY_ROLES_SQL " FROM opcodes "
+                                  PVM_LEGACY_ROLES_SQL ", 5 FROM opcodes "
                                   "WHERE run_id = ?1 ORDER BY id",
                             -1, &st, NULL);
     if (rc == SQLITE_OK)
@@ -193,8 +194,8 @@ int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
         if (an_isa_add(isa, p, sqlite3_column_int64(st, 0),
                        (const char *)sqlite3_column_text(st, 1),
                        (const char *)sqlite3_column_text(st, 2), sqlite3_column_int64(st, 3),
-                       sqlite3_column_int64(st, 4), (const char *)sqlite3_column_text(st, 5),
-                       row_err, sizeof row_err) != 0) {
+                       sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4),
+                       (const char *)sqlite3_column_text(st, 5), row_err, sizeof row_err) != 0) {
             snprintf(err, cap, "run %lld: stored opcode table: %s", (long long)run, row_err);
             goto fail;
         }

@@ -36,11 +36,13 @@ typedef struct an_isa {
 int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err, size_t cap);
 
 /* Add one stored row (ids increasing; isa starts zeroed): its operand kinds
- * such as "x x s32", the encoded length, the flags and the role of each
+ * such as "x x s32", the encoded length, the bits of each register
+ * operand (8, or 5 in older profiles), the flags and the role of each
  * register operand ("w r r": r read, w written, rw both).  Returns 0, or
  * -1 with err saying what is wrong with the row. */
 int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const char *operands,
-               int64_t length, int64_t flags, const char *roles, char *err, size_t cap);
+               int64_t length, int64_t reg_bits, int64_t flags, const char *roles, char *err,
+               size_t cap);
 
 void an_isa_free(an_isa *isa);
 

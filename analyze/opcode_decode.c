@@ -1,6 +1,7 @@
 /*
  * opcode_decode.c - one instruction decoded with a table of stored opcode
- * rows: little-endian fields, the 5-bit register pack, immediates
+ * rows: little-endian fields, the register pack (bytes, or 5-bit fields),
+ * immediates
  * extended by their kind, jump tables checked to lie within the code.
  */
 #include "opcode_decode.h"
@@ -64,7 +65,13 @@ int ot_decode(const ot_table *t, const uint8_t *code, size_t size, size_t off, o
         return -1;
     }
     const uint8_t *p = code + off + op->hdr;
-    for (unsigned b = 0; b < op->pack; b++) {
+    for (unsigned b = 0; op->reg_bits == 8 && b < op->pack; b++)
+        if (p[b] > 31) {
+            snprintf(err, cap, "%s has non-zero padding bits in register operand %u", op->name,
+                     b + 1);
+            return -1;
+        }
+    for (unsigned b = 0; op->reg_bits == 5 && b < op->pack; b++) {
         unsigned used = 5u * op->nregs > 8u * b ? 5u * op->nregs - 8u * b : 0;
         if (used < 8 && (p[b] & (0xFFu << used))) {
             snprintf(err, cap, "%s has non-zero padding bits after its register operands",
@@ -74,7 +81,9 @@ int ot_decode(const ot_table *t, const uint8_t *code, size_t size, size_t off, o
     }
     memset(out, 0, sizeof *out);
     out->op = op;
-    for (unsigned i = 0; i < op->nregs; i++) {
+    for (unsigned i = 0; op->reg_bits == 8 && i < op->nregs; i++)
+        out->reg[i] = p[i];
+    for (unsigned i = 0; op->reg_bits == 5 && i < op->nregs; i++) {
         unsigned bit = 5 * i, b = bit / 8;
         unsigned v = p[b] | (b + 1 < op->pack ? (unsigned)p[b + 1] << 8 : 0);
         out->reg[i] = (uint8_t)(v >> (bit % 8) & 31);

@@ -63,8 +63,13 @@ static const char *parse_operands(ot_opcode *d, const char *operands, int *unkno
 }
 
 int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands,
-                 int64_t length, char *err, size_t cap)
+                 int64_t length, int64_t reg_bits, char *err, size_t cap)
 {
+    if (reg_bits != 5 && reg_bits != 8) {
+        snprintf(err, cap, "opcode %s (%lld): %lld bits per register operand (5 or 8)",
+                 name ? name : "?", (long long)id, (long long)reg_bits);
+        return -1;
+    }
     if (id < 0 || id == OT_ESCAPE_BYTE || id > 256 + 0xFFFF) {
         snprintf(err, cap, "opcode id %lld is not an opcode number", (long long)id);
         return -1;
@@ -77,10 +82,10 @@ int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands
         snprintf(err, cap, "opcode %lld has no name or no operands", (long long)id);
         return -1;
     }
-    ot_opcode d = {.id = (uint32_t)id, .hdr = id >= 256 ? 3 : 1};
+    ot_opcode d = {.id = (uint32_t)id, .hdr = id >= 256 ? 3 : 1, .reg_bits = (uint8_t)reg_bits};
     int unknown;
     const char *problem = parse_operands(&d, operands, &unknown);
-    d.pack = (uint8_t)((d.nregs * 5u + 7u) / 8u);
+    d.pack = (uint8_t)(reg_bits == 8 ? d.nregs : (d.nregs * 5u + 7u) / 8u);
     unsigned fixed = d.hdr + d.pack, imm_bytes = 0;
     for (unsigned i = 0; i < d.nimms; i++)
         imm_bytes += d.imm_size[i];

@@ -13,8 +13,10 @@
  *
  * The encoding (drawn at the top of interp/opcodes.def): a one-byte
  * opcode, or the escape byte 0xFF and a 16-bit little-endian extended code
- * (opcode id 256 + code); then the register operands, 5 bits each from
- * bit 0, in as few whole bytes as hold them; then the little-endian
+ * (opcode id 256 + code); then the register operands, a byte each (the
+ * row's reg_bits 8; below 32), or - rows of older profiles, reg_bits 5 -
+ * 5 bits each from bit 0 in as few whole bytes as hold them; then the
+ * little-endian
  * immediates, in order (a baseline op has at most one, a macro op up to
  * OT_MAX_IMMS); a jump table's entries follow the instruction.
  */
@@ -47,6 +49,7 @@ typedef struct ot_opcode {
     uint32_t id;       /* opcode number: first byte, or 256 + extended code */
     char *name;        /* mnemonic */
     uint8_t hdr;       /* opcode bytes: 1, or 3 behind the escape byte */
+    uint8_t reg_bits;  /* 8: a byte per register operand; 5: packed 5-bit fields */
     uint8_t nregs;     /* register operands, always first */
     uint16_t regf;     /* bit i: register operand i is an f register */
     uint8_t pack;      /* bytes of the register pack */
@@ -67,7 +70,7 @@ typedef struct ot_table {
  * is not an opcode number or is out of order, no name, operands that do
  * not fit the length, out of memory); t is unchanged then. */
 int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands,
-                 int64_t length, char *err, size_t cap);
+                 int64_t length, int64_t reg_bits, char *err, size_t cap);
 
 /* Remove the row added last (a reader that refuses it after all). */
 void ot_table_drop_last(ot_table *t);

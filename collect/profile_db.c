@@ -45,9 +45,11 @@ static const char migrate_1_to_2[] =
     "PRAGMA user_version = 2;";
 
 /* Version 2 -> 3: roles and the return flag as sql/legacy_roles.h reads
- * an older row, and the (empty) table of macro parts. */
+ * an older row, its 5-bit register packs, and the (empty) table of macro
+ * parts. */
 static const char migrate_2_to_3[] =
     "ALTER TABLE opcodes ADD COLUMN roles TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE opcodes ADD COLUMN reg_bits INTEGER NOT NULL DEFAULT 5;"
     "UPDATE opcodes SET roles = " PVM_LEGACY_ROLES_SQL ";"
     "UPDATE opcodes SET flag_names = flag_names || ' return'"
     "  WHERE " PVM_LEGACY_FLAGS_SQL " <> flags;"

@@ -87,6 +87,7 @@ static void build(void)
             .operands = operands[o->format],
             .roles = roles[o->format],
             .length = o->length,
+            .reg_bits = PVM_REG_BITS,
             .flags = o->flags,
             .flag_names = flag_names[o->flags & ((1u << NFLAGS) - 1)],
             .semantics = o->semantics ? o->semantics : "",

@@ -73,7 +73,7 @@ static int insert_opcodes(profile_db *p, int64_t run, const pvm_agent_isa *isa, 
     sqlite3_stmt *st;
     if (pdb_prepare(p,
                     "INSERT INTO opcodes (run_id, id, name, format, operands, length, flags,"
-                    " flag_names, semantics, roles) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    " flag_names, semantics, roles, reg_bits) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                     &st, err, errcap) != 0)
         return -1;
     int rc = 0;
@@ -89,6 +89,7 @@ static int insert_opcodes(profile_db *p, int64_t run, const pvm_agent_isa *isa, 
         b = b ? b : bind_text(st, 8, o->flag_names ? o->flag_names : "");
         b = b ? b : bind_text(st, 9, o->semantics ? o->semantics : "");
         b = b ? b : bind_text(st, 10, o->roles ? o->roles : "");
+        b = b ? b : sqlite3_bind_int64(st, 11, o->reg_bits ? o->reg_bits : 8);
         rc = pdb_run(p, st, b, err, errcap);
     }
     if (pdb_finalize(p, st, err, errcap) || rc)

@@ -29,27 +29,6 @@ static int64_t read_imm(pvm_imm_kind k, const uint8_t *p)
     return 0;
 }
 
-/* Bits [5i, 5i + 5) of the register pack at p (pack_bytes long). */
-static unsigned pack_field(const uint8_t *p, unsigned pack_bytes, unsigned i)
-{
-    unsigned bit = 5 * i, v = 0;
-    for (unsigned b = bit / 8; b < pack_bytes && b <= (bit + 4) / 8; b++)
-        v |= (unsigned)p[b] << (8 * (b - bit / 8));
-    return (v >> (bit % 8)) & 31;
-}
-
-/* Are the pack's bits from 5 * nregs on all zero? */
-static int padding_is_zero(const uint8_t *p, unsigned pack_bytes, unsigned nregs)
-{
-    for (unsigned b = 0; b < pack_bytes; b++) {
-        unsigned used = 5 * nregs > 8 * b ? 5 * nregs - 8 * b : 0;
-        unsigned mask = used >= 8 ? 0 : 0xFFu << used;
-        if (p[b] & mask)
-            return 0;
-    }
-    return 1;
-}
-
 const char *pvm_decode(const uint8_t *code, size_t size, size_t off, pvm_insn *out)
 {
     size_t avail = size - off;
@@ -69,10 +48,11 @@ const char *pvm_decode(const uint8_t *code, size_t size, size_t off, pvm_insn *o
         return "truncated instruction";
 
     const uint8_t *p = code + off + hdr;
-    if (!padding_is_zero(p, fmt->pack_bytes, fmt->nregs))
-        return "non-zero padding bits after the register operands";
+    for (unsigned i = 0; i < fmt->nregs; i++)
+        if (p[i] > 31)
+            return "non-zero padding bits in a register operand (a register is 0..31)";
     for (unsigned i = 0; i < PVM_MAX_REGS; i++)
-        out->reg[i] = i < fmt->nregs ? (uint8_t)pack_field(p, fmt->pack_bytes, i) : 0;
+        out->reg[i] = i < fmt->nregs ? p[i] : 0;
 
     out->op = (uint16_t)op;
     out->table = NULL;
@@ -147,16 +127,9 @@ size_t pvm_encode(pvm_buf *b, const pvm_insn *insn)
         if (fmt->imm[i] == PVM_IMM_TABLE)
             table_count = insn->imms[i];
     }
-    uint8_t pack[PVM_REGPACK_BYTES(PVM_MAX_REGS)] = {0};
-    for (unsigned i = 0; i < fmt->nregs; i++) {
+    for (unsigned i = 0; i < fmt->nregs; i++)
         if (insn->reg[i] > 31)
             return 0;
-        unsigned bit = 5 * i;
-        unsigned v = (unsigned)insn->reg[i] << (bit % 8);
-        pack[bit / 8] |= (uint8_t)v;
-        if (v >> 8)
-            pack[bit / 8 + 1] |= (uint8_t)(v >> 8);
-    }
 
     size_t start = b->len;
     if (PVM_OP_IS_EXT(insn->op)) {
@@ -165,7 +138,7 @@ size_t pvm_encode(pvm_buf *b, const pvm_insn *insn)
     } else {
         pvm_buf_u8(b, (uint8_t)insn->op);
     }
-    pvm_buf_append(b, pack, fmt->pack_bytes);
+    pvm_buf_append(b, insn->reg, fmt->pack_bytes);
     for (unsigned i = 0; i < fmt->nimms; i++) {
         uint64_t v = (uint64_t)insn->imms[i];
         switch (pvm_imm_size(fmt->imm[i])) {

@@ -94,8 +94,11 @@ enum {
 #define PVM_REGROLE_Fw PVM_ROLE_W
 #define PVM_REGROLE_Frw PVM_ROLE_RW
 
-/* Bytes taken by a register pack of n registers (5 bits each). */
-#define PVM_REGPACK_BYTES(n) (((n) * 5 + 7) / 8)
+/* A register operand takes a byte of the register pack (its number, below
+ * 32: the top three bits are zero), so that the interpreter reads it with
+ * one load; profiles of version 2 and before stored 5-bit packs. */
+#define PVM_REG_BITS 8
+#define PVM_REGPACK_BYTES(n) (n)
 
 /* A parenthesised list of the table, as the elements of an initializer. */
 #define PVM_LIST_(...) __VA_ARGS__

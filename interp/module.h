@@ -35,7 +35,7 @@
 #include "error.h"
 
 #define PVM_PBC_MAGIC "\0PBC"
-#define PVM_PBC_VERSION 1u
+#define PVM_PBC_VERSION 2u /* 2: register operands a byte each; 1: 5-bit packs */
 #define PVM_NO_ENTRY UINT32_MAX
 #define PVM_TYPE_LETTERS "ilfdre"
 /* Zero bytes kept after the code blob: the interpreter may read a few bytes

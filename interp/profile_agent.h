@@ -63,6 +63,8 @@ typedef struct pvm_agent_opcode {
     const char *operands;  /* operand kinds, registers first, e.g. "x x s32" ("" if none) */
     const char *roles;     /* per register operand "r", "w" or "rw", e.g. "w r" ("" if none) */
     unsigned length;       /* encoded bytes (variable parts excluded) */
+    unsigned reg_bits;     /* bits of each register operand in its pack: 8 (a byte
+                            * each) or 5 (packed from bit 0); 0: 8 */
     unsigned flags;        /* the VM's flag bits */
     const char *flag_names; /* the same, as text ("branch term") */
     const char *semantics; /* one line, or "" */

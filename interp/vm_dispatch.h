@@ -32,7 +32,8 @@
  *   IMM_S8 IMM_U8 IMM_S16 IMM_S32 IMM_U32 IMM_I64   the immediate
  *   ADDR(r)          x[r] + s32 offset immediate, wrapping mod 2^64
  *   DATA(p, a, n)    p = host address of data-space bytes a .. a+n-1 (all
- *                    in the heap or all in the stack), or trap MEMORY_FAULT
+ *                    in the heap or all in the stack), or trap HEAP_OOB
+ *                    (past the heap) or MEMORY_FAULT
  *   CALL_HOST(fn, ctx)  call a host function, then reload the heap
  *   CHECK_TRUNC(v, lo, hi)  Wasm's trapping float->int range check
  *   NEXT()           go on with the next instruction (in a macro op's
@@ -61,23 +62,18 @@
         OP_IMM_ = PVM_IMM_##name                                               \
     };
 
-/* The register pack, read as one little-endian word (the code is followed
- * by PVM_CODE_PADDING zero bytes, so this never reads past it). */
-#define OP_PACK_ pvm_rd32(pc + OP_REGS_)
-#define BASE_REG_A_ (OP_PACK_ & 31)
-#define BASE_REG_B_ ((OP_PACK_ >> 5) & 31)
-#define BASE_REG_C_ ((OP_PACK_ >> 10) & 31)
-#define BASE_REG_D_ ((OP_PACK_ >> 15) & 31)
+/* The register operands, a byte each (below 32: the verifier checked). */
+#define BASE_REG_A_ (pc[OP_REGS_])
+#define BASE_REG_B_ (pc[OP_REGS_ + 1])
+#define BASE_REG_C_ (pc[OP_REGS_ + 2])
+#define BASE_REG_D_ (pc[OP_REGS_ + 3])
 #define A BASE_REG_A_
 #define B BASE_REG_B_
 #define C BASE_REG_C_
 #define D BASE_REG_D_
-/* Register k of a macro op's pack (interp/gen: the macro's bodies read
- * them once into locals and map a part's A, B, C, D onto those; a pack of
- * 12 or more registers has its last ones in a second word,
- * PVM_CODE_PADDING covering both reads). */
-#define MACRO_REG_(k) ((unsigned)(pvm_rd64(pc + OP_REGS_) >> (5 * (k))) & 31)
-#define MACRO_REG_HI_(k) ((unsigned)(pvm_rd64(pc + OP_REGS_ + 7) >> (5 * (k) - 56)) & 31)
+/* Register k of a macro op (interp/gen: the macro's bodies read them once
+ * into locals and map a part's A, B, C, D onto those). */
+#define MACRO_REG_(k) ((unsigned)pc[OP_REGS_ + (k)])
 
 #define X_REG_(r) x[r]
 #define F_REG_(r) vm->f[r].bits
@@ -111,7 +107,11 @@
 #define ADDR(r) (X(r) + (uint64_t)(int64_t)IMM_S32)
 /* The heap first: it is where translated code's data lives.  An address
  * below heap_base (== stack_size) makes h_ wrap to above heap_size; the
- * stack size is at least 16, so stack_size - n cannot wrap. */
+ * stack size is at least 16, so stack_size - n cannot wrap.  Past the heap
+ * (by less than PVM_HEAP_REACH, as far as a Wasm address and offset
+ * reach) the access is out of bounds: this check is Wasm's bounds check,
+ * so translated code needs no bcheck32. */
+#define PVM_HEAP_REACH (UINT64_C(1) << 33)
 #define DATA(p, addr, n)                                                       \
     do {                                                                       \
         uint64_t a_ = (addr), h_ = a_ - vm->heap_base;                         \
@@ -120,7 +120,7 @@
         else if (LIKELY(a_ <= vm->stack_size - (n)))                           \
             p = vm->stack + a_;                                                \
         else                                                                   \
-            TRAP(MEMORY_FAULT);                                                \
+            TRAP_WITH(h_ < PVM_HEAP_REACH ? PVM_TRAP_HEAP_OOB : PVM_TRAP_MEMORY_FAULT); \
     } while (0)
 #define RELOAD_HEAP() (heap = vm->memory->bytes, heap_size = vm->memory->size)
 /* Control leaves bytecode for host function fn; the instruction at pc then

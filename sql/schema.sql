@@ -23,7 +23,9 @@
 --      (read, written), stated by the opcode table rather than read out of
 --      its semantics; flag 16 (returns) and 32 (macro op); macro_parts:
 --      the parts of each macro op.  Operand lists may hold several
---      immediates (macro ops).  Migrating a version 2 database fills
+--      immediates (macro ops).  opcodes.reg_bits: the VM now encodes each
+--      register operand as a byte (8), where older runs packed 5 bits (5,
+--      what migrated rows get).  Migrating a version 2 database fills
 --      roles as the analysis used to read them from the semantics (the
 --      first register operand written when the semantics begin "x[a] ="
 --      or "f[a]... =", every other one read) and flags ret as returning.
@@ -84,6 +86,9 @@ CREATE TABLE opcodes (
   roles      TEXT NOT NULL DEFAULT '',  -- per register operand, in order: 'r' read,
                                         -- 'w' written, 'rw' read then written, e.g.
                                         -- 'w r r' (since version 3)
+  reg_bits   INTEGER NOT NULL DEFAULT 5, -- bits of each register operand in the
+                                        -- register pack: 8 (a byte each) or 5 (packed
+                                        -- from bit 0, as versions 1 and 2 stored)
   PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 

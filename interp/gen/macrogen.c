@@ -277,15 +277,6 @@ static void write_rows(FILE *out, const macro_row *rows, size_t n)
     }
 }
 
-/* Read a macro register's number from the register pack. */
-static void print_reg(FILE *out, unsigned r)
-{
-    if (r < 12)
-        fprintf(out, "MACRO_REG_(%u)", r);
-    else
-        fprintf(out, "MACRO_REG_HI_(%u)", r);
-}
-
 static const char *const imm_macros[] = {"IMM_S8", "IMM_U8", "IMM_S16", "IMM_S32", "IMM_U32",
                                          "IMM_I64"};
 static const char *const imm_casts[] = {"(int8_t)", "(uint8_t)", "(int16_t)", "(int32_t)",
@@ -310,9 +301,7 @@ static void write_bodies(FILE *out, const macro_row *rows, size_t n, const bodie
         print_semantics(out, m);
         fprintf(out, " */\nOPCODE(%s)\n", m->name);
         for (unsigned k = 0; k < m->nregs; k++) {
-            fprintf(out, "    const unsigned macro_reg%u_ = ", k);
-            print_reg(out, k);
-            fputs(";\n", out);
+            fprintf(out, "    const unsigned macro_reg%u_ = MACRO_REG_(%u);\n", k, k);
         }
         for (unsigned k = 0; k < m->nimms; k++)
             fprintf(out, "    const uint64_t macro_imm%u_ = MACRO_IMM_(OP_REGS_ + %u);\n", k,

@@ -1,12 +1,13 @@
 /*
- * translate_memory.c - linear memory: every load and store is the explicit
- * bounds check, the heap-base add and the plain access,
+ * translate_memory.c - linear memory: every load and store is the
+ * heap-base add and the plain access,
  *
- *     bcheck32 addr, offset + size     ; traps out of bounds
  *     xadd64   x30, x31, addr          ; x31 = heap base
- *     xload32_u dst, x30, offset
+ *     xload32_u dst, x30, offset       ; traps heap_oob out of bounds
  *
- * (fusing them is for the toolkit to discover); memory.size and
+ * (the access's own check of the data space is Wasm's bounds check: heap
+ * base + u32 address + offset lies in the heap or past it, never below;
+ * fusing the two is for the toolkit to discover); memory.size and
  * memory.grow in pages; the bulk operations as host calls.
  */
 #include "translate_internal.h"
@@ -44,7 +45,6 @@ static int access(tr_func *t, const pvm_wasm_insn *in, tr_access acc)
         t->dead = true;
         return 0;
     }
-    tr_emit(t, PVM_OP_bcheck32, addr, 0, 0, (int64_t)end);
     tr_emit(t, PVM_OP_xadd64, TR_SCRATCH1, TR_HEAP_BASE, addr, 0);
     int64_t offset = in->offset;
     if (offset > INT32_MAX) {

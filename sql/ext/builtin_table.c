@@ -19,7 +19,7 @@ int sx_builtin_table(ot_table *t, char *err, size_t cap)
             continue;
         char operands[8 * (PVM_MAX_REGS + PVM_MAX_IMMS)];
         pvm_format_operands(&pvm_formats[info->format], operands, sizeof operands);
-        if (ot_table_add(t, op, info->name, operands, info->length, err, cap) != 0) {
+        if (ot_table_add(t, op, info->name, operands, info->length, PVM_REG_BITS, err, cap) != 0) {
             ot_table_free(t);
             return -1;
         }

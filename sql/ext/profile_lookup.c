@@ -62,8 +62,16 @@ int sx_load_run_isa(sqlite3 *db, sqlite3_int64 run, ot_table *t, char *err, size
     *t = (ot_table){0};
     if (run_exists(db, run, err, cap) != 0)
         return -1;
+    /* Files before schema version 3 store no reg_bits: their packs are 5-bit. */
     sqlite3_stmt *st;
-    if (prepare(db, "SELECT id, name, operands, length FROM opcodes WHERE run_id = ?1 ORDER BY id",
+    int has_bits = sqlite3_prepare_v2(db, "SELECT reg_bits FROM opcodes LIMIT 0", -1, &st, NULL) ==
+                   SQLITE_OK;
+    sqlite3_finalize(st);
+    if (prepare(db,
+                has_bits ? "SELECT id, name, operands, length, reg_bits FROM opcodes "
+                           "WHERE run_id = ?1 ORDER BY id"
+                         : "SELECT id, name, operands, length, 5 FROM opcodes "
+                           "WHERE run_id = ?1 ORDER BY id",
                 run, &st, err, cap) != SQLITE_OK)
         return -1;
     int rc = SQLITE_OK, failed = 0;
@@ -77,7 +85,8 @@ int sx_load_run_isa(sqlite3 *db, sqlite3_int64 run, ot_table *t, char *err, size
                      (long long)run);
             failed = 1;
         } else if (ot_table_add(t, sqlite3_column_int64(st, 0), name, operands,
-                                sqlite3_column_int64(st, 3), row_err, sizeof row_err) != 0) {
+                                sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4), row_err,
+                                sizeof row_err) != 0) {
             snprintf(err, cap, "run %lld: stored opcode table: %s", (long long)run, row_err);
             failed = 1;
         }

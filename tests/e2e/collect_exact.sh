@@ -120,7 +120,7 @@ run 2 -o "$db" --exact -- "$PROGRAMS/trap_div.pasm"
     fail "run 4: $(sql 'SELECT * FROM runs WHERE id = 4')"
 [ "$(sql "SELECT group_concat(f.name || '@' || e.offset, ' ') FROM exec_counts e
           JOIN functions f ON f.id = e.function_id
-          WHERE e.run_id = 4 AND f.name = 'percent' AND e.offset >= 6")" = "percent@6" ] ||
+          WHERE e.run_id = 4 AND f.name = 'percent' AND e.offset >= 7")" = "percent@7" ] ||
     fail "trap counts: $(sql 'SELECT * FROM exec_counts WHERE run_id = 4')"
 
 # ---- without --exact: no counts -------------------------------------------

@@ -49,12 +49,12 @@ grep -q '<h2>#1 <span class="fname mono">loops</span> <span class="fshare">100.0
 # Instruction rows with a heat class, a share and the disassembly: the
 # inner loop's five hottest instructions are all there and warm.
 grep -Eo '<tr id="f[0-9]+-0x[0-9a-f]+" class="h[1-7]" data-share="[0-9.]+">.*</tr>' "$tmp/dom.html" >"$tmp/rows"
-for ins in 'xlt64_s x4, x3, x0' 'br_if_not x4, +20' 'xmul64 x4, x2, x3' 'xadd64 x1, x1, x4' 'xadd64 x3, x3, x5'; do
+for ins in 'xlt64_s x4, x3, x0' 'br_if_not x4, +23' 'xmul64 x4, x2, x3' 'xadd64 x1, x1, x4' 'xadd64 x3, x3, x5'; do
     grep -q "<td class=\"ins\">$ins</td>" "$tmp/rows" || fail "no heated row for $ins in the DOM"
 done
 hottest=$(sed -n 's/.*data-share="\([0-9.]*\)".*/\1/p' "$tmp/rows" | sort -g | tail -1)
 [ "$(grep -c "class=\"h7\" data-share=\"$hottest\"" "$tmp/rows")" -ge 1 ] || fail "the hottest row is not at the top heat"
-grep -q 'class="back" href="#f[0-9]*-0x15"' "$tmp/dom.html" || fail "no back-edge to the inner loop head"
+grep -q 'class="back" href="#f[0-9]*-0x16"' "$tmp/dom.html" || fail "no back-edge to the inner loop head"
 # Every place of a proposal names a row the browser has.
 grep -o 'href="#f[0-9]*-0x[0-9a-f]*"' "$tmp/dom.html" | sort -u | sed 's/href="#\(.*\)"/\1/' >"$tmp/places"
 [ -s "$tmp/places" ] || fail "no links to instructions"

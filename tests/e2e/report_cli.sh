@@ -49,9 +49,9 @@ cmp -s "$tmp/want" "$tmp/got" ||
     fail "threshold 5%: printed offsets $(tr '\n' ' ' <"$tmp/got"), expected $(tr '\n' ' ' <"$tmp/want")"
 grep -q "$esc" "$tmp/out" && fail "ANSI codes written to a file"
 # The compare of the inner loop is its head; its jump is the back-edge.
-grep -Eq ' 0x0015  xlt64_s x4, x3, x0 +\[loop head\]$' "$tmp/out" || fail "loop head: $(cat "$tmp/out")"
+grep -Eq ' 0x0016  xlt64_s x4, x3, x0 +\[loop head\]$' "$tmp/out" || fail "loop head: $(cat "$tmp/out")"
 report 0 "$db" --text --threshold 0.5 --context 2
-grep -Eq ' 0x0027  jump -18 +\[back to 0x0015\]$' "$tmp/out" || fail "back-edge: $(cat "$tmp/out")"
+grep -Eq ' 0x002c  jump -22 +\[back to 0x0016\]$' "$tmp/out" || fail "back-edge: $(cat "$tmp/out")"
 grep -q '^ *--$' "$tmp/out" || fail "no block separators: $(cat "$tmp/out")"
 # More context shows more lines, never fewer.
 [ "$(grep -c ' 0x' "$tmp/out")" -ge "$(wc -l <"$tmp/got")" ] || fail "context lost lines"
@@ -95,7 +95,7 @@ while read -r id; do
     grep -q "id=\"$id\"" "$tmp/report.html" || fail "link #$id has no anchor"
 done <"$tmp/targets"
 grep -q '<span class="fname mono">loops</span>' "$tmp/report.html" || fail "no heading for loops"
-grep -Eq '<tr id="f[0-9]+-0x15" class="h[1-7]" data-share="[0-9.]+"><td class="pct r">[0-9.]+</td>.*xlt64_s x4, x3, x0' \
+grep -Eq '<tr id="f[0-9]+-0x16" class="h[1-7]" data-share="[0-9.]+"><td class="pct r">[0-9.]+</td>.*xlt64_s x4, x3, x0' \
     "$tmp/report.html" || fail "no hot row for the loop head"
 grep -q 'xlt64_s + br_if_not' "$tmp/report.html" || fail "no compare + branch proposal"
 # Each proposal's row is followed by the line of its places.
@@ -121,7 +121,7 @@ grep -q '<b>x</b>' "$tmp/evil.html" && fail "a label became markup"
     >/dev/null 2>&1 || fail "exact collection"
 report 0 "$tmp/exact.db" --text --threshold 10 --context 0
 # The inner loop's compare runs n(n+1) = 2550 times of 5*2550 + ... in all.
-grep -Eq '^ +[0-9.]+% +2550  0x0015  xlt64_s x4, x3, x0' "$tmp/out" || fail "exact counts: $(cat "$tmp/out")"
+grep -Eq '^ +[0-9.]+% +2550  0x0016  xlt64_s x4, x3, x0' "$tmp/out" || fail "exact counts: $(cat "$tmp/out")"
 grep -q 'executions' "$tmp/out" || fail "exact run not called executions"
 report 0 "$tmp/exact.db" -o "$tmp/exact.html"
 grep -q '<th class="r">executions</th>' "$tmp/exact.html" || fail "exact HTML column"

@@ -44,7 +44,7 @@ for ext in pasm pbc; do
     check 0 '12' "$PULLEY_RUN" --invoke by_table "$dir/dispatch_table.$ext" 6
 
     check 2 '' "$PULLEY_RUN" "$dir/trap_div.$ext"
-    stderr_has 'pulley-run: trap: integer divide by zero (div_by_zero) in function percent at offset 6'
+    stderr_has 'pulley-run: trap: integer divide by zero (div_by_zero) in function percent at offset 7'
     check 0 '35' "$PULLEY_RUN" --invoke percent "$dir/trap_div.$ext" 7 20
     check 0 '-75' "$PULLEY_RUN" --invoke percent "$dir/trap_div.$ext" -3 4
     check 0 '-75' "$PULLEY_RUN" --invoke percent "$dir/trap_div.$ext" -- -0x3 4

@@ -2,9 +2,9 @@
 ;
 ;   percent(part, whole) = part * 100 / whole      (signed 64-bit)
 ;
-; main asks for percent(7, 0): the xdiv64_s at offset 6 of function percent
+; main asks for percent(7, 0): the xdiv64_s at offset 7 of function percent
 ; traps with div_by_zero, and pulley-run reports
-;   pulley-run: trap: integer divide by zero (div_by_zero) in function percent at offset 6
+;   pulley-run: trap: integer divide by zero (div_by_zero) in function percent at offset 7
 ; and exits with status 2.  `--invoke percent trap_div.pasm 7 20` prints 35.
 
 .func main -> i64
@@ -19,6 +19,6 @@
 .func percent i64 i64 -> i64
     xconst8 x2, 100
     xmul64 x0, x0, x2
-    xdiv64_s x0, x0, x1         ; offset 6
+    xdiv64_s x0, x0, x1         ; offset 7
     ret
 .end

@@ -52,7 +52,7 @@ static void length_is_header_plus_register_pack_plus_immediate(void **state)
             continue;
         const pvm_format_info *fmt = &pvm_formats[info->format];
         unsigned header = PVM_OP_IS_EXT(op) ? 3 : 1;
-        assert_int_equal(fmt->pack_bytes, (fmt->nregs * 5 + 7) / 8);
+        assert_int_equal(fmt->pack_bytes, fmt->nregs); /* a byte per register */
         assert_int_equal(info->length, header + fmt->pack_bytes + fmt->imm_bytes);
     }
 }

@@ -117,10 +117,10 @@ static void empty_module(pvm_buf *b)
 IMAGE(empty_file) { (void)b; }
 IMAGE(bad_magic) { pvm_buf_append(b, "\0PBX\1\0\0\0", 8); }
 IMAGE(header_cut_after_magic) { pvm_buf_append(b, PVM_PBC_MAGIC, 4); }
-IMAGE(unknown_version)
+IMAGE(unknown_version) /* version 1: 5-bit register packs, no longer read */
 {
     pvm_buf_append(b, PVM_PBC_MAGIC, 4);
-    u32(b, 2);
+    u32(b, 1);
 }
 IMAGE(heap_min_above_max) { header(b, PVM_NO_ENTRY, 8, 4); }
 IMAGE(heap_max_above_limit) { header(b, PVM_NO_ENTRY, 0, PVM_MAX_HEAP * 2); }
@@ -344,7 +344,7 @@ static const struct bad_file {
     {"bad magic", bad_magic, "offset 0: bad magic (not a .pbc file)"},
     {"header cut after the magic", header_cut_after_magic,
      "offset 4: format version runs past the end of the file"},
-    {"unknown version", unknown_version, "offset 4: unknown format version 2 (expected 1)"},
+    {"unknown version", unknown_version, "offset 4: unknown format version 1 (expected 2)"},
     {"initial heap above the maximum", heap_min_above_max,
      "offset 12: initial heap 8 exceeds the maximum heap 4"},
     {"maximum heap above the limit", heap_max_above_limit,

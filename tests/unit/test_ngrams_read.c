@@ -113,33 +113,33 @@ static void opcode_rows_say_what_an_instruction_reads_and_writes(void **state)
     an_profile p = {0};
     an_isa isa = {0};
     char err[256];
-    assert_int_equal(an_isa_add(&isa, &p, 4, "xadd64", "x x x", 3, 0, "w r r", err, sizeof err),
+    assert_int_equal(an_isa_add(&isa, &p, 4, "xadd64", "x x x", 3, 5, 0, "w r r", err, sizeof err),
                      0);
-    assert_int_equal(an_isa_add(&isa, &p, 5, "xstore8", "x x off32", 7, AN_TRAPS, "r r", err,
+    assert_int_equal(an_isa_add(&isa, &p, 5, "xstore8", "x x off32", 7, 5, AN_TRAPS, "r r", err,
                                 sizeof err),
                      0);
-    assert_int_equal(an_isa_add(&isa, &p, 6, "jump", "rel32", 5, AN_BRANCH | AN_TERM, "", err,
+    assert_int_equal(an_isa_add(&isa, &p, 6, "jump", "rel32", 5, 5, AN_BRANCH | AN_TERM, "", err,
                                 sizeof err),
                      0);
-    assert_int_equal(an_isa_add(&isa, &p, 7, "br_table", "x table", 6, AN_BRANCH | AN_TERM, "r",
+    assert_int_equal(an_isa_add(&isa, &p, 7, "br_table", "x table", 6, 5, AN_BRANCH | AN_TERM, "r",
                                 err, sizeof err),
                      0);
-    assert_int_equal(an_isa_add(&isa, &p, 300, "fload64", "f x off32", 9, AN_TRAPS, "w r", err,
+    assert_int_equal(an_isa_add(&isa, &p, 300, "fload64", "f x off32", 9, 5, AN_TRAPS, "w r", err,
                                 sizeof err),
                      0);
     /* Rows that do not fit their length, whose flags are no flag bits, or
      * whose roles do not match their register operands. */
-    assert_int_equal(an_isa_add(&isa, &p, 301, "short", "x x x", 2, 0, "w r r", err, sizeof err),
+    assert_int_equal(an_isa_add(&isa, &p, 301, "short", "x x x", 2, 5, 0, "w r r", err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "opcode short (301)"));
-    assert_int_equal(an_isa_add(&isa, &p, 302, "table", "x table", 7, 3, "r", err, sizeof err), -1);
-    assert_int_equal(an_isa_add(&isa, &p, 303, "flagged", "", 3, 256, "", err, sizeof err), -1);
+    assert_int_equal(an_isa_add(&isa, &p, 302, "table", "x table", 7, 5, 3, "r", err, sizeof err), -1);
+    assert_int_equal(an_isa_add(&isa, &p, 303, "flagged", "", 3, 5, 256, "", err, sizeof err), -1);
     assert_non_null(strstr(err, "flags"));
-    assert_int_equal(an_isa_add(&isa, &p, 304, "fewer", "x x", 5, 0, "w", err, sizeof err), -1);
+    assert_int_equal(an_isa_add(&isa, &p, 304, "fewer", "x x", 5, 5, 0, "w", err, sizeof err), -1);
     assert_non_null(strstr(err, "fewer roles than register operands"));
-    assert_int_equal(an_isa_add(&isa, &p, 305, "more", "x", 4, 0, "w r", err, sizeof err), -1);
+    assert_int_equal(an_isa_add(&isa, &p, 305, "more", "x", 4, 5, 0, "w r", err, sizeof err), -1);
     assert_non_null(strstr(err, "more roles"));
-    assert_int_equal(an_isa_add(&isa, &p, 306, "odd", "x", 4, 0, "q", err, sizeof err), -1);
+    assert_int_equal(an_isa_add(&isa, &p, 306, "odd", "x", 4, 5, 0, "q", err, sizeof err), -1);
     assert_non_null(strstr(err, "not r, w or rw"));
     assert_int_equal(isa.rows.n, 5); /* the refused rows left nothing behind */
 

@@ -56,7 +56,7 @@ static int setup(void **state)
     (void)state;
     char err[256];
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        if (ot_table_add(&table, rows[i].id, rows[i].name, rows[i].operands, rows[i].length, err,
+        if (ot_table_add(&table, rows[i].id, rows[i].name, rows[i].operands, rows[i].length, 5, err,
                          sizeof err) != 0)
             return -1;
     return 0;
@@ -112,14 +112,14 @@ static void each_immediate_word_has_its_size(void **state)
         char err[256];
         ot_table t = {0};
         /* One opcode byte, one register byte, the immediate. */
-        assert_int_equal(ot_table_add(&t, 1, "op", operands, 2 + words[i].bytes, err, sizeof err),
+        assert_int_equal(ot_table_add(&t, 1, "op", operands, 2 + words[i].bytes, 5, err, sizeof err),
                          0);
         assert_int_equal(t.ops[0].nimms, 1);
         assert_int_equal(t.ops[0].imm[0], words[i].kind);
         assert_int_equal(t.ops[0].imm_size[0], words[i].bytes);
         assert_int_equal(t.ops[0].imm_bytes, words[i].bytes);
         /* Any other size is refused. */
-        assert_int_equal(ot_table_add(&t, 2, "op2", operands, 3 + words[i].bytes, err, sizeof err),
+        assert_int_equal(ot_table_add(&t, 2, "op2", operands, 3 + words[i].bytes, 5, err, sizeof err),
                          -1);
         ot_table_free(&t);
     }
@@ -160,7 +160,7 @@ static void bad_rows_are_refused_saying_why(void **state)
         ot_table t = {0};
         char err[256] = "";
         assert_int_equal(ot_table_add(&t, bad[i].id, bad[i].name, bad[i].operands, bad[i].length,
-                                      err, sizeof err),
+                                      5, err, sizeof err),
                          -1);
         if (!strstr(err, bad[i].why))
             fail_msg("row %zu: '%s' does not say '%s'", i, err, bad[i].why);
@@ -174,11 +174,11 @@ static void rows_come_in_id_order_and_are_found_by_id(void **state)
     (void)state;
     ot_table t = {0};
     char err[256];
-    assert_int_equal(ot_table_add(&t, 5, "a", "", 1, err, sizeof err), 0);
-    assert_int_equal(ot_table_add(&t, 5, "b", "", 1, err, sizeof err), -1);
+    assert_int_equal(ot_table_add(&t, 5, "a", "", 1, 5, err, sizeof err), 0);
+    assert_int_equal(ot_table_add(&t, 5, "b", "", 1, 5, err, sizeof err), -1);
     assert_non_null(strstr(err, "opcode id 5 is out of order"));
-    assert_int_equal(ot_table_add(&t, 4, "c", "", 1, err, sizeof err), -1);
-    assert_int_equal(ot_table_add(&t, 300, "d", "x x", 5, err, sizeof err), 0);
+    assert_int_equal(ot_table_add(&t, 4, "c", "", 1, 5, err, sizeof err), -1);
+    assert_int_equal(ot_table_add(&t, 300, "d", "x x", 5, 5, err, sizeof err), 0);
     assert_int_equal(t.n, 2);
     assert_string_equal(ot_table_find(&t, 300)->name, "d");
     assert_string_equal(ot_table_find(&t, 5)->name, "a");
@@ -279,6 +279,28 @@ static void macro_rows_carry_many_registers_and_immediates(void **state)
     assert_non_null(strstr(err, "padding bits"));
 }
 
+/* The VM's own rows (reg_bits 8): a register operand is a byte, below 32;
+ * a row says 5 or 8, nothing else. */
+static void registers_of_byte_rows_are_one_byte_each(void **state)
+{
+    (void)state;
+    ot_table t = {0};
+    char err[256];
+    assert_int_equal(ot_table_add(&t, 1, "xload", "x x off32", 7, 8, err, sizeof err), 0);
+    assert_true(t.ops[0].pack == 2 && t.ops[0].reg_bits == 8);
+    assert_int_equal(ot_table_add(&t, 2, "five", "x x off32", 7, 5, err, sizeof err), 0);
+    assert_int_equal(ot_table_add(&t, 3, "odd", "x", 2, 6, err, sizeof err), -1);
+    assert_non_null(strstr(err, "6 bits per register operand"));
+    const uint8_t code[] = {1, 31, 7, 0xF8, 0xFF, 0xFF, 0xFF};
+    ot_insn in;
+    assert_int_equal(ot_decode(&t, code, sizeof code, 0, &in, err, sizeof err), 0);
+    assert_true(in.reg[0] == 31 && in.reg[1] == 7 && in.imm == -8 && in.length == 7);
+    const uint8_t high[] = {1, 32, 7, 0, 0, 0, 0};
+    assert_int_equal(ot_decode(&t, high, sizeof high, 0, &in, err, sizeof err), -1);
+    assert_non_null(strstr(err, "padding bits in register operand 1"));
+    ot_table_free(&t);
+}
+
 static void extended_opcodes_follow_the_escape_byte(void **state)
 {
     (void)state;
@@ -324,7 +346,7 @@ static void bad_code_is_refused_saying_why(void **state)
     refused((const uint8_t[]){0xFF}, 1, "truncated extended opcode (0xff and 0 bytes)");
     refused((const uint8_t[]){XADD, 0x41}, 2,
             "truncated instruction: xadd takes 3 bytes, 2 are left");
-    /* xmov uses 10 of its 16 register bits. */
+    /* xmov (a row of 5-bit packs) uses 10 of its 16 register bits. */
     refused((const uint8_t[]){XMOV, 0, 0x80}, 3,
             "xmov has non-zero padding bits after its register operands");
     refused((const uint8_t[]){BR_TABLE, 1, 0, 0, 0, 0}, 6,
@@ -378,6 +400,7 @@ int main(void)
         cmocka_unit_test(registers_are_packed_five_bits_each_from_bit_0),
         cmocka_unit_test(immediates_are_extended_by_their_kind),
         cmocka_unit_test(macro_rows_carry_many_registers_and_immediates),
+        cmocka_unit_test(registers_of_byte_rows_are_one_byte_each),
         cmocka_unit_test(extended_opcodes_follow_the_escape_byte),
         cmocka_unit_test(jump_tables_follow_their_count),
         cmocka_unit_test(bad_code_is_refused_saying_why),

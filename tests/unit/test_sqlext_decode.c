@@ -145,8 +145,9 @@ static void function_operands_are_named(void **state)
     sx_names_free(&names);
 }
 
-/* The stored rows of the compiled-in table, with `edit` applied to the
- * row of opcode `op` (NULL name: leave the row out). */
+/* The stored rows of the compiled-in table, with the row of opcode `op`
+ * replaced by one of an older run's ISA (5-bit register packs; NULL name:
+ * leave the row out). */
 static void stored_table(ot_table *t, unsigned op, const char *name, const char *operands,
                          int64_t length)
 {
@@ -157,7 +158,7 @@ static void stored_table(ot_table *t, unsigned op, const char *name, const char 
         if (o->id == op && !name)
             continue;
         if (o->id == op) {
-            assert_int_equal(ot_table_add(t, o->id, name, operands, length, err, sizeof err), 0);
+            assert_int_equal(ot_table_add(t, o->id, name, operands, length, 5, err, sizeof err), 0);
             continue;
         }
         char words[64] = "";
@@ -173,7 +174,7 @@ static void stored_table(ot_table *t, unsigned op, const char *name, const char 
         };
         for (unsigned i = 0; i < o->nimms; i++)
             strcat(strcat(words, i ? " " : ""), imm_word[o->imm[i]]);
-        assert_int_equal(ot_table_add(t, o->id, o->name, words, o->length, err, sizeof err), 0);
+        assert_int_equal(ot_table_add(t, o->id, o->name, words, o->length, o->reg_bits, err, sizeof err), 0);
     }
 }
 

@@ -55,7 +55,7 @@ static void test_three_instructions(void **state)
                         "    x0 = 0x5 (5)\n"
                         "main+0003: xadd64 x1, x0, x0\n"
                         "    x1 = 0xa (10)\n"
-                        "main+0006: ret\n");
+                        "main+0007: ret\n");
 }
 
 static void test_float_registers_stack_and_traps(void **state)
@@ -117,14 +117,14 @@ static void test_globals_tables_and_references(void **state)
                         "main+000c: table_grow x0, x1, x2, #0\n"
                         "    x0 = 0x1 (1)\n"
                         "    table #0 size = 3\n"
-                        "main+0015: xconst8 x3, 1\n"
+                        "main+0016: xconst8 x3, 1\n"
                         "    x3 = 0x1 (1)\n"
-                        "main+0018: table_set x3, x2, #0\n"
+                        "main+0019: table_set x3, x2, #0\n"
                         "    table #0[1] = 0x2 (2)\n"
-                        "main+0021: func_ref x4, main\n"
+                        "main+0022: func_ref x4, main\n"
                         "    x4 = 0x1 (1)\n"
-                        "main+0027: sigcheck x4, #0\n"
-                        "main+002d: ret\n");
+                        "main+0028: sigcheck x4, #0\n"
+                        "main+002e: ret\n");
     pvm_vm_free(vm);
     pvm_module_free(m);
 }
