@@ -107,7 +107,8 @@
 #define ADDR(r) (X(r) + (uint64_t)(int64_t)IMM_S32)
 /* The heap first: it is where translated code's data lives.  An address
  * below heap_base (== stack_size) makes h_ wrap to above heap_size; the
- * stack size is at least 16, so stack_size - n cannot wrap.  Past the heap
+ * stack size is at least 16, so stack_size - n cannot wrap; h_ below
+ * heap_size (at most PVM_MAX_HEAP) leaves h_ + n far from wrapping.  Past the heap
  * (by less than PVM_HEAP_REACH, as far as a Wasm address and offset
  * reach) the access is out of bounds: this check is Wasm's bounds check,
  * so translated code needs no bcheck32. */
@@ -115,7 +116,7 @@
 #define DATA(p, addr, n)                                                       \
     do {                                                                       \
         uint64_t a_ = (addr), h_ = a_ - vm->heap_base;                         \
-        if (LIKELY(h_ < heap_size && heap_size - h_ >= (n)))                   \
+        if (LIKELY(h_ < heap_size && h_ + (n) <= heap_size))                   \
             p = heap + h_;                                                     \
         else if (LIKELY(a_ <= vm->stack_size - (n)))                           \
             p = vm->stack + a_;                                                \

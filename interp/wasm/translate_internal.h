@@ -142,7 +142,14 @@ typedef struct tr_func {
     bool last_def;
     size_t last_start;
     pvm_insn last;
+
+    /* x30 holds heap base + x[heap_addr] (the last memory access's address,
+     * TR_NONE_REG: nothing known) until either is written, a call, or a
+     * label: the next access at that address adds nothing. */
+    uint8_t heap_addr;
 } tr_func;
+
+#define TR_NONE_REG 0xFF
 
 /* ---- translate_stack.c: the operand stack and emission ------------------ */
 
@@ -156,8 +163,13 @@ void tr_emit_def(tr_func *t, unsigned op, unsigned r0, unsigned r1, unsigned r2,
 /* Re-encode the last instruction to write `to` instead of `from` (class
  * cls), if it is a retargetable definition of `from`.  True if done. */
 bool tr_retarget(tr_func *t, unsigned cls, unsigned from, unsigned to);
-/* Forget the last definition (a label is bound here). */
-static inline void tr_label_here(tr_func *t) { t->last_def = false; }
+/* Forget the last definition and the heap address in x30 (a label is bound
+ * here: control may come from elsewhere). */
+static inline void tr_label_here(tr_func *t)
+{
+    t->last_def = false;
+    t->heap_addr = TR_NONE_REG;
+}
 /* Materialise a constant into register r of class cls. */
 void tr_const(tr_func *t, unsigned cls, unsigned r, uint64_t bits);
 /* Load / store a frame slot from / to register r of class cls. */

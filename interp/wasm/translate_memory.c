@@ -45,11 +45,17 @@ static int access(tr_func *t, const pvm_wasm_insn *in, tr_access acc)
         t->dead = true;
         return 0;
     }
-    tr_emit(t, PVM_OP_xadd64, TR_SCRATCH1, TR_HEAP_BASE, addr, 0);
+    /* x30 = heap base + address, unless it holds that already (the same
+     * address register, unchanged since the last access). */
+    if (t->heap_addr != addr || addr == TR_SCRATCH1 || addr == TR_SCRATCH2) {
+        tr_emit(t, PVM_OP_xadd64, TR_SCRATCH1, TR_HEAP_BASE, addr, 0);
+        t->heap_addr = addr == TR_SCRATCH1 || addr == TR_SCRATCH2 ? TR_NONE_REG : (uint8_t)addr;
+    }
     int64_t offset = in->offset;
     if (offset > INT32_MAX) {
         tr_const(t, TR_X, TR_SCRATCH2, (uint64_t)offset);
         tr_emit(t, PVM_OP_xadd64, TR_SCRATCH1, TR_SCRATCH1, TR_SCRATCH2, 0);
+        t->heap_addr = TR_NONE_REG;
         offset = 0;
     }
     if (acc.store) {

@@ -32,8 +32,26 @@ unsigned tr_class(unsigned valtype)
 
 /* ---- emission ----------------------------------------------------------- */
 
+/* Forget the heap address in x30 when in writes x30 or its register, or
+ * calls (the table states what an instruction writes). */
+static void note_writes(tr_func *t, const pvm_insn *in)
+{
+    if (t->heap_addr == TR_NONE_REG)
+        return;
+    const pvm_format_info *fmt = pvm_insn_format(in);
+    if (pvm_ops[in->op].flags & PVM_FLAG_CALL) {
+        t->heap_addr = TR_NONE_REG;
+        return;
+    }
+    for (unsigned i = 0; i < fmt->nregs; i++)
+        if ((fmt->role[i] & PVM_ROLE_W) && fmt->reg[i] == PVM_REG_X &&
+            (in->reg[i] == t->heap_addr || in->reg[i] == TR_SCRATCH1))
+            t->heap_addr = TR_NONE_REG;
+}
+
 static void emit_insn(tr_func *t, const pvm_insn *in)
 {
+    note_writes(t, in);
     if (pvm_encode(&t->code, in) == 0 && !t->code.failed)
         tr_fail(t, "cannot encode %s", pvm_ops[in->op].name);
 }
