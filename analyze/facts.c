@@ -73,47 +73,47 @@ static void add_occurrence(an_facts *f, const an_insn *in, unsigned n, const uin
     }
 }
 
+/* The walk's state: the facts, and the liveness of the current block. */
+typedef struct facts_walk {
+    an_grams *table;
+    an_gram **grams;
+    an_facts *facts;
+    uint64_t *live;
+    uint32_t cap;
+} facts_walk;
+
+static int facts_block(void *ctx, const an_func *f, uint32_t b)
+{
+    facts_walk *w = ctx;
+    uint32_t n = f->blocks[b].n;
+    if (n > w->cap) {
+        free(w->live);
+        w->cap = n;
+        if (!(w->live = malloc(n * sizeof *w->live)))
+            return -1;
+    }
+    an_block_live_after(f, b, w->live);
+    return 0;
+}
+
+static int facts_occurrence(void *ctx, int32_t gram, const an_func *f, uint32_t b, uint32_t at)
+{
+    facts_walk *w = ctx;
+    const an_block *bl = &f->blocks[b];
+    add_occurrence(&w->facts[gram], &f->insns[bl->first + at], w->grams[gram]->n, w->live + at,
+                   bl->weight);
+    return 0;
+}
+
 int an_facts_collect(const an_profile *p, an_grams *table, an_gram **grams, size_t n,
                      an_facts *facts)
 {
-    for (size_t i = 0; i < table->cap; i++)
-        table->slots[i].tag = -1;
-    for (size_t i = 0; i < n; i++)
-        grams[i]->tag = (int32_t)i;
     memset(facts, 0, n * sizeof *facts);
-    uint64_t *live = NULL;
-    uint32_t cap = 0;
-    for (size_t r = 0; r < p->nruns; r++)
-        for (size_t fi = 0; fi < p->runs[r].nfuncs; fi++) {
-            const an_func *f = &p->runs[r].funcs[fi];
-            for (uint32_t b = 0; b < f->nblocks; b++) {
-                const an_block *bl = &f->blocks[b];
-                if (bl->weight <= 0 || bl->n < 2)
-                    continue;
-                if (bl->n > cap) {
-                    free(live);
-                    cap = bl->n;
-                    if (!(live = malloc(cap * sizeof *live)))
-                        return -1;
-                }
-                an_block_live_after(f, b, live);
-                uint16_t ops[AN_MAX_N];
-                for (uint32_t i = 0; i < bl->n; i++)
-                    for (unsigned k = 1; k <= AN_MAX_N && i + k <= bl->n; k++) {
-                        ops[k - 1] = f->insns[bl->first + i + k - 1].op;
-                        if (k < 2)
-                            continue;
-                        const an_gram *g = an_grams_find(table, ops, k);
-                        if (!g)
-                            break;
-                        if (g->tag >= 0)
-                            add_occurrence(&facts[g->tag], &f->insns[bl->first + i], k, live + i,
-                                           bl->weight);
-                    }
-            }
-        }
-    free(live);
-    return 0;
+    facts_walk w = {table, grams, facts, NULL, 0};
+    an_occurrence_walk walk = {facts_block, facts_occurrence, &w};
+    int rc = an_grams_occurrences(p, table, grams, n, &walk);
+    free(w.live);
+    return rc;
 }
 
 static const char *const fit_names[AN_FITS] = {"u8", "s8", "u16", "s32"};

@@ -71,6 +71,40 @@ void an_grams_free(an_grams *t)
     memset(t, 0, sizeof *t);
 }
 
+int an_grams_occurrences(const an_profile *p, an_grams *table, an_gram **grams, size_t n,
+                         const an_occurrence_walk *walk)
+{
+    for (size_t i = 0; i < table->cap; i++)
+        table->slots[i].tag = -1;
+    for (size_t i = 0; i < n; i++)
+        grams[i]->tag = (int32_t)i;
+    for (size_t r = 0; r < p->nruns; r++)
+        for (size_t fi = 0; fi < p->runs[r].nfuncs; fi++) {
+            const an_func *f = &p->runs[r].funcs[fi];
+            for (uint32_t b = 0; b < f->nblocks; b++) {
+                const an_block *bl = &f->blocks[b];
+                if (bl->weight <= 0 || bl->n < 2)
+                    continue;
+                int rc = walk->block ? walk->block(walk->ctx, f, b) : 0;
+                uint16_t ops[AN_MAX_N];
+                for (uint32_t i = 0; rc == 0 && i < bl->n; i++)
+                    for (unsigned k = 1; rc == 0 && k <= AN_MAX_N && i + k <= bl->n; k++) {
+                        ops[k - 1] = f->insns[bl->first + i + k - 1].op;
+                        if (k < 2)
+                            continue;
+                        const an_gram *g = an_grams_find(table, ops, k);
+                        if (!g)
+                            break; /* no longer n-gram starts with it either */
+                        if (g->tag >= 0)
+                            rc = walk->occurrence(walk->ctx, g->tag, f, b, i);
+                    }
+                if (rc != 0)
+                    return rc;
+            }
+        }
+    return 0;
+}
+
 double an_total_weight(const an_profile *p)
 {
     double w = 0;

@@ -46,6 +46,20 @@ static inline int an_may_continue(unsigned flags)
  * counters; an_mine does that itself.  Returns 0 or -1. */
 int an_mine(const an_profile *p, unsigned max_n, an_grams *out);
 
+/* Every occurrence of grams[0..n) in the executed blocks of p (weight > 0,
+ * two instructions or more), in order: first `block` for each block that
+ * has one (may be NULL), then `occurrence` with the gram's index in grams,
+ * the block and the occurrence's first instruction in it.  Sets the tag of
+ * grams[i] to i and of every other gram of table to -1.  A callback
+ * returning non-zero stops the walk, which returns that value. */
+typedef struct an_occurrence_walk {
+    int (*block)(void *ctx, const an_func *f, uint32_t block);
+    int (*occurrence)(void *ctx, int32_t gram, const an_func *f, uint32_t block, uint32_t at);
+    void *ctx;
+} an_occurrence_walk;
+int an_grams_occurrences(const an_profile *p, an_grams *table, an_gram **grams, size_t n,
+                         const an_occurrence_walk *walk);
+
 /* The gram's op names joined by " + " ("xlt64_s + br_if_not") into buf. */
 void an_gram_text(const an_profile *p, const an_gram *g, char *buf, size_t cap);
 

@@ -223,58 +223,46 @@ static void build(const an_profile *p, const an_insn *in, unsigned n, const uint
     }
 }
 
+/* The walk's state: each candidate's layouts and one occurrence of it. */
+typedef struct shapes_walk {
+    an_gram **grams;
+    layouts *l;
+    const an_insn **example;
+} shapes_walk;
+
+static int shapes_occurrence(void *ctx, int32_t gram, const an_func *f, uint32_t b, uint32_t at)
+{
+    shapes_walk *w = ctx;
+    const an_insn *in = &f->insns[f->blocks[b].first + at];
+    uint8_t sig[AN_SHAPE_POS];
+    unsigned np = layout_of(in, w->grams[gram]->n, sig);
+    add_layout(&w->l[gram], sig, np, f->blocks[b].weight);
+    if (!w->example[gram])
+        w->example[gram] = in;
+    return 0;
+}
+
 int an_shapes_collect(const an_profile *p, an_grams *table, an_gram **grams, size_t n,
                       an_shape *shapes)
 {
-    layouts *l = calloc(n + 1, sizeof *l);
-    /* One occurrence of each, for its ops' operand classes and counts. */
-    const an_insn **example = calloc(n + 1, sizeof *example);
-    if (!l || !example) {
-        free(l);
-        free(example);
+    shapes_walk w = {grams, calloc(n + 1, sizeof *w.l), calloc(n + 1, sizeof *w.example)};
+    if (!w.l || !w.example) {
+        free(w.l);
+        free(w.example);
         return -1;
     }
-    for (size_t i = 0; i < table->cap; i++)
-        table->slots[i].tag = -1;
-    for (size_t i = 0; i < n; i++)
-        grams[i]->tag = (int32_t)i;
-    for (size_t r = 0; r < p->nruns; r++)
-        for (size_t fi = 0; fi < p->runs[r].nfuncs; fi++) {
-            const an_func *f = &p->runs[r].funcs[fi];
-            for (uint32_t b = 0; b < f->nblocks; b++) {
-                const an_block *bl = &f->blocks[b];
-                if (bl->weight <= 0 || bl->n < 2)
-                    continue;
-                uint16_t ops[AN_MAX_N];
-                for (uint32_t i = 0; i < bl->n; i++)
-                    for (unsigned k = 1; k <= AN_MAX_N && i + k <= bl->n; k++) {
-                        const an_insn *at = &f->insns[bl->first + i];
-                        ops[k - 1] = at[k - 1].op;
-                        if (k < 2)
-                            continue;
-                        const an_gram *g = an_grams_find(table, ops, k);
-                        if (!g)
-                            break;
-                        if (g->tag < 0)
-                            continue;
-                        uint8_t sig[AN_SHAPE_POS];
-                        unsigned np = layout_of(at, k, sig);
-                        add_layout(&l[g->tag], sig, np, bl->weight);
-                        if (!example[g->tag])
-                            example[g->tag] = at;
-                    }
-            }
-        }
+    an_occurrence_walk walk = {NULL, shapes_occurrence, &w};
+    an_grams_occurrences(p, table, grams, n, &walk);
     for (size_t i = 0; i < n; i++) {
         uint8_t u[AN_SHAPE_POS];
-        double matched = unify(&l[i], u);
-        if (example[i])
-            build(p, example[i], grams[i]->n, u, l[i].npos, matched, &shapes[i]);
+        double matched = unify(&w.l[i], u);
+        if (w.example[i])
+            build(p, w.example[i], grams[i]->n, u, w.l[i].npos, matched, &shapes[i]);
         else
             memset(&shapes[i], 0, sizeof shapes[i]); /* never ran: not buildable */
     }
-    free(l);
-    free(example);
+    free(w.l);
+    free(w.example);
     return 0;
 }
 
