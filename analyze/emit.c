@@ -4,11 +4,12 @@
  */
 #include "emit.h"
 
+#include "out_file.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The stored macro op `op` as a .macros entry: its parts' mnemonics, their
  * register operands numbered by first use. */
@@ -108,30 +109,13 @@ fail:
 int an_write_macro_set(const char *path, const fu_set *s, const char *comment, char *err,
                        size_t cap)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
-        snprintf(err, cap, "%s: the name is too long", path);
+    an_out_file o;
+    if (an_out_open(&o, path, err, cap) != 0)
+        return -1;
+    if (fu_set_write(o.f, s, comment) != 0) {
+        snprintf(err, cap, "%s: %s", path, strerror(errno ? errno : EIO));
+        an_out_abort(&o);
         return -1;
     }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, cap, "%s: %s", tmp, strerror(errno));
-        return -1;
-    }
-    int failed = fu_set_write(f, s, comment) != 0;
-    int saved = errno;
-    if (fclose(f) != 0 && !failed) {
-        failed = 1;
-        saved = errno;
-    }
-    if (!failed && rename(tmp, path) != 0) {
-        failed = 1;
-        saved = errno;
-    }
-    if (failed) {
-        snprintf(err, cap, "%s: %s", path, strerror(saved));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return an_out_commit(&o, err, cap);
 }

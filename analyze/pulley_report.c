@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "hot_code.h"
 #include "options.h"
+#include "out_file.h"
 #include "profile_read.h"
 #include "report_db.h"
 #include "report_html.h"
@@ -164,24 +166,22 @@ static int write_report(FILE *out, const report *r, const options *o)
 
 static int output(const report *r, const options *o)
 {
-    int to_stdout = strcmp(o->output, "-") == 0;
-    FILE *out = to_stdout ? stdout : fopen(o->output, "w");
-    if (!out) {
-        fprintf(stderr, "pulley-report: cannot write %s: %s\n", o->output, strerror(errno));
+    char err[4200];
+    an_out_file out;
+    if (an_out_open(&out, o->output, err, sizeof err) != 0) {
+        fprintf(stderr, "pulley-report: cannot write %s\n", err);
         return 1;
     }
-    int rc = write_report(out, r, o);
-    if (fflush(out) != 0 || ferror(out))
-        rc = -1;
-    if (!to_stdout && fclose(out) != 0)
-        rc = -1;
-    if (rc != 0) {
-        fprintf(stderr, "pulley-report: writing %s failed\n", to_stdout ? "the standard output" : o->output);
-        if (!to_stdout)
-            remove(o->output);
+    if (write_report(out.f, r, o) != 0 && !ferror(out.f)) { /* out of memory */
+        an_out_abort(&out);
+        fprintf(stderr, "pulley-report: out of memory writing the report\n");
         return 1;
     }
-    if (!to_stdout && !o->quiet)
+    if (an_out_commit(&out, err, sizeof err) != 0) {
+        fprintf(stderr, "pulley-report: writing failed, nothing written: %s\n", err);
+        return 1;
+    }
+    if (strcmp(o->output, "-") != 0 && !o->quiet)
         fprintf(stderr, "pulley-report: wrote %s (%zu hot function%s, %zu proposals)\n", o->output,
                 r->nshow, r->nshow == 1 ? "" : "s", r->props.set.n);
     return 0;
@@ -235,6 +235,7 @@ int main(int argc, char **argv)
     int status = parse_options(argc, argv, &o);
     if (status >= 0)
         return status;
+    signal(SIGXFSZ, SIG_IGN); /* a file size limit: say so, rather than die of it */
     report r;
     memset(&r, 0, sizeof r);
     status = build(&r, &o, argv + optind, argc - optind);

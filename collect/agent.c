@@ -280,23 +280,27 @@ int pvm_agent_close(pvm_agent *a, pvm_agent_summary *summary, char *err, size_t 
         .bytes_stored = a->writer.bytes,
         .chunks = a->writer.chunks,
     };
-    int rc = 0;
-    if (a->writer.error[0]) {
-        set_err(err, errcap, a->writer.error);
-        rc = -1;
-    }
+    /* What was lost before the end makes the run incomplete. */
+    char lost[640] = "";
+    if (a->writer.error[0])
+        snprintf(lost, sizeof lost, "%llu samples not stored: %s",
+                 (unsigned long long)a->writer.dropped, a->writer.error);
     char store_err[512] = "";
     pthread_mutex_lock(&a->lock);
     s.counts_unmapped = a->counts_unmapped;
-    if (s.counts_unmapped && rc == 0) {
-        snprintf(err, errcap,
-                 "%llu exact counts were not stored: their function is not registered or their"
+    if (s.counts_unmapped && !lost[0])
+        snprintf(lost, sizeof lost,
+                 "%llu exact counts not stored: their function is not registered or their"
                  " offset lies outside its code",
                  (unsigned long long)s.counts_unmapped);
+    int rc = 0;
+    if (lost[0]) {
+        set_err(err, errcap, lost);
         rc = -1;
     }
     run_end end = {
         .outcome = a->outcome,
+        .lost = lost[0] ? lost : NULL,
         .exit_status = a->exit_status,
         .has_exit_status = a->has_exit_status,
         .duration_ns = sampler_now_ns() - a->started_ns,

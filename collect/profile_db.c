@@ -85,6 +85,12 @@ static int fail(char *err, size_t cap, const char *fmt, ...)
 
 int pdb_fail(profile_db *p, const char *what, char *err, size_t errcap)
 {
+    /* An I/O error says why: "disk I/O error (File too large)". */
+    int sys = sqlite3_system_errno(p->db);
+    int code = sqlite3_errcode(p->db);
+    if (sys && (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN))
+        return fail(err, errcap, "%s: %s: %s (%s)", p->path, what, sqlite3_errmsg(p->db),
+                    strerror(sys));
     return fail(err, errcap, "%s: %s: %s", p->path, what, sqlite3_errmsg(p->db));
 }
 

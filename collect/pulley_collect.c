@@ -6,6 +6,7 @@
  * `pulley-collect --exact` executes.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -83,7 +84,11 @@ static int parse_options(int argc, char **argv, options *o)
     int opt;
     while ((opt = getopt_long(argc, argv, "+:o:f:l:i:d:hV", longopts, NULL)) != -1) {
         switch (opt) {
-        case 'o': o->cfg.db_path = optarg; break;
+        case 'o':
+            if (!*optarg)
+                return cli_usage_error(&tool, "--output needs a file name");
+            o->cfg.db_path = optarg;
+            break;
         case 'f':
             if (parse_hz(optarg, &o->cfg.sample_hz) != 0)
                 return cli_usage_error(&tool, "--freq needs a rate from 1 to 1000000 Hz");
@@ -206,6 +211,10 @@ int main(int argc, char **argv)
     o.cfg.isa = pulley_agent_isa();
     char *command = quote_command(argc, argv);
     o.cfg.command_line = command;
+    /* A closed stdout or a file size limit must not cost the profile: the
+     * program sees EPIPE or EFBIG on its write and the run is recorded. */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
     collect_session s = {.tool = tool.name};
     if (!command || session_block_signals() != 0 || session_start(&s, &o.cfg) != 0) {
         if (!command)
@@ -215,7 +224,7 @@ int main(int argc, char **argv)
     }
     status = is_wasm(o.prog.path) ? collect_run_wasm(&s, &o.prog) : collect_run_pulley(&s, &o.prog);
     free(command);
-    if (fflush(stdout) != 0)
-        return cli_error(&tool, "writing the output failed");
+    if (fflush(stdout) != 0 && errno != EPIPE)
+        return cli_error(&tool, "writing the output failed: %s", strerror(errno));
     return status;
 }

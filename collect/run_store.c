@@ -382,9 +382,15 @@ static int insert_counts(profile_db *p, int64_t run, const reg_counts *c, int ed
 
 static int end_run_row(profile_db *p, int64_t run, const run_end *end, char *err, size_t errcap)
 {
-    char now[64];
+    char now[64], incomplete[768];
     utc_now(now, sizeof now);
     const pvm_agent_summary *s = end->summary;
+    const char *outcome = end->outcome;
+    if (end->lost) {
+        snprintf(incomplete, sizeof incomplete, "incomplete: %s (%s)", end->lost,
+                 outcome ? outcome : "outcome unknown");
+        outcome = incomplete;
+    }
     sqlite3_stmt *st;
     if (pdb_prepare(p,
                     "UPDATE runs SET end_time = ?, duration_ns = ?, sampled_ns = ?,"
@@ -401,7 +407,7 @@ static int end_run_row(profile_db *p, int64_t run, const run_end *end, char *err
     b = b ? b : sqlite3_bind_int64(st, 6, (sqlite3_int64)s->samples_dropped);
     b = b ? b : sqlite3_bind_int64(st, 7, (sqlite3_int64)s->ticks_missed);
     b = b ? b : sqlite3_bind_int64(st, 8, (sqlite3_int64)s->bytes_stored);
-    b = b ? b : bind_text(st, 9, end->outcome);
+    b = b ? b : bind_text(st, 9, outcome);
     b = b ? b : end->has_exit_status ? sqlite3_bind_int(st, 10, end->exit_status)
                                      : sqlite3_bind_null(st, 10);
     b = b ? b : sqlite3_bind_int64(st, 11, (sqlite3_int64)s->counts_unmapped);
@@ -439,9 +445,15 @@ int run_store_finish(profile_db *p, int64_t run_id, const pvm_agent_isa *isa, co
         catalog_written(c, r->nmodules, r->nfuncs);
     } else {
         /* The content could not be written: still end the run row. */
-        char ignored[256];
+        char ignored[256], what[640];
+        run_end lost = *end;
+        if (!lost.lost) {
+            snprintf(what, sizeof what, "functions, instructions and counts not stored: %s", err);
+            snprintf(err, errcap, "%s", what);
+            lost.lost = what;
+        }
         if (pdb_begin(p, ignored, sizeof ignored) == 0) {
-            if (end_run_row(p, run_id, end, ignored, sizeof ignored) != 0 ||
+            if (end_run_row(p, run_id, &lost, ignored, sizeof ignored) != 0 ||
                 pdb_commit(p, ignored, sizeof ignored) != 0)
                 pdb_rollback(p);
         }

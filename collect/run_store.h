@@ -50,6 +50,9 @@ int run_store_catalog(profile_db *p, int64_t run_id, const pvm_agent_isa *isa,
 /* How the run ended. */
 typedef struct run_end {
     const char *outcome;      /* NULL: unknown */
+    const char *lost;         /* NULL, or what of the run could not be
+                               * stored: the outcome becomes
+                               * "incomplete: LOST (OUTCOME)" */
     int exit_status;
     int has_exit_status;
     uint64_t duration_ns;
@@ -58,8 +61,9 @@ typedef struct run_end {
 
 /* Write what the run registered (the part of the catalog c does not hold
  * yet) and sampled (r must be sorted), then end the run row.  If the
- * content cannot be written the run row is still ended; returns -1 with
- * err then. */
+ * content cannot be written the run row is still ended, as incomplete
+ * (when even that cannot be written its outcome stays NULL, which readers
+ * take for a run that did not finish); returns -1 with err then. */
 int run_store_finish(profile_db *p, int64_t run_id, const pvm_agent_isa *isa, const registry *r,
                      const pc_hist *h, run_catalog *c, const run_end *end, char *err,
                      size_t errcap);

@@ -140,8 +140,7 @@ static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint3
         status = CLI_FAILURE;
     pvm_vm_free(vm);
     fflush(stdout);
-    session_finish(s, outcome, status); /* a collector error is reported, not returned */
-    return status;
+    return session_finish(s, outcome, status);
 done:
     pvm_vm_free(vm);
     session_finish(s, "not run", status);

@@ -175,8 +175,7 @@ done:
     drop_vms(c);
     unregister_slots(c);
     fflush(stdout);
-    session_finish(c->s, outcome, status); /* a collector error is reported, not returned */
-    return status;
+    return session_finish(c->s, outcome, status);
 }
 
 int collect_run_wasm(collect_session *s, const collect_program *p)

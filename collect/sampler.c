@@ -35,7 +35,9 @@ static void record(sampler *s, uint64_t tick, uintptr_t pc)
         return;
     }
     s->cur->recs[s->cur->n++] = (sample_rec){tick, pc};
-    if (s->cur->n == s->cur->cap) {
+    /* Full, or a second old: what a SIGKILL can take is at most about a
+     * second of samples (and what the writer has not committed yet). */
+    if (s->cur->n == s->cur->cap || (tick - s->cur->recs[0].tick) * s->period_ns >= NS) {
         sample_queue_put_full(s->queue, s->cur);
         s->cur = NULL;
     }

@@ -51,13 +51,14 @@ int session_finish(collect_session *s, const char *outcome, int exit_status)
         pvm_agent_summary sum;
         pvm_agent_set_outcome(s->agent, outcome, exit_status);
         if (pvm_agent_close(s->agent, &sum, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", s->tool, err);
+            fprintf(stderr, "%s: run %lld in %s is incomplete: %s\n", s->tool,
+                    (long long)sum.run_id, s->db_path, err);
             s->close_status = 1;
         }
         s->agent = NULL;
         print_summary(s, &sum);
     }
-    int status = s->close_status;
+    int status = s->close_status ? 1 : exit_status;
     pthread_mutex_unlock(&s->lock);
     return status;
 }

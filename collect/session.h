@@ -36,8 +36,9 @@ pvm_agent *session_lock(collect_session *s);
 void session_unlock(collect_session *s);
 
 /* End the run (if a signal has not already): record the outcome, close
- * the agent and print the one-line summary on stderr.  Returns 0, or 1 if
- * closing the run reported an error. */
+ * the agent and print the one-line summary on stderr.  Returns the exit
+ * status to use: exit_status when the run was stored whole, else 1 (after
+ * saying what was lost). */
 int session_finish(collect_session *s, const char *outcome, int exit_status);
 
 #endif

@@ -159,8 +159,10 @@ int pvm_agent_add_edge_count(pvm_agent *a, int func, uint32_t from, uint32_t to,
 void pvm_agent_set_outcome(pvm_agent *a, const char *outcome, int exit_status);
 
 /* Stop sampling, write everything and end the run; frees the agent.  The
- * run row is ended even when something failed (then -1 with err; the
- * summary says what was written). */
+ * run row is ended even when something failed: then its outcome is
+ * "incomplete: WHAT WAS LOST (OUTCOME)" (or stays NULL when not even that
+ * could be written), and close returns -1 with err (the summary says what
+ * was written). */
 int pvm_agent_close(pvm_agent *a, pvm_agent_summary *summary, char *err, size_t errcap);
 
 #endif

@@ -55,7 +55,10 @@ CREATE TABLE runs (
   samples_dropped INTEGER,              -- taken but not stored; taken = written + dropped
   ticks_missed    INTEGER,              -- sampler deadlines missed (woke too late)
   bytes_stored    INTEGER,              -- compressed sample bytes (sum of chunk sizes)
-  outcome         TEXT,                 -- 'return', 'exit', 'trap: KIND', 'signal SIGINT', ...
+  outcome         TEXT,                 -- 'return', 'exit', 'trap: KIND', 'signal SIGINT',
+                                        -- 'not run', 'incomplete: LOST (OUTCOME)' when
+                                        -- part of the run could not be stored; NULL:
+                                        -- not ended (killed, or still running)
   exit_status     INTEGER,              -- the exit status pulley-collect passed on
   exact           INTEGER NOT NULL,     -- 1: counting build (exec_counts, edge_counts filled)
   build_flags     TEXT,                 -- the VM build, e.g. 'dispatch=goto profile'

@@ -17,6 +17,12 @@ add_test(NAME e2e_collect_wasm COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/collec
 set_tests_properties(e2e_collect_wasm PROPERTIES ENVIRONMENT
   "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;SQLITE3=${PULLEY_SQLITE3};WAT2WASM=${PULLEY_WAT2WASM};WAT=${CMAKE_CURRENT_SOURCE_DIR}/wasm")
 
+# pulley-collect at the edges: a file size limit, a closed pipe, an empty
+# --output, SIGKILL.
+add_test(NAME e2e_collect_edges COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/collect_edges.sh)
+set_tests_properties(e2e_collect_edges PROPERTIES ENVIRONMENT
+  "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;SQLITE3=${PULLEY_SQLITE3};WAT2WASM=${PULLEY_WAT2WASM};WAT=${CMAKE_CURRENT_SOURCE_DIR}/wasm")
+
 # pulley-collect --exact (the counting build): exact counts in SQL.
 add_test(NAME e2e_collect_exact COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/collect_exact.sh)
 set_tests_properties(e2e_collect_exact PROPERTIES ENVIRONMENT
@@ -25,4 +31,5 @@ set_tests_properties(e2e_collect_exact PROPERTIES ENVIRONMENT
 # The sampling tests measure time: run them alone, so that a machine busy
 # with other tests does not starve the sampler or the synthetic VM.
 set_tests_properties(test_collect_agent e2e_collect_cli e2e_collect_reliability e2e_collect_wasm
+                     e2e_collect_edges
                      PROPERTIES RUN_SERIAL TRUE)

@@ -306,7 +306,8 @@ static void the_histogram_follows_the_vm_pattern(void **state)
 
 /* Transfers inside a function and between two are stored with their target
  * function (summed when reported twice); counts that name no registered
- * function or an offset outside it are refused, counted and reported. */
+ * function or an offset outside it are refused, counted and reported, and
+ * the run is marked incomplete. */
 static void transfer_counts_are_stored_with_their_target(void **state)
 {
     (void)state;
@@ -327,10 +328,11 @@ static void transfer_counts_are_stored_with_their_target(void **state)
     assert_int_equal(pvm_agent_add_transfer_count(a, f, 4, 7, 0, 1), -1);
     assert_int_equal(pvm_agent_add_edge_count(a, -1, 0, 0, 1), -1);
     assert_int_equal(pvm_agent_add_exec_count(a, f, 16, 1), -1);
+    pvm_agent_set_outcome(a, "return", 0);
     pvm_agent_summary s;
     char err[512] = "";
     assert_int_equal(pvm_agent_close(a, &s, err, sizeof err), -1);
-    if (!strstr(err, "5 exact counts were not stored"))
+    if (!strstr(err, "5 exact counts not stored"))
         fail_msg("close said \"%s\"", err);
     assert_int_equal(s.counts_unmapped, 5);
 
@@ -355,6 +357,9 @@ static void transfer_counts_are_stored_with_their_target(void **state)
     assert_int_equal(query(db, "SELECT count(*) FROM exec_counts"), 1);
     assert_int_equal(query(db, "SELECT count FROM exec_counts WHERE offset = 4"), 20);
     assert_int_equal(query(db, "SELECT end_time IS NOT NULL FROM runs"), 1);
+    assert_int_equal(query(db, "SELECT outcome LIKE 'incomplete: 5 exact counts not stored%(return)'"
+                               " AND exit_status = 0 FROM runs"),
+                     1);
     sqlite3_close(db);
 }
 
