@@ -65,22 +65,47 @@ size_t an_profile_ninsns(const an_profile *p)
     return n;
 }
 
+int an_profile_skip(an_profile *p, const char *db, int64_t id, const char *why)
+{
+    an_skip *s = realloc(p->skipped, (p->nskipped + 1) * sizeof *s);
+    if (!s)
+        return -1;
+    p->skipped = s;
+    an_skip k = {strdup(db), id, strdup(why)};
+    if (!k.db || !k.why) {
+        free(k.db);
+        free(k.why);
+        return -1;
+    }
+    p->skipped[p->nskipped++] = k;
+    return 0;
+}
+
+void an_run_free(an_run *run)
+{
+    for (size_t f = 0; f < run->nfuncs; f++) {
+        free(run->funcs[f].name);
+        free(run->funcs[f].insns);
+        free(run->funcs[f].blocks);
+        free(run->funcs[f].edges);
+    }
+    free(run->funcs);
+    free(run->db);
+    free(run->label);
+    free(run->benchmark);
+    memset(run, 0, sizeof *run);
+}
+
 void an_profile_free(an_profile *p)
 {
-    for (size_t r = 0; r < p->nruns; r++) {
-        an_run *run = &p->runs[r];
-        for (size_t f = 0; f < run->nfuncs; f++) {
-            free(run->funcs[f].name);
-            free(run->funcs[f].insns);
-            free(run->funcs[f].blocks);
-            free(run->funcs[f].edges);
-        }
-        free(run->funcs);
-        free(run->db);
-        free(run->label);
-        free(run->benchmark);
-    }
+    for (size_t r = 0; r < p->nruns; r++)
+        an_run_free(&p->runs[r]);
     free(p->runs);
+    for (size_t i = 0; i < p->nskipped; i++) {
+        free(p->skipped[i].db);
+        free(p->skipped[i].why);
+    }
+    free(p->skipped);
     for (size_t i = 0; i < p->nops; i++) {
         free(p->opnames[i]);
         free(p->opdefs ? p->opdefs[i] : NULL);

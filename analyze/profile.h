@@ -92,9 +92,18 @@ typedef struct an_opdef {
     uint8_t nimms[AN_MAX_N];            /* the part's immediates */
 } an_opdef;
 
+/* A run (or, with id 0, a database) left out of the analysis, and why. */
+typedef struct an_skip {
+    char *db;
+    int64_t id;
+    char *why;
+} an_skip;
+
 typedef struct an_profile {
     an_run *runs;
     size_t nruns;
+    an_skip *skipped; /* in the order met */
+    size_t nskipped;
     char **opnames;   /* global opcode names, merged over all runs */
     uint8_t *opflags; /* their flags (from the first run that has them) */
     an_opdef **opdefs; /* a macro op's parts (the first run that has them), else NULL */
@@ -113,6 +122,10 @@ int an_profile_define_op(an_profile *p, uint16_t op, const an_opdef *def);
 int an_profile_intern_bench(an_profile *p, const char *name);
 /* Instructions of every function of every run: the size of the work. */
 size_t an_profile_ninsns(const an_profile *p);
+/* Note that run `id` of db (0: the database) is left out; 0 or -1 (out of
+ * memory). */
+int an_profile_skip(an_profile *p, const char *db, int64_t id, const char *why);
+void an_run_free(an_run *run);
 void an_profile_free(an_profile *p);
 
 #endif

@@ -16,47 +16,9 @@
 #include "blocks.h"
 #include "db_open.h"
 #include "isa_table.h"
+#include "run_check.h"
 
 #define PVMP_APPLICATION_ID 0x50564D50
-
-int an_runsel_parse(an_runsel *sel, const char *text)
-{
-    memset(sel, 0, sizeof *sel);
-    if (strcmp(text, "all") == 0) {
-        sel->all = 1;
-        return 0;
-    }
-    if (strncmp(text, "label:", 6) == 0) {
-        sel->label = text + 6;
-        return *sel->label ? 0 : -1;
-    }
-    for (const char *p = text; *p;) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(p, &end, 10);
-        if (end == p || errno || v < 1 || sel->nids == sizeof sel->ids / sizeof sel->ids[0])
-            return -1;
-        sel->ids[sel->nids++] = v;
-        if (*end == ',' && end[1])
-            end++;
-        else if (*end)
-            return -1;
-        p = end;
-    }
-    return sel->nids ? 0 : -1;
-}
-
-static int selected(const an_runsel *sel, int64_t id, const char *label)
-{
-    if (sel->all)
-        return 1;
-    if (sel->label)
-        return label && strcmp(label, sel->label) == 0;
-    for (size_t i = 0; i < sel->nids; i++)
-        if (sel->ids[i] == id)
-            return 1;
-    return 0;
-}
 
 static int pragma_int(sqlite3 *db, const char *sql, int64_t *out)
 {
@@ -238,12 +200,21 @@ static int attach(sqlite3 *db, an_run *run, const char *sql)
     return rc == SQLITE_DONE ? 0 : rc == SQLITE_NOMEM ? -2 : -1;
 }
 
-static int load_run(sqlite3 *db, an_profile *p, an_run *run, char *err, size_t cap)
+/* Load run's functions and counts and check them (run_check.h).  0, 1
+ * when damaged (err says where), -1 on failure (err says why). */
+static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *err, size_t cap)
 {
     an_isa isa;
     if (an_isa_load(db, run->id, p, &isa, err, cap) != 0)
         return -1;
     int rc = load_functions(db, p, run, &isa);
+    if (rc == 0) {
+        rc = an_check_run(db, run, &isa, version >= 4, err, cap);
+        if (rc != 0) {
+            an_isa_free(&isa);
+            return rc;
+        }
+    }
     an_isa_free(&isa);
     /* Rows naming one instruction add up in attach() (no GROUP BY, which
      * would sort every row first). */
@@ -253,8 +224,7 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, char *err, size_t c
                                : "SELECT function_id, offset, samples FROM pc_samples "
                                  "WHERE run_id = ?1 AND function_id IS NOT NULL");
     if (rc != 0) {
-        snprintf(err, cap, "run %" PRId64 ": %s", run->id,
-                 rc == -2 ? "out of memory" : sqlite3_errmsg(db));
+        snprintf(err, cap, "%s", rc == -2 ? "out of memory" : sqlite3_errmsg(db));
         return -1;
     }
     for (size_t f = 0; f < run->nfuncs; f++)
@@ -262,17 +232,48 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, char *err, size_t c
     return 0;
 }
 
-static int read_runs(sqlite3 *db, an_profile *p, const char *path, const an_runsel *sel,
-                     int exact_only, char *err, size_t cap)
+/* Why a run is not one to analyse by default, from its row (NULL: it
+ * finished and holds data). */
+static const char *unfinished(sqlite3_stmt *st, char *buf, size_t cap)
+{
+    const char *outcome = (const char *)sqlite3_column_text(st, 4);
+    int exact = sqlite3_column_int(st, 3);
+    if (!outcome)
+        return "it did not finish (killed, or still running)";
+    if (strncmp(outcome, "incomplete", 10) == 0 || strcmp(outcome, "not run") == 0 ||
+        strncmp(outcome, "collector failed", 16) == 0) {
+        snprintf(buf, cap, "%s", outcome);
+        return buf;
+    }
+    if (exact && !sqlite3_column_int(st, 6))
+        return "it has no exact counts";
+    if (!exact && sqlite3_column_int64(st, 5) <= 0)
+        return "it has no samples";
+    return NULL;
+}
+
+static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *sel, int version,
+                     char *err, size_t cap)
 {
     sqlite3_stmt *st;
     int added = 0;
-    int rc = sqlite3_prepare_v2(db, "SELECT id, label, benchmark, exact FROM runs ORDER BY id", -1,
-                                &st, NULL);
+    char why[512];
+    int rc = sqlite3_prepare_v2(
+        db,
+        "SELECT id, label, benchmark, exact, outcome, samples_written,"
+        " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id)"
+        " FROM runs ORDER BY id",
+        -1, &st, NULL);
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(st, 0);
-        const char *label = (const char *)sqlite3_column_text(st, 1);
-        if (!selected(sel, id, label) || (exact_only && !sqlite3_column_int(st, 3)))
+        an_run_facts facts = {path, id, (const char *)sqlite3_column_text(st, 1),
+                              sqlite3_column_int(st, 3) != 0, unfinished(st, why, sizeof why)};
+        int m = an_runsel_match(sel, &facts);
+        if (m == AN_RUN_SKIPPED && an_profile_skip(p, path, id, facts.unfinished) != 0) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        if (m != AN_RUN_SELECTED)
             continue;
         an_run *runs = realloc(p->runs, (p->nruns + 1) * sizeof *runs);
         if (!runs) {
@@ -280,24 +281,40 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, const an_runs
             break;
         }
         p->runs = runs;
-        an_run *run = &runs[p->nruns++];
+        an_run *run = &runs[p->nruns];
         memset(run, 0, sizeof *run);
         run->id = id;
         run->db = strdup(path);
         run->label = dup_col(st, 1);
         run->benchmark = dup_col(st, 2);
-        run->exact = sqlite3_column_int(st, 3) != 0;
-        int b = an_profile_intern_bench(p, run->benchmark);
-        if (!run->db || b < 0) {
+        run->exact = facts.exact;
+        if (!run->db) {
+            an_run_free(run);
             rc = SQLITE_NOMEM;
             break;
         }
-        run->bench = (uint32_t)b;
-        if (load_run(db, p, run, err, cap) != 0) {
-            sqlite3_finalize(st);
-            return -1;
+        int loaded = load_run(db, p, run, (int)version, why, sizeof why);
+        int b = loaded == 0 ? an_profile_intern_bench(p, run->benchmark) : 0;
+        if (loaded == 0 && b >= 0) {
+            run->bench = (uint32_t)b;
+            p->nruns++;
+            added++;
+            continue;
         }
-        added++;
+        an_run_free(run);
+        if (loaded == 1 && sel->skip_damaged) {
+            char note[640];
+            snprintf(note, sizeof note, "it is damaged: %s", why);
+            if (an_profile_skip(p, path, id, note) == 0)
+                continue;
+        }
+        if (loaded == 1)
+            snprintf(err, cap, "run %" PRId64 " is damaged: %s (--skip-damaged leaves such runs out)",
+                     id, why);
+        else
+            snprintf(err, cap, "run %" PRId64 ": %s", id, b < 0 ? "out of memory" : why);
+        sqlite3_finalize(st);
+        return -1;
     }
     if (rc != SQLITE_DONE) {
         snprintf(err, cap, "reading runs: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
@@ -308,11 +325,10 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, const an_runs
     return added;
 }
 
-int an_profile_read(an_profile *p, const char *path, const an_runsel *sel, int exact_only,
-                    char *err, size_t cap)
+int an_profile_read(an_profile *p, const char *path, an_runsel *sel, char *err, size_t cap)
 {
     sqlite3 *db = NULL;
-    char msg[512] = "";
+    char msg[1024] = "";
     int64_t app = 0, version = 0;
     int added = -1;
     if (an_db_open_reading(path, &db, err, cap) != 0)
@@ -324,7 +340,7 @@ int an_profile_read(an_profile *p, const char *path, const an_runsel *sel, int e
     } else if (pragma_int(db, "PRAGMA user_version", &version) != 0 || version < 1) {
         snprintf(msg, sizeof msg, "profile database without a schema version");
     } else {
-        added = read_runs(db, p, path, sel, exact_only, msg, sizeof msg);
+        added = read_runs(db, p, path, sel, (int)version, msg, sizeof msg);
     }
     if (added < 0)
         snprintf(err, cap, "%s: %s", path, msg);
@@ -335,15 +351,38 @@ int an_profile_read(an_profile *p, const char *path, const an_runsel *sel, int e
     return added;
 }
 
-int an_profile_read_all(an_profile *p, char *const *paths, int n, const an_runsel *sel,
-                        int exact_only, char *err, size_t cap)
+int an_profile_read_all(an_profile *p, char *const *paths, int n, an_runsel *sel, char *err,
+                        size_t cap)
 {
+    if (an_runsel_check_dbs(sel, n, err, cap) != 0)
+        return -1;
     int added = 0;
     for (int i = 0; i < n; i++) {
-        int k = an_profile_read(p, paths[i], sel, exact_only, err, cap);
+        int twice = 0;
+        for (int j = 0; j < i && !twice; j++)
+            twice = an_same_file(paths[j], paths[i]);
+        if (twice) {
+            if (an_profile_skip(p, paths[i], 0, "the same database is given twice: read once") != 0) {
+                snprintf(err, cap, "out of memory");
+                return -1;
+            }
+            continue;
+        }
+        int k = an_profile_read(p, paths[i], sel, err, cap);
         if (k < 0)
             return -1;
         added += k;
     }
-    return added;
+    return an_runsel_check_matched(sel, err, cap) == 0 ? added : -1;
+}
+
+void an_print_skipped(FILE *out, const char *tool, const an_profile *p)
+{
+    for (size_t i = 0; i < p->nskipped; i++) {
+        const an_skip *s = &p->skipped[i];
+        if (s->id)
+            fprintf(out, "%s: left out run %" PRId64 " of %s: %s\n", tool, s->id, s->db, s->why);
+        else
+            fprintf(out, "%s: %s: %s\n", tool, s->db, s->why);
+    }
 }

@@ -20,7 +20,7 @@
 
 
 static const char usage[] =
-    "usage: pulley-ngrams PROFILE.db [MORE.db...] [--runs all|ID,ID|label:NAME]\n"
+    "usage: pulley-ngrams PROFILE.db [MORE.db...] [--runs SPEC,...] [--skip-damaged]\n"
     "                     [--max-n N] [--top K] [--ngrams M] [--pool P]\n"
     "                     [--min-saving PCT] [--exact]\n"
     "                     [--train LABEL --test LABEL] [--emit-macros FILE]\n"
@@ -28,16 +28,16 @@ static const char usage[] =
     "                     [--format text|markdown|json|csv] [--quiet]\n"
     "Mines opcode n-grams inside basic blocks of the profiled runs and proposes up\n"
     "to K macro ops (default 16) chosen as a set by the dispatches they remove.\n"
-    "  --runs SEL     runs to analyse (default all)\n"
+    AN_RUNS_HELP
     "  --max-n N      longest n-gram, 2..8 (default 4)\n"
     "  --top K        macro ops to propose (default 16)\n"
     "  --ngrams M     hottest n-grams to list (default 20)\n"
     "  --pool P       candidates considered by the selection (default max(64, 4K))\n"
     "  --min-saving PCT  propose only ops removing at least PCT% of all dispatches\n"
     "                 beside those chosen before (default 0.01; 0: any saving)\n"
-    "  --exact        only runs with exact execution counts\n"
-    "  --train LABEL  choose the ops on the runs with this label (as --runs label:LABEL)\n"
-    "  --test LABEL   and report what they save on the runs with this label\n"
+    "  --exact        only runs with exact execution counts (as --runs kind:exact)\n"
+    "  --train LABEL  choose the ops on the selected runs with this label\n"
+    "  --test LABEL   and report what they save on the selected runs with this label\n"
     "  --emit-macros FILE  write the chosen ops as a .macros file, to build a VM\n"
     "                 with (cmake -DPULLEY_MACROS=FILE); a profile taken on a\n"
     "                 macro build puts that build's macro ops first\n"
@@ -55,17 +55,19 @@ static void progress_mined(void *top, size_t distinct)
 /* Load the runs labelled `label` and measure the proposals on them; op
  * names are matched, an op missing from their ISA never applies. */
 static int measure_test(const an_profile *train, an_profile *tp, char **dbs, int ndbs,
-                        const char *label, int exact, const an_proposal *props, size_t n,
-                        double **marginal)
+                        const an_runsel *base, const char *label, const an_proposal *props,
+                        size_t n, double **marginal)
 {
-    an_runsel sel = {.label = label};
+    an_runsel sel = *base;
     char err[1024];
-    if (an_profile_read_all(tp, dbs, ndbs, &sel, exact, err, sizeof err) < 0) {
-        fprintf(stderr, "pulley-ngrams: %s\n", err);
+    if (an_runsel_add_label(&sel, label, err, sizeof err) != 0 ||
+        an_profile_read_all(tp, dbs, ndbs, &sel, err, sizeof err) < 0) {
+        fprintf(stderr, "pulley-ngrams: --test %s: %s\n", label, err);
         return -1;
     }
+    an_print_skipped(stderr, "pulley-ngrams", tp);
     if (tp->nruns == 0) {
-        fprintf(stderr, "pulley-ngrams: no runs labelled %s\n", label);
+        fprintf(stderr, "pulley-ngrams: --test %s: no runs selected\n", label);
         return -1;
     }
     int normalised = an_normalise(tp);
@@ -157,7 +159,7 @@ int main(int argc, char **argv)
 {
     enum { OPT_RUNS = 256, OPT_MAXN, OPT_TOP, OPT_NGRAMS, OPT_POOL, OPT_EXACT, OPT_FORMAT,
            OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_TRAIN, OPT_TEST, OPT_MIN_SAVING, OPT_EMIT,
-           OPT_EVALUATE };
+           OPT_EVALUATE, OPT_SKIP_DAMAGED };
     static const struct option opts[] = {
         {"runs", required_argument, NULL, OPT_RUNS},     {"max-n", required_argument, NULL, OPT_MAXN},
         {"top", required_argument, NULL, OPT_TOP},       {"ngrams", required_argument, NULL, OPT_NGRAMS},
@@ -167,21 +169,26 @@ int main(int argc, char **argv)
         {"train", required_argument, NULL, OPT_TRAIN},   {"test", required_argument, NULL, OPT_TEST},
         {"min-saving", required_argument, NULL, OPT_MIN_SAVING},
         {"emit-macros", required_argument, NULL, OPT_EMIT},
-        {"evaluate", required_argument, NULL, OPT_EVALUATE}, {NULL, 0, NULL, 0}};
+        {"evaluate", required_argument, NULL, OPT_EVALUATE},
+        {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED}, {NULL, 0, NULL, 0}};
     an_runsel sel;
-    an_runsel_parse(&sel, "all");
+    an_runsel_init(&sel);
+    char err[1024];
     long max_n = 4, top = 16, ngrams = 20, pool = 0;
     double min_saving = AN_MIN_SAVING;
-    int exact = 0, quiet = 0, c;
+    int quiet = 0, c;
     an_format fmt = AN_TEXT;
     const char *train = NULL, *test = NULL, *emit = NULL, *evaluate = NULL;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case OPT_RUNS:
-            if (an_runsel_parse(&sel, optarg) != 0) {
-                fprintf(stderr, "pulley-ngrams: bad --runs '%s' (all, ID,ID,... or label:NAME)\n", optarg);
+            if (an_runsel_parse(&sel, optarg, err, sizeof err) != 0) {
+                fprintf(stderr, "pulley-ngrams: bad --runs: %s\n", err);
                 return 2;
             }
+            break;
+        case OPT_SKIP_DAMAGED:
+            sel.skip_damaged = 1;
             break;
         case OPT_MAXN:
         case OPT_TOP:
@@ -203,7 +210,7 @@ int main(int argc, char **argv)
             }
             break;
         case OPT_EXACT:
-            exact = 1;
+            sel.exact_only = 1;
             break;
         case OPT_FORMAT:
             if (strcmp(optarg, "text") == 0)
@@ -262,23 +269,30 @@ int main(int argc, char **argv)
         fprintf(stderr, "pulley-ngrams: --evaluate mines nothing: not with --train, --test or --emit-macros\n");
         return 2;
     }
-    if (train) {
-        sel.all = 0;
-        sel.nids = 0;
-        sel.label = train;
+    if (train && an_runsel_has_labels(&sel)) {
+        fprintf(stderr, "pulley-ngrams: --train and --test choose runs by label: not with"
+                        " label: in --runs\n");
+        return 2;
+    }
+    an_runsel train_sel = sel;
+    if (train && an_runsel_add_label(&train_sel, train, err, sizeof err) != 0) {
+        fprintf(stderr, "pulley-ngrams: --train: %s\n", err);
+        return 2;
     }
     an_profile prof = {0}, test_prof = {0};
     an_proposals res = {0};
     double *test_marginal = NULL;
-    char err[1024];
     int status = 1;
-    if (an_profile_read_all(&prof, argv + optind, argc - optind, &sel, exact, err, sizeof err) < 0) {
-        fprintf(stderr, "pulley-ngrams: %s\n", err);
+    if (an_profile_read_all(&prof, argv + optind, argc - optind, &train_sel, err, sizeof err) < 0) {
+        fprintf(stderr, "pulley-ngrams: %s%s%s%s\n", train ? "--train " : "", train ? train : "",
+                train ? ": " : "", err);
         goto out;
     }
+    an_print_skipped(stderr, "pulley-ngrams", &prof);
     if (prof.nruns == 0) {
-        fprintf(stderr, "pulley-ngrams: no %sruns selected in %s%s\n", exact ? "exact " : "",
-                argv[optind], argc - optind > 1 ? " and the other databases" : "");
+        fprintf(stderr, "pulley-ngrams: no %sruns selected in %s%s\n",
+                sel.exact_only ? "exact " : "", argv[optind],
+                argc - optind > 1 ? " and the other databases" : "");
         goto out;
     }
     if (evaluate) {
@@ -297,8 +311,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "pulley-ngrams: out of memory\n");
         goto out;
     }
-    if (test && measure_test(&prof, &test_prof, argv + optind, argc - optind, test, exact, res.props,
-                             res.n, &test_marginal) != 0)
+    if (test && measure_test(&prof, &test_prof, argv + optind, argc - optind, &sel, test,
+                             res.props, res.n, &test_marginal) != 0)
         goto out;
     an_report rep = {.p = &prof, .total = res.total, .props = res.props, .prop_facts = res.facts,
                      .nprops = res.n, .choice = &res.choice, .top = res.top,

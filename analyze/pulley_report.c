@@ -22,14 +22,14 @@
 
 
 static const char usage[] =
-    "usage: pulley-report PROFILE.db [MORE.db...] [--runs all|ID,ID|label:NAME]\n"
+    "usage: pulley-report PROFILE.db [MORE.db...] [--runs SPEC,...] [--skip-damaged]\n"
     "                     [-o REPORT.html] [--text] [--threshold PCT] [--functions N]\n"
     "                     [--context N] [--top K] [--max-n N]\n"
     "                     [--color auto|always|never] [--quiet]\n"
     "Writes the hot-code report of the profiled runs: one self-contained HTML file\n"
     "(run summary, hot functions, annotated disassembly, proposed macro ops), or\n"
     "with --text the hot code on the terminal.\n"
-    "  --runs SEL       runs to report (default all)\n"
+    AN_RUNS_HELP
     "  -o FILE          where to write (default report.html; with --text, stdout;\n"
     "                   - is stdout)\n"
     "  --text           the terminal view instead of HTML\n"
@@ -55,7 +55,7 @@ typedef struct options {
 static int parse_options(int argc, char **argv, options *o)
 {
     enum { OPT_RUNS = 256, OPT_TEXT, OPT_THRESHOLD, OPT_FUNCTIONS, OPT_CONTEXT, OPT_TOP, OPT_MAXN,
-           OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION };
+           OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_SKIP_DAMAGED };
     static const struct option opts[] = {
         {"runs", required_argument, NULL, OPT_RUNS},
         {"text", no_argument, NULL, OPT_TEXT},
@@ -68,17 +68,22 @@ static int parse_options(int argc, char **argv, options *o)
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"help", no_argument, NULL, OPT_HELP},
         {"version", no_argument, NULL, OPT_VERSION},
+        {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED},
         {NULL, 0, NULL, 0}};
     *o = (options){.color = -1, .threshold = 0.005, .functions = 10, .context = 2, .top = 16, .max_n = 4};
-    an_runsel_parse(&o->sel, "all");
+    an_runsel_init(&o->sel);
+    char err[1024];
     int c;
     while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
         switch (c) {
         case OPT_RUNS:
-            if (an_runsel_parse(&o->sel, optarg) != 0) {
-                fprintf(stderr, "pulley-report: bad --runs '%s' (all, ID,ID,... or label:NAME)\n", optarg);
+            if (an_runsel_parse(&o->sel, optarg, err, sizeof err) != 0) {
+                fprintf(stderr, "pulley-report: bad --runs: %s\n", err);
                 return 2;
             }
+            break;
+        case OPT_SKIP_DAMAGED:
+            o->sel.skip_damaged = 1;
             break;
         case 'o':
             o->output = optarg;
@@ -187,13 +192,14 @@ static int output(const report *r, const options *o)
     return 0;
 }
 
-static int build(report *r, const options *o, char **dbs, int ndbs)
+static int build(report *r, options *o, char **dbs, int ndbs)
 {
     char err[1024];
-    if (an_profile_read_all(&r->prof, dbs, ndbs, &o->sel, 0, err, sizeof err) < 0) {
+    if (an_profile_read_all(&r->prof, dbs, ndbs, &o->sel, err, sizeof err) < 0) {
         fprintf(stderr, "pulley-report: %s\n", err);
         return 1;
     }
+    an_print_skipped(stderr, "pulley-report", &r->prof);
     if (r->prof.nruns == 0) {
         fprintf(stderr, "pulley-report: no runs selected in %s%s\n", dbs[0],
                 ndbs > 1 ? " and the other databases" : "");

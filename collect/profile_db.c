@@ -65,10 +65,15 @@ static const char migrate_2_to_3[] =
     ") WITHOUT ROWID;"
     "PRAGMA user_version = 3;";
 
+/* Version 3 -> 4: the functions' checksums (NULL: written before). */
+static const char migrate_3_to_4[] =
+    "ALTER TABLE functions ADD COLUMN checksum INTEGER;"
+    "PRAGMA user_version = 4;";
+
 /* migrations[v - 1] takes a database from version v to v + 1.  An empty
  * file gets the current schema from schema.sql at once.  A new schema
  * version changes schema.sql and adds its migration here. */
-static const char *const migrations[] = {migrate_1_to_2, migrate_2_to_3};
+static const char *const migrations[] = {migrate_1_to_2, migrate_2_to_3, migrate_3_to_4};
 _Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION - 1,
                "one migration per schema version after the first");
 

@@ -4,6 +4,7 @@
  */
 #include "run_store.h"
 
+#include "func_checksum.h"
 #include "sample_codec.h"
 
 #include <inttypes.h>
@@ -217,29 +218,35 @@ static int insert_functions(profile_db *p, int64_t run, const reg_function *func
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
-/* Decode every function from its start; stop at bytes that do not decode. */
+/* Decode every function from its start (stopping at bytes that do not
+ * decode) into its instruction rows, and store the function's checksum of
+ * its code and those rows (sql/func_checksum.h). */
 static int insert_instructions(profile_db *p, const pvm_agent_isa *isa, const reg_module *mods,
                                const reg_function *funcs, size_t from, size_t to,
                                const int64_t *ids, char *err, size_t errcap)
 {
-    if (!isa->decode)
-        return 0;
-    sqlite3_stmt *st;
+    sqlite3_stmt *st, *sum;
     if (pdb_prepare(p,
                     "INSERT INTO instructions (function_id, offset, length, opcode, text)"
                     " VALUES (?,?,?,?,?)",
                     &st, err, errcap) != 0)
         return -1;
+    if (pdb_prepare(p, "UPDATE functions SET checksum = ? WHERE id = ?", &sum, err, errcap) != 0) {
+        pdb_finalize(p, st, err, errcap);
+        return -1;
+    }
     int rc = 0;
     char text[TEXT_CAP];
     for (size_t i = from; rc == 0 && i < to; i++) {
         const reg_function *f = &funcs[i];
         const void *ctx = mods[f->module].decode_ctx;
+        uint64_t h = pvm_checksum_bytes(PVM_CHECKSUM_START, f->code, f->size);
         unsigned len, op;
-        for (size_t off = 0; rc == 0 && off < f->size; off += len) {
+        for (size_t off = 0; isa->decode && rc == 0 && off < f->size; off += len) {
             if (isa->decode(ctx, f->code, f->size, off, &len, &op, text, sizeof text) != 0 ||
                 len == 0)
                 break;
+            h = pvm_checksum_row(h, (int64_t)off, len, op, text);
             int b = sqlite3_bind_int64(st, 1, ids[i]);
             b = b ? b : sqlite3_bind_int64(st, 2, (sqlite3_int64)off);
             b = b ? b : sqlite3_bind_int64(st, 3, len);
@@ -247,8 +254,14 @@ static int insert_instructions(profile_db *p, const pvm_agent_isa *isa, const re
             b = b ? b : bind_text(st, 5, text);
             rc = pdb_run(p, st, b, err, errcap);
         }
+        if (rc == 0) {
+            int b = sqlite3_bind_int64(sum, 1, (sqlite3_int64)h);
+            b = b ? b : sqlite3_bind_int64(sum, 2, ids[i]);
+            rc = pdb_run(p, sum, b, err, errcap);
+        }
     }
-    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+    int fin = pdb_finalize(p, sum, err, errcap);
+    return pdb_finalize(p, st, err, errcap) || fin || rc ? -1 : 0;
 }
 
 void run_catalog_free(run_catalog *c)

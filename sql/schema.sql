@@ -1,4 +1,4 @@
--- schema.sql - the profile database, schema version 3.
+-- schema.sql - the profile database, schema version 4.
 --
 -- Written by pulley-collect (collect/), read by sql/queries, notebooks and
 -- analyze/.  A database is identified by PRAGMA application_id = 0x50564D50
@@ -29,6 +29,11 @@
 --      roles as the analysis used to read them from the semantics (the
 --      first register operand written when the semantics begin "x[a] ="
 --      or "f[a]... =", every other one read) and flags ret as returning.
+--   4  functions.checksum (sql/func_checksum.h): readers recompute it from
+--      the code and the instruction rows and refuse (or skip) a run whose
+--      stored functions changed since they were written.  Migrated rows
+--      get NULL (not checked, but their rows are still checked against
+--      their code).
 --
 -- Identifiers: every run, module and function gets its own id, so several
 -- runs (from several machines) live side by side in one file.  Addresses
@@ -36,7 +41,7 @@
 -- start of a function.  Times are nanoseconds unless said otherwise.
 
 PRAGMA application_id = 1347833168; -- 0x50564D50, "PVMP"
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 -- One row per recorded program run.
 CREATE TABLE runs (
@@ -126,7 +131,9 @@ CREATE TABLE functions (
   name      TEXT NOT NULL,
   address   INTEGER NOT NULL,           -- load address of its first byte
   size      INTEGER NOT NULL,           -- bytes of code
-  code      BLOB NOT NULL               -- the code bytes
+  code      BLOB NOT NULL,              -- the code bytes
+  checksum  INTEGER                     -- of code and instruction rows (sql/func_checksum.h);
+                                        -- NULL before version 4
 );
 CREATE INDEX functions_run ON functions(run_id);
 

@@ -10,6 +10,7 @@ foreach(t test_ngrams_mining test_ngrams_read)
   pulley_unit_test(${t} SOURCES unit/${t}.c unit/test_ngrams_db.c LIBS pulley_analyze)
   target_compile_definitions(${t} PRIVATE NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/sql/schema.sql"
     NGRAMS_SCHEMA_V1_SQL="${CMAKE_CURRENT_SOURCE_DIR}/e2e/collect_schema_v1.sql")
+  target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/sql) # func_checksum.h
 endforeach()
 pulley_unit_test(test_fusion SOURCES unit/test_fusion.c LIBS pulley_fusion)
 

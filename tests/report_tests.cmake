@@ -18,3 +18,9 @@ set_tests_properties(e2e_report_cli PROPERTIES ENVIRONMENT "${report_env}")
 find_program(PULLEY_CHROMIUM NAMES chromium chromium-browser google-chrome)
 add_test(NAME e2e_report_browser COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/report_browser.sh)
 set_tests_properties(e2e_report_browser PROPERTIES ENVIRONMENT "${report_env};CHROMIUM=${PULLEY_CHROMIUM}")
+
+# Both readers at the edges: read-only, damaged, unfinished runs, run
+# selection, a full disk.
+add_test(NAME e2e_read_edges COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/read_edges.sh)
+set_tests_properties(e2e_read_edges PROPERTIES ENVIRONMENT
+  "${report_env};PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>")

@@ -84,7 +84,7 @@ grep -q '^On the runs labelled other (1 runs, 1 benchmarks) they remove [1-9][0-
     fail "test: $(cat "$tmp/out")"
 ngrams 2 "$db" --train loops
 ngrams 1 "$db" --train loops --test nothing
-grep -q "no runs labelled nothing" "$tmp/err" || fail "empty test set: $(cat "$tmp/err")"
+grep -q -- "--test nothing: no run is labelled 'nothing'" "$tmp/err" || fail "empty test set: $(cat "$tmp/err")"
 
 # Errors.
 ngrams 2 "$db" --top x
@@ -94,7 +94,9 @@ ngrams 2 "$db" --min-saving 101
 ngrams 2 "$db" --runs 1,,2
 ngrams 2
 ngrams 1 "$db" --runs 99
-grep -q "no runs selected in $db" "$tmp/err" || fail "no runs: $(cat "$tmp/err")"
+grep -q "has no run 99" "$tmp/err" || fail "no run 99: $(cat "$tmp/err")"
+ngrams 1 "$db" --exact
+grep -q "no exact runs selected in $db" "$tmp/err" || fail "no runs: $(cat "$tmp/err")"
 echo "not a database" >"$tmp/foreign.db"
 ngrams 1 "$tmp/foreign.db"
 grep -q "^pulley-ngrams: $tmp/foreign.db: " "$tmp/err" || fail "foreign file: $(cat "$tmp/err")"

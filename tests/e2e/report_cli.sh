@@ -134,6 +134,8 @@ report 2 "$db" --color sometimes
 report 2 "$db" --runs 1,,2
 report 2
 report 1 "$db" --runs 99
+grep -q "has no run 99" "$tmp/err" || fail "no run 99: $(cat "$tmp/err")"
+report 1 "$db" --runs kind:exact
 grep -q "no runs selected in $db" "$tmp/err" || fail "no runs: $(cat "$tmp/err")"
 echo "not a database" >"$tmp/foreign.db"
 report 1 "$tmp/foreign.db"

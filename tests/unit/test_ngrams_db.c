@@ -32,7 +32,7 @@ static const struct {
     {T_HEAP_SIZE, "heap_size", "Xw", "x", 4, 0, "x[a] = heap size in bytes", "w"},
 };
 
-static void exec(tdb *t, const char *sql)
+void tdb_exec(tdb *t, const char *sql)
 {
     char *msg = NULL;
     if (sqlite3_exec(t->db, sql, NULL, NULL, &msg) != SQLITE_OK)
@@ -52,7 +52,7 @@ void tdb_create(tdb *t)
     fclose(f);
     schema[n] = '\0';
     assert_int_equal(sqlite3_open(t->path, &t->db), SQLITE_OK);
-    exec(t, schema);
+    tdb_exec(t, schema);
 }
 
 static void run_sql(tdb *t, const char *sql, const int64_t *ints, size_t nints, const char *text,
@@ -76,8 +76,9 @@ void tdb_run(tdb *t, int64_t id, const char *label, const char *benchmark, int e
     char sql[512];
     snprintf(sql, sizeof sql,
              "INSERT INTO runs (id, label, benchmark, command_line, start_time, sample_hz, exact,"
-             " isa_name, isa_hash, collector) VALUES (?1, %s%s%s, '%s', 'test', '2026-01-01', 1000,"
-             " ?2, 'test', '0', 'test')",
+             " isa_name, isa_hash, collector, end_time, outcome, exit_status, samples_written)"
+             " VALUES (?1, %s%s%s, '%s', 'test', '2026-01-01', 1000,"
+             " ?2, 'test', '0', 'test', '2026-01-01', 'return', 0, 0)",
              label ? "'" : "", label ? label : "NULL", label ? "'" : "", benchmark);
     run_sql(t, sql, (int64_t[]){id, exact}, 2, NULL, 0, NULL, 0, 0);
     run_sql(t, "INSERT INTO modules (id, run_id, name) VALUES (?1, ?1, 'm')", &id, 1, NULL, 0, NULL, 0, 0);
@@ -103,6 +104,16 @@ void tdb_samples(tdb *t, int64_t run, int64_t func, uint32_t off, int64_t n)
 {
     run_sql(t, "INSERT INTO pc_samples VALUES (?1, ?2, ?3, 4096 * ?2 + ?3, ?4)",
             (int64_t[]){run, func, off, n}, 4, NULL, 0, NULL, 0, 0);
+    run_sql(t, "UPDATE runs SET samples_written = samples_written + ?2 WHERE id = ?1",
+            (int64_t[]){run, n}, 2, NULL, 0, NULL, 0, 0);
+}
+
+void tdb_instruction(tdb *t, int64_t func, uint32_t off, uint32_t len, unsigned op,
+                     const char *text)
+{
+    run_sql(t, "INSERT INTO instructions (function_id, offset, length, opcode, text)"
+               " VALUES (?1, ?2, ?3, ?4, ?5)",
+            (int64_t[]){func, off, len, op}, 4, text, 5, NULL, 0, 0);
 }
 
 void tdb_count(tdb *t, int64_t run, int64_t func, uint32_t off, int64_t n)

@@ -29,13 +29,20 @@ typedef struct tcode {
 
 /* A new database with the schema, in a temporary file. */
 void tdb_create(tdb *t);
-/* Add run `id` (label may be NULL) with the test opcode table. */
+/* Add run `id` (label may be NULL) with the test opcode table: a run that
+ * ended with "return" (and holds data once samples or counts are added). */
 void tdb_run(tdb *t, int64_t id, const char *label, const char *benchmark, int exact);
 /* Add function `id` of run `run` with the code bytes. */
 void tdb_function(tdb *t, int64_t run, int64_t id, const char *name, const tcode *c);
-/* Samples at an offset (pc_samples) or an exact count (exec_counts). */
+/* Samples at an offset (pc_samples, counted in runs.samples_written) or
+ * an exact count (exec_counts). */
 void tdb_samples(tdb *t, int64_t run, int64_t func, uint32_t off, int64_t n);
 void tdb_count(tdb *t, int64_t run, int64_t func, uint32_t off, int64_t n);
+/* An instruction row of function func. */
+void tdb_instruction(tdb *t, int64_t func, uint32_t off, uint32_t len, unsigned op,
+                     const char *text);
+/* Any SQL, failing the test when it fails. */
+void tdb_exec(tdb *t, const char *sql);
 /* Close (keeping the file) and remove the file. */
 void tdb_close(tdb *t);
 void tdb_remove(tdb *t);

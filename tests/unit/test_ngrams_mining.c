@@ -176,8 +176,9 @@ static void load(an_profile *p, const char *runs)
     an_runsel sel;
     char err[512];
     memset(p, 0, sizeof *p);
-    assert_int_equal(an_runsel_parse(&sel, runs), 0);
-    int n = an_profile_read(p, db.path, &sel, 0, err, sizeof err);
+    an_runsel_init(&sel);
+    assert_int_equal(an_runsel_parse(&sel, runs, err, sizeof err), 0);
+    int n = an_profile_read(p, db.path, &sel, err, sizeof err);
     if (n < 0)
         fail_msg("%s", err);
     an_normalise(p);

@@ -6,6 +6,7 @@
  * not decode end a function without losing what decoded before them, and
  * an old file's rows (no roles stored) read as the collector migrates them.
  */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,32 +18,57 @@
 
 #include <cmocka.h>
 
+#include "func_checksum.h"
 #include "isa_table.h"
 #include "profile_read.h"
 #include "test_ngrams_db.h"
 
+static int read_sel(const char *path, an_runsel *sel, an_profile *p, char *err, size_t cap)
+{
+    memset(p, 0, sizeof *p);
+    char *paths[] = {(char *)path};
+    return an_profile_read_all(p, paths, 1, sel, err, cap);
+}
+
 static int read_db(const char *path, const char *runs, an_profile *p, char *err, size_t cap)
 {
     an_runsel sel;
-    memset(p, 0, sizeof *p);
-    assert_int_equal(an_runsel_parse(&sel, runs), 0);
-    return an_profile_read(p, path, &sel, 0, err, cap);
+    an_runsel_init(&sel);
+    if (runs)
+        assert_int_equal(an_runsel_parse(&sel, runs, err, cap), 0);
+    return read_sel(path, &sel, p, err, cap);
 }
 
 static void run_selections_parse(void **state)
 {
     (void)state;
     an_runsel s;
-    assert_int_equal(an_runsel_parse(&s, "all"), 0);
+    char err[256];
+    an_runsel_init(&s);
+    assert_int_equal(an_runsel_parse(&s, "all", err, sizeof err), 0);
     assert_true(s.all);
-    assert_int_equal(an_runsel_parse(&s, "3,1,20"), 0);
-    assert_int_equal(s.nids, 3);
-    assert_int_equal(s.ids[2], 20);
-    assert_int_equal(an_runsel_parse(&s, "label:base"), 0);
-    assert_string_equal(s.label, "base");
-    const char *bad[] = {"", "1,,2", "1,", "x", "0", "label:", "-3"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        assert_int_equal(an_runsel_parse(&s, bad[i]), -1);
+    an_runsel_init(&s);
+    assert_int_equal(an_runsel_parse(&s, "3,1,20", err, sizeof err), 0);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.items[2].sort, AN_SEL_ID);
+    assert_int_equal(s.items[2].id, 20);
+    assert_int_equal(s.items[2].db, 0);
+    an_runsel_init(&s);
+    assert_int_equal(
+        an_runsel_parse(&s, "label:base,dir/a.db:7,kind:exact,kind:sampled", err, sizeof err), 0);
+    assert_int_equal(s.n, 4);
+    assert_string_equal(s.text + s.items[0].label, "base");
+    assert_string_equal(s.text + s.items[1].db, "dir/a.db");
+    assert_int_equal(s.items[1].id, 7);
+    assert_true(s.items[2].sort == AN_SEL_KIND && s.items[2].exact);
+    assert_true(s.items[3].sort == AN_SEL_KIND && !s.items[3].exact);
+    const char *bad[] = {"", "1,,2", "1,", "x", "0", "label:", "-3", "kind:fast", ":3", "a.db:"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        an_runsel_init(&s);
+        err[0] = '\0';
+        assert_int_equal(an_runsel_parse(&s, bad[i], err, sizeof err), -1);
+        assert_true(err[0]);
+    }
 }
 
 static void foreign_files_are_refused(void **state)
@@ -64,6 +90,8 @@ static void foreign_files_are_refused(void **state)
     an_profile_free(&p);
 }
 
+/* Labels narrow the finished runs; an id reads that run; an id or a
+ * label that selects nothing is an error. */
 static void runs_by_id_and_label(void **state)
 {
     (void)state;
@@ -76,7 +104,10 @@ static void runs_by_id_and_label(void **state)
     tdb_run(&t, 1, "base", "a.wasm", 0);
     tdb_run(&t, 2, "fused", "a.wasm", 0);
     tdb_run(&t, 3, "base", "b.wasm", 0);
-    tdb_function(&t, 3, 1, "main", &c);
+    for (int64_t r = 1; r <= 3; r++) {
+        tdb_function(&t, r, r, "main", &c);
+        tdb_samples(&t, r, r, 0, 5);
+    }
     tdb_close(&t);
     assert_int_equal(read_db(t.path, "label:base", &p, err, sizeof err), 2);
     assert_int_equal(p.nbenches, 2);
@@ -86,7 +117,175 @@ static void runs_by_id_and_label(void **state)
     assert_int_equal(read_db(t.path, "2", &p, err, sizeof err), 1);
     assert_string_equal(p.runs[0].label, "fused");
     an_profile_free(&p);
-    assert_int_equal(read_db(t.path, "9", &p, err, sizeof err), 0);
+    assert_int_equal(read_db(t.path, "2,9", &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no run 9"));
+    an_profile_free(&p);
+    assert_int_equal(read_db(t.path, "label:nosuch", &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no run is labelled 'nosuch'"));
+    an_profile_free(&p);
+    assert_int_equal(read_db(t.path, "label:base,kind:exact", &p, err, sizeof err), 0);
+    an_profile_free(&p);
+    tdb_remove(&t);
+}
+
+/* By default only runs that finished with data are read; every other one
+ * is noted with its reason, and can still be read by its id. */
+static void unfinished_runs_are_left_out_with_their_reason(void **state)
+{
+    (void)state;
+    tdb t;
+    an_profile p;
+    char err[512];
+    tcode c = {{0}, 0};
+    TC0(&c, T_RET);
+    tdb_create(&t);
+    for (int64_t r = 1; r <= 6; r++) {
+        tdb_run(&t, r, NULL, "a.wasm", r >= 5);
+        tdb_function(&t, r, r, "main", &c);
+    }
+    tdb_samples(&t, 1, 1, 0, 5); /* finished, sampled */
+    tdb_samples(&t, 2, 2, 0, 5);
+    tdb_exec(&t, "UPDATE runs SET outcome = NULL, end_time = NULL WHERE id = 2");
+    tdb_samples(&t, 3, 3, 0, 5);
+    tdb_exec(&t, "UPDATE runs SET outcome = 'incomplete: 9 samples not stored: disk full (return)'"
+                 " WHERE id = 3");
+    /* run 4: finished, no samples */
+    tdb_count(&t, 5, 5, 0, 7); /* finished, exact */
+    /* run 6: exact, no counts */
+    tdb_close(&t);
+    assert_int_equal(read_db(t.path, NULL, &p, err, sizeof err), 2);
+    assert_int_equal(p.runs[0].id, 1);
+    assert_int_equal(p.runs[1].id, 5);
+    assert_int_equal(p.nskipped, 4);
+    const char *why[] = {"did not finish", "incomplete: 9 samples not stored", "no samples",
+                         "no exact counts"};
+    const int64_t ids[] = {2, 3, 4, 6};
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(p.skipped[i].id, ids[i]);
+        assert_string_equal(p.skipped[i].db, t.path);
+        if (!strstr(p.skipped[i].why, why[i]))
+            fail_msg("run %" PRId64 ": '%s'", ids[i], p.skipped[i].why);
+    }
+    an_profile_free(&p);
+    assert_int_equal(read_db(t.path, "2,4", &p, err, sizeof err), 2);
+    assert_int_equal(p.nskipped, 0);
+    an_profile_free(&p);
+    assert_int_equal(read_db(t.path, "all", &p, err, sizeof err), 6);
+    an_profile_free(&p);
+    assert_int_equal(read_db(t.path, "kind:exact", &p, err, sizeof err), 1);
+    assert_int_equal(p.runs[0].id, 5);
+    an_profile_free(&p);
+    tdb_remove(&t);
+}
+
+/* With several databases an id says which one; a database given twice is
+ * read once. */
+static void selections_across_databases_are_explicit(void **state)
+{
+    (void)state;
+    tdb a, b;
+    an_profile p;
+    char err[512], spec[200];
+    tcode c = {{0}, 0};
+    TC0(&c, T_RET);
+    tdb *dbs[] = {&a, &b};
+    for (int k = 0; k < 2; k++) {
+        tdb_create(dbs[k]);
+        tdb_run(dbs[k], 1, NULL, k ? "b.wasm" : "a.wasm", 0);
+        tdb_function(dbs[k], 1, 1, "main", &c);
+        tdb_samples(dbs[k], 1, 1, 0, 5);
+        tdb_close(dbs[k]);
+    }
+    char *both[] = {a.path, b.path}, *twice[] = {a.path, a.path};
+    an_runsel sel;
+    an_runsel_init(&sel);
+    memset(&p, 0, sizeof p);
+    assert_int_equal(an_profile_read_all(&p, both, 2, &sel, err, sizeof err), 2);
+    an_profile_free(&p);
+    assert_int_equal(an_runsel_parse(&sel, "1", err, sizeof err), 0);
+    assert_int_equal(an_profile_read_all(&p, both, 2, &sel, err, sizeof err), -1);
+    assert_non_null(strstr(err, "say which one"));
+    an_profile_free(&p);
+    an_runsel_init(&sel);
+    snprintf(spec, sizeof spec, "%s:1", b.path);
+    assert_int_equal(an_runsel_parse(&sel, spec, err, sizeof err), 0);
+    assert_int_equal(an_profile_read_all(&p, both, 2, &sel, err, sizeof err), 1);
+    assert_string_equal(p.runs[0].benchmark, "b.wasm");
+    an_profile_free(&p);
+    an_runsel_init(&sel);
+    snprintf(spec, sizeof spec, "%s:3", b.path);
+    assert_int_equal(an_runsel_parse(&sel, spec, err, sizeof err), 0);
+    assert_int_equal(an_profile_read_all(&p, both, 2, &sel, err, sizeof err), -1);
+    assert_non_null(strstr(err, "has no run 3"));
+    an_profile_free(&p);
+    an_runsel_init(&sel);
+    assert_int_equal(an_profile_read_all(&p, twice, 2, &sel, err, sizeof err), 1);
+    assert_int_equal(p.nskipped, 1);
+    assert_non_null(strstr(p.skipped[0].why, "given twice"));
+    an_profile_free(&p);
+    tdb_remove(&a);
+    tdb_remove(&b);
+}
+
+/* A run whose stored instruction rows are not what its code decodes to,
+ * or whose checksum does not match them, is refused naming the function,
+ * or left out with --skip-damaged. */
+static void damaged_runs_are_refused_or_left_out(void **state)
+{
+    (void)state;
+    tdb t;
+    an_profile p;
+    char err[512];
+    tcode c = {{0}, 0};
+    TC1(&c, T_XCONST8, 1, 5, 1);
+    TC0(&c, T_RET);
+    tdb_create(&t);
+    tdb_run(&t, 1, NULL, "a.wasm", 0);
+    tdb_function(&t, 1, 1, "main", &c);
+    tdb_instruction(&t, 1, 0, 3, T_XCONST8, "xconst8 x1, 5");
+    tdb_instruction(&t, 1, 3, 1, T_RET, "ret");
+    uint64_t h = pvm_checksum_bytes(PVM_CHECKSUM_START, c.b, c.len);
+    h = pvm_checksum_row(h, 0, 3, T_XCONST8, "xconst8 x1, 5");
+    h = pvm_checksum_row(h, 3, 1, T_RET, "ret");
+    char sql[200];
+    snprintf(sql, sizeof sql, "UPDATE functions SET checksum = %" PRId64 " WHERE id = 1", (int64_t)h);
+    tdb_exec(&t, sql);
+    tdb_samples(&t, 1, 1, 0, 5);
+    tdb_run(&t, 2, NULL, "b.wasm", 0);
+    tdb_function(&t, 2, 2, "other", &c);
+    tdb_samples(&t, 2, 2, 0, 5);
+    tdb_close(&t);
+    assert_int_equal(read_db(t.path, NULL, &p, err, sizeof err), 2); /* intact */
+    an_profile_free(&p);
+
+    assert_int_equal(sqlite3_open(t.path, &t.db), SQLITE_OK);
+    tdb_exec(&t, "UPDATE instructions SET text = 'xconst8 x1, 6' WHERE offset = 0");
+    tdb_close(&t);
+    assert_int_equal(read_db(t.path, NULL, &p, err, sizeof err), -1);
+    if (!strstr(err, "run 1 is damaged: function main:") || !strstr(err, "checksum") ||
+        !strstr(err, "--skip-damaged"))
+        fail_msg("%s", err);
+    an_profile_free(&p);
+
+    an_runsel sel;
+    an_runsel_init(&sel);
+    sel.skip_damaged = 1;
+    assert_int_equal(read_sel(t.path, &sel, &p, err, sizeof err), 1);
+    assert_int_equal(p.runs[0].id, 2);
+    assert_int_equal(p.nbenches, 1);
+    assert_int_equal(p.nskipped, 1);
+    assert_non_null(strstr(p.skipped[0].why, "damaged: function main"));
+    an_profile_free(&p);
+
+    /* Without a checksum (files before version 4) the rows still have to
+     * be what the code decodes to. */
+    assert_int_equal(sqlite3_open(t.path, &t.db), SQLITE_OK);
+    tdb_exec(&t, "UPDATE functions SET checksum = NULL; UPDATE instructions SET opcode = 4"
+                 " WHERE offset = 0");
+    tdb_close(&t);
+    assert_int_equal(read_db(t.path, NULL, &p, err, sizeof err), -1);
+    if (!strstr(err, "function main: the instruction row at offset 0x0000 is not what its code"))
+        fail_msg("%s", err);
     an_profile_free(&p);
     tdb_remove(&t);
 }
@@ -271,6 +470,9 @@ int main(void)
         cmocka_unit_test(run_selections_parse),
         cmocka_unit_test(foreign_files_are_refused),
         cmocka_unit_test(runs_by_id_and_label),
+        cmocka_unit_test(unfinished_runs_are_left_out_with_their_reason),
+        cmocka_unit_test(selections_across_databases_are_explicit),
+        cmocka_unit_test(damaged_runs_are_refused_or_left_out),
         cmocka_unit_test(opcode_rows_say_what_an_instruction_reads_and_writes),
         cmocka_unit_test(a_bad_opcode_row_refuses_the_run),
         cmocka_unit_test(undecodable_bytes_end_the_function),

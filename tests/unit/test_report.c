@@ -62,8 +62,9 @@ static void load(const char *path, an_profile *p, hc_view *v)
     an_runsel sel;
     char err[512];
     memset(p, 0, sizeof *p);
-    assert_int_equal(an_runsel_parse(&sel, "all"), 0);
-    if (an_profile_read(p, path, &sel, 0, err, sizeof err) < 0)
+    an_runsel_init(&sel);
+    assert_int_equal(an_runsel_parse(&sel, "all", err, sizeof err), 0);
+    if (an_profile_read(p, path, &sel, err, sizeof err) < 0)
         fail_msg("%s", err);
     assert_int_equal(hc_build(p, v), 0);
 }

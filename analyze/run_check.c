@@ -1,0 +1,111 @@
+/*
+ * run_check.c - checking a run's functions against their stored
+ * instruction rows and checksums (see run_check.h).
+ */
+#include "run_check.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "blocks.h"
+
+#include "func_checksum.h"
+
+static const an_func *find(const an_run *run, int64_t id)
+{
+    size_t lo = 0, hi = run->nfuncs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (run->funcs[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < run->nfuncs && run->funcs[lo].id == id ? &run->funcs[lo] : NULL;
+}
+
+/* The global opcode of stored opcode `id`, or -1. */
+static long global_op(const an_isa *isa, int64_t id)
+{
+    if (id < 0 || id > UINT32_MAX)
+        return -1;
+    const ot_opcode *op = ot_table_find(&isa->rows, (uint32_t)id);
+    return op ? isa->ops[op - isa->rows.ops].gop : -1;
+}
+
+/* Fold function f's rows at the cursor (the run's rows by function and
+ * offset) into its checksum h, stepping past them; 1 with why when a row
+ * is not the instruction f's code decodes to at its offset. */
+static int check_rows(sqlite3_stmt *rows, int *more, const an_func *f, const an_isa *isa,
+                      uint64_t *h, char *why, size_t cap)
+{
+    while (*more == SQLITE_ROW && sqlite3_column_int64(rows, 0) == f->id) {
+        int64_t off = sqlite3_column_int64(rows, 1), len = sqlite3_column_int64(rows, 2);
+        int64_t op = sqlite3_column_int64(rows, 3);
+        long i = off >= 0 && off <= UINT32_MAX ? an_insn_at(f, (uint32_t)off) : -1;
+        const an_insn *in = i >= 0 ? &f->insns[i] : NULL;
+        if (!in || in->off != off || in->len != len || global_op(isa, op) != in->op) {
+            snprintf(why, cap,
+                     "function %s: the instruction row at offset 0x%04" PRIx64
+                     " is not what its code decodes to",
+                     f->name, off);
+            return 1;
+        }
+        *h = pvm_checksum_row(*h, off, len, op, (const char *)sqlite3_column_text(rows, 4));
+        *more = sqlite3_step(rows);
+    }
+    return 0;
+}
+
+int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_checksum, char *why,
+                 size_t cap)
+{
+    sqlite3_stmt *funcs = NULL, *rows = NULL;
+    int rc = sqlite3_prepare_v2(db,
+                                has_checksum
+                                    ? "SELECT id, code, checksum FROM functions WHERE run_id = ?1"
+                                      " ORDER BY id"
+                                    : "SELECT id, code, NULL FROM functions WHERE run_id = ?1"
+                                      " ORDER BY id",
+                                -1, &funcs, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db,
+                                "SELECT i.function_id, i.offset, i.length, i.opcode, i.text"
+                                " FROM instructions i JOIN functions f ON f.id = i.function_id"
+                                " WHERE f.run_id = ?1 ORDER BY i.function_id, i.offset",
+                                -1, &rows, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(funcs, 1, run->id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(rows, 1, run->id);
+    int result = rc == SQLITE_OK ? 0 : -1;
+    int more = rc == SQLITE_OK ? sqlite3_step(rows) : rc;
+    while (result == 0 && (rc = sqlite3_step(funcs)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(funcs, 0);
+        const an_func *f = find(run, id);
+        if (!f)
+            continue; /* added since the run was loaded: not analysed */
+        /* Rows of functions before this one have no function: skip them. */
+        while (more == SQLITE_ROW && sqlite3_column_int64(rows, 0) < id)
+            more = sqlite3_step(rows);
+        uint64_t h = pvm_checksum_bytes(PVM_CHECKSUM_START, sqlite3_column_blob(funcs, 1),
+                                        (size_t)sqlite3_column_bytes(funcs, 1));
+        result = check_rows(rows, &more, f, isa, &h, why, cap);
+        if (result == 0 && sqlite3_column_type(funcs, 2) != SQLITE_NULL &&
+            (uint64_t)sqlite3_column_int64(funcs, 2) != h) {
+            snprintf(why, cap,
+                     "function %s: its code or instruction rows changed since they were written"
+                     " (checksum mismatch)",
+                     f->name);
+            result = 1;
+        }
+    }
+    if (result == 0 && (rc != SQLITE_DONE || (more != SQLITE_ROW && more != SQLITE_DONE))) {
+        snprintf(why, cap, "checking the functions: %s", sqlite3_errmsg(db));
+        result = -1;
+    }
+    sqlite3_finalize(funcs);
+    sqlite3_finalize(rows);
+    return result;
+}

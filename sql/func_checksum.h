@@ -1,0 +1,50 @@
+/*
+ * func_checksum.h - the checksum stored in functions.checksum (schema
+ * version 4): 64-bit FNV-1a over a function's code bytes, then over each
+ * of its `instructions` rows in offset order (offset, length and opcode as
+ * 8 little-endian bytes each, then the text and its terminating NUL).  The
+ * collector computes it as it writes the rows; the readers recompute it
+ * from what they read, so that a byte changed in the file (a damaged disk,
+ * a bad copy, a hand edit) is found and named instead of analysed.  It
+ * detects damage, it does not authenticate.  Stored as the INTEGER with
+ * the same 64 bits.
+ */
+#ifndef PULLEY_SQL_FUNC_CHECKSUM_H
+#define PULLEY_SQL_FUNC_CHECKSUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PVM_CHECKSUM_START 0xcbf29ce484222325ull
+
+static inline uint64_t pvm_checksum_bytes(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static inline uint64_t pvm_checksum_int(uint64_t h, int64_t v)
+{
+    unsigned char le[8];
+    for (int i = 0; i < 8; i++)
+        le[i] = (unsigned char)((uint64_t)v >> (8 * i));
+    return pvm_checksum_bytes(h, le, sizeof le);
+}
+
+/* One instruction row; text NULL counts as "". */
+static inline uint64_t pvm_checksum_row(uint64_t h, int64_t offset, int64_t length, int64_t opcode,
+                                        const char *text)
+{
+    h = pvm_checksum_int(h, offset);
+    h = pvm_checksum_int(h, length);
+    h = pvm_checksum_int(h, opcode);
+    const char *t = text ? text : "";
+    size_t n = 0;
+    while (t[n])
+        n++;
+    return pvm_checksum_bytes(h, t, n + 1);
+}
+
+#endif
