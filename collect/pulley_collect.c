@@ -37,7 +37,8 @@ static const cli_tool tool = {
     "  -i, --invoke=NAME  .pbc/.pasm: run function NAME (default: the entry,\n"
     "                     else \"main\"); ARGS are its parameters.  .wasm:\n"
     "                     call export NAME (no parameters) instead of _start\n"
-    "  -d, --dir=DIR      .wasm: let the program use directory DIR (repeatable)\n"
+    "  -d, --dir=DIR[::GUEST]  .wasm: let the program use directory DIR, seen\n"
+    "                     as GUEST (default: DIR itself); repeatable\n"
     "      --exact        use the counting build (pulley-collect-exact, next\n"
     "                     to this program): exact instruction and branch\n"
     "                     counts instead of samples (the run has 0 samples)\n"
@@ -46,8 +47,11 @@ static const cli_tool tool = {
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and exit\n"
     "\n"
-    "Exit status: the program's (0 after a return, the status it exited with,\n"
-    "2 after a trap); 1 if it could not be run or recorded; 2 for bad usage.\n",
+    "A closed stdout gives the program EPIPE rather than ending the run.\n"
+    "\n"
+    PVM_EXIT_HELP_RUNNER
+    "1 also when the run could not be recorded whole (the run is then marked\n"
+    "incomplete); 128+N after signal N (the run recorded first).\n",
 };
 
 enum { MAX_DIRS = 64 };

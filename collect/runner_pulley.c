@@ -18,8 +18,6 @@
 #include "verify.h"
 #include "vm.h"
 
-enum { EXIT_TRAP = 2 };
-
 int collect_register_module(collect_session *s, const char *name, const pvm_module *m,
                             int *handles)
 {
@@ -131,10 +129,10 @@ static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint3
         status = vm->exit_status;
     } else {
         fflush(stdout);
-        cli_error(t, "trap: %s (%s) in function %s at offset %" PRIu32, pvm_trap_message(trap),
+        cli_error(t, "trap: %s (%s) in function %s at offset 0x%04" PRIx32, pvm_trap_message(trap),
                   pvm_trap_name(trap), m->funcs[vm->trap_func].name, vm->trap_offset);
         snprintf(outcome, sizeof outcome, "trap: %s", pvm_trap_name(trap));
-        status = EXIT_TRAP;
+        status = CLI_TRAP;
     }
     if (!counts_ok)
         status = CLI_FAILURE;

@@ -21,8 +21,6 @@
 #include "wasi.h"
 #include "wasm_instance.h"
 
-enum { EXIT_TRAP = 2 };
-
 /* What the store's VM hook needs: the session, the module's name, the
  * slots registered so far (unregistered before the VMs are freed), and
  * (counting build) every VM with the agent handles of its functions, for
@@ -142,7 +140,7 @@ static int run(const cli_tool *t, wasm_ctx *c, pvm_wasm_store *store, pvm_wasi *
         if (st == PVM_WASM_UNINSTANTIABLE) {
             cli_error(t, "trap: %s in the start function", err.msg);
             snprintf(outcome, sizeof outcome, "trap: start function");
-            status = EXIT_TRAP;
+            status = CLI_TRAP;
         } else {
             cli_error(t, "%s: %s", p->path, err.msg);
         }
@@ -163,10 +161,11 @@ static int run(const cli_tool *t, wasm_ctx *c, pvm_wasm_store *store, pvm_wasi *
         status = pvm_wasm_exit_status(inst);
     } else {
         fflush(stdout);
-        cli_error(t, "trap: %s (%s) in %s", pvm_trap_message((unsigned)trap),
-                  pvm_trap_name((unsigned)trap), pvm_wasm_trap_function(inst));
+        cli_error(t, "trap: %s (%s) in function %s at offset 0x%04" PRIx32,
+                  pvm_trap_message((unsigned)trap), pvm_trap_name((unsigned)trap),
+                  pvm_wasm_trap_function(inst), pvm_wasm_trap_offset(inst));
         snprintf(outcome, sizeof outcome, "trap: %s", pvm_trap_name((unsigned)trap));
-        status = EXIT_TRAP;
+        status = CLI_TRAP;
     }
     for (size_t i = 0; i < c->nvms; i++)
         if (collect_report_counts(c->s, c->vms[i], c->handles[i]) != 0)

@@ -1,7 +1,7 @@
 /*
  * cli.h - what the command-line tools share: --help and --version, error
- * messages on stderr prefixed by the tool's name, exit statuses (0 success,
- * 1 failure, 2 bad usage), and loading a module from a .pbc or a .pasm file
+ * messages on stderr prefixed by the tool's name, exit statuses
+ * (exit_status.h: 0 success, 1 failure, 2 bad usage, 134 a trap), and loading a module from a .pbc or a .pasm file
  * (told apart by the magic bytes, not by the file name).
  */
 #ifndef PULLEY_CLI_H
@@ -15,13 +15,15 @@
 #include <string.h>
 
 #include "asm.h"
+#include "exit_status.h"
 #include "module.h"
 
 #ifndef PULLEY_VERSION
 #error "PULLEY_VERSION is defined by the build (interp/CMakeLists.txt)"
 #endif
 
-enum { CLI_OK = 0, CLI_FAILURE = 1, CLI_USAGE = 2 };
+enum { CLI_OK = PVM_EXIT_OK, CLI_FAILURE = PVM_EXIT_FAILURE, CLI_USAGE = PVM_EXIT_USAGE,
+       CLI_TRAP = PVM_EXIT_TRAP };
 
 typedef struct cli_tool {
     const char *name;  /* "pulley-asm" */

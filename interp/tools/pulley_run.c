@@ -7,9 +7,9 @@
  * the traced VM, the same source is `pulley-trace` (without Wasm: built
  * without PULLEY_RUN_WASM).
  *
- * Exit status: 0 after a normal return, the program's status after the
- * `exit` import (or WASI proc_exit), 2 after a trap, 1 for usage, load and
- * verification errors.
+ * Exit status (interp/exit_status.h): 0 after a normal return, the
+ * program's status after the `exit` import (or WASI proc_exit), 134 after
+ * a trap, 1 for load and verification errors, 2 for bad usage.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -25,9 +25,6 @@
 #include "wasm_run.h"
 #endif
 
-/* A trap's exit status; so usage errors exit with CLI_FAILURE here. */
-enum { EXIT_TRAP = 2 };
-
 static cli_tool tool = {
     "pulley-run", /* or the name this source was built and called as */
     "[OPTIONS] FILE [ARGS...]",
@@ -40,7 +37,7 @@ static cli_tool tool = {
     "and its _start run under WASI with ARGS as its arguments, stdin, stdout\n"
     "and stderr passed through; with --invoke, export NAME is called with\n"
     "ARGS and its results printed.\n"
-    "Long options may also follow FILE; \"--\" ends them.\n"
+    "Options go before FILE; everything after it is the program's.\n"
     "\n"
     "Options:\n"
     "  -i, --invoke=NAME  run function NAME instead\n"
@@ -54,16 +51,8 @@ static cli_tool tool = {
     "                     (a macro build fuses by default)\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and the VM's build, and exit\n"
-    "\n"
-    "Exit status: 0 after a return, the status given to the exit import,\n"
-    "2 after a trap, 1 for a usage, load or verification error.\n",
+    "\n" PVM_EXIT_HELP_RUNNER,
 };
-
-static int usage_error(const char *message)
-{
-    cli_usage_error(&tool, message);
-    return CLI_FAILURE;
-}
 
 static int version(void)
 {
@@ -96,10 +85,9 @@ static int parse_u64(const char *s, uint64_t *out)
     return errno || *end ? -1 : 0;
 }
 
-/* Options come before FILE; long ones may also follow it, as in
- * "pulley-run prog.pasm --invoke f 3".  After FILE, the first argument not
- * starting with "--" (so "-5" too), or "--" itself, starts the arguments
- * of the guest function.  Returns -1 to go on, else the exit status. */
+/* Options come before FILE; everything after it (negative numbers, and
+ * options of a WebAssembly program) is the program's.  Returns -1 to go
+ * on, else the exit status. */
 static int parse_options(int argc, char **argv, options *o)
 {
     static const struct option longopts[] = {
@@ -111,30 +99,27 @@ static int parse_options(int argc, char **argv, options *o)
         CLI_STANDARD_OPTIONS,
     };
     opterr = 0;
-    while (!o->file || (optind < argc && strncmp(argv[optind], "--", 2) == 0)) {
-        int opt = getopt_long(argc, argv, "+:i:s:d:hV", longopts, NULL);
+    int opt;
+    /* Options end at FILE: what follows is the program's (--help too). */
+    while ((opt = getopt_long(argc, argv, "+:i:s:d:hV", longopts, NULL)) != -1) {
         switch (opt) {
-        case -1:
-            if (o->file || optind >= argc)
-                goto done;
-            o->file = argv[optind++];
-            break;
         case 'i': o->invoke = optarg; break;
         case 'd': o->dirs[o->ndirs++] = optarg; break;
         case 'E': o->emit_pasm = true; break;
         case 'F': o->no_fuse = true; break;
         case 's':
             if (parse_u64(optarg, &o->stack) || o->stack == 0)
-                return usage_error("--stack needs a positive number of bytes");
+                return cli_usage_error(&tool, "--stack needs a positive number of bytes");
             break;
         case 'h': return cli_help(&tool);
         case 'V': return version();
-        default: cli_bad_option(&tool, argv, opt); return CLI_FAILURE;
+        default: return cli_bad_option(&tool, argv, opt);
         }
     }
-done:
+    if (optind < argc)
+        o->file = argv[optind++];
     if (!o->file)
-        return usage_error("no input file");
+        return cli_usage_error(&tool, "no input file");
     o->args = argv + optind;
     o->nargs = argc - optind;
     return -1;
@@ -177,7 +162,7 @@ static int run(const pvm_module *m, uint32_t index, const options *o)
         cli_error(&tool, "%s: %s", o->file, err.msg);
     else if ((bad = run_set_arguments(vm, &m->funcs[index], o->args, o->nargs, message,
                                       sizeof message)))
-        status = usage_error(bad);
+        status = cli_usage_error(&tool, bad);
     else {
         pvm_trap_kind trap = pvm_vm_call(vm, index);
         if (trap == PVM_TRAP_NONE) {
@@ -187,10 +172,10 @@ static int run(const pvm_module *m, uint32_t index, const options *o)
             status = vm->exit_status;
         } else {
             fflush(stdout); /* the program's output comes before the trap */
-            cli_error(&tool, "trap: %s (%s) in function %s at offset %" PRIu32,
+            cli_error(&tool, "trap: %s (%s) in function %s at offset 0x%04" PRIx32,
                       pvm_trap_message(trap), pvm_trap_name(trap), m->funcs[vm->trap_func].name,
                       vm->trap_offset);
-            status = EXIT_TRAP;
+            status = CLI_TRAP;
         }
     }
     pvm_vm_free(vm);
@@ -241,7 +226,7 @@ int main(int argc, char **argv)
     if (status >= 0)
         return fflush(stdout) != 0 ? cli_error(&tool, "writing the output failed") : status;
     if (o.emit_pasm || o.ndirs > 0)
-        return usage_error("--emit-pasm and --dir are for WebAssembly modules");
+        return cli_usage_error(&tool, "--emit-pasm and --dir are for WebAssembly modules");
     pvm_module *m = load(o.file, !o.no_fuse);
     if (!m)
         return CLI_FAILURE;

@@ -289,6 +289,11 @@ const char *pvm_wasm_trap_function(const pvm_wasm_instance *inst)
     return vm->trap_func < inst->module->nfuncs ? inst->module->funcs[vm->trap_func].name : "?";
 }
 
+uint32_t pvm_wasm_trap_offset(const pvm_wasm_instance *inst)
+{
+    return inst->vm->trap_offset;
+}
+
 int pvm_wasm_exit_status(const pvm_wasm_instance *inst)
 {
     return inst->vm->exit_status;

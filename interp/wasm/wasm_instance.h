@@ -123,8 +123,10 @@ int pvm_wasm_invoke(pvm_wasm_instance *inst, const char *name, size_t len,
 int pvm_wasm_global_value(pvm_wasm_instance *inst, const char *name, size_t len,
                           pvm_wasm_value *out, pvm_error *err);
 
-/* The bytecode function the last trap of inst happened in (its name). */
+/* The bytecode function the last trap of inst happened in (its name), and
+ * the offset of the trapping instruction in it. */
 const char *pvm_wasm_trap_function(const pvm_wasm_instance *inst);
+uint32_t pvm_wasm_trap_offset(const pvm_wasm_instance *inst);
 /* The exit status after PVM_TRAP_EXIT (WASI proc_exit). */
 int pvm_wasm_exit_status(const pvm_wasm_instance *inst);
 /* The instance's VM and its decoded module. */

@@ -169,8 +169,9 @@ static int call(const pvm_wasm_run_options *o, pvm_wasm_instance *inst)
         else if (trap == PVM_TRAP_EXIT)
             status = pvm_wasm_exit_status(inst);
         else if (trap != PVM_TRAP_NONE)
-            status = fail(o, PVM_WASM_RUN_TRAP, "trap: %s in %s", pvm_trap_message((unsigned)trap),
-                          pvm_wasm_trap_function(inst));
+            status = fail(o, PVM_WASM_RUN_TRAP, "trap: %s (%s) in function %s at offset 0x%04" PRIx32,
+                          pvm_trap_message((unsigned)trap), pvm_trap_name((unsigned)trap),
+                          pvm_wasm_trap_function(inst), pvm_wasm_trap_offset(inst));
         for (uint32_t i = 0; i < nres; i++)
             print_value(&values[nargs + i]);
     }

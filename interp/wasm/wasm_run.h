@@ -6,8 +6,8 @@
  * translated module as .pasm.
  *
  * Exit statuses: the program's own (proc_exit, or 0 when _start returns),
- * PVM_WASM_RUN_TRAP after a trap ("TOOL: trap: MESSAGE in FUNCTION" on
- * stderr), PVM_WASM_RUN_FAILURE when the module cannot be loaded (its
+ * PVM_WASM_RUN_TRAP after a trap ("TOOL: trap: MESSAGE (KIND) in FUNCTION
+ * at offset 0xN" on stderr), PVM_WASM_RUN_FAILURE when the module cannot be loaded (its
  * unsupported or unknown imports are named), PVM_WASM_RUN_USAGE for bad
  * --invoke arguments.
  */
@@ -18,7 +18,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { PVM_WASM_RUN_FAILURE = 1, PVM_WASM_RUN_USAGE = 2, PVM_WASM_RUN_TRAP = 2 };
+#include "exit_status.h"
+
+enum {
+    PVM_WASM_RUN_FAILURE = PVM_EXIT_FAILURE,
+    PVM_WASM_RUN_USAGE = PVM_EXIT_USAGE,
+    PVM_WASM_RUN_TRAP = PVM_EXIT_TRAP
+};
 
 typedef struct pvm_wasm_run_options {
     const char *tool;        /* program name for messages */

@@ -63,8 +63,8 @@ run 3 -o "$db" --freq 2000 -- "$PROGRAMS/collect_exit.pasm" 3000000
 [ "$(sql "SELECT outcome || ' ' || exit_status || ' ' || sample_hz FROM runs WHERE id = 2")" = \
   "exit 3 2000" ] || fail "exit run: $(sql 'SELECT * FROM runs WHERE id = 2')"
 
-# A trap exits 2 with the message, and the run is still recorded.
-run 2 -o "$db" -- "$PROGRAMS/trap_div.pasm"
+# A trap exits 134 with the message, and the run is still recorded.
+run 134 -o "$db" -- "$PROGRAMS/trap_div.pasm"
 grep -q "trap: integer divide by zero" "$tmp/err" || fail "no trap message: $(cat "$tmp/err")"
 [ "$(sql "SELECT outcome FROM runs WHERE id = 3")" = "trap: div_by_zero" ] || fail "trap run"
 [ "$(sql "SELECT count(*) FROM runs WHERE end_time IS NULL")" = 0 ] || fail "a run was not ended"

@@ -1,8 +1,9 @@
 #!/bin/sh
-# run_cli.sh - pulley-run's command line: --help, --version, and each usage
-# or load error (no file, a missing file, an unknown function, a wrong
-# argument count or value, a bad option, code that fails verification, an
-# unknown import) exits 1 with a message on stderr prefixed "pulley-run:".
+# run_cli.sh - pulley-run's command line: --help (ending with the exit
+# statuses), --version, each usage error (no file, a wrong argument count
+# or value, a bad option) exits 2 and each load error (a missing file, an
+# unknown function, code that fails verification, an unknown import) exits
+# 1, with a message on stderr prefixed "pulley-run:".
 # Environment: PULLEY_RUN, PULLEY_TRACE, PROGRAMS.
 set -eu
 : "${PULLEY_RUN:?}" "${PULLEY_TRACE:?}" "${PROGRAMS:?}"
@@ -15,15 +16,18 @@ has() {
     grep -q -F -e "$2" "$tmp/$1" || fail "$1 lacks '$2': $(cat "$tmp/$1")"
 }
 
-# usage_error TEXT ARGS...: pulley-run ARGS exits 1 saying TEXT on stderr.
-usage_error() {
-    text=$1
-    shift
-    expect_status 1 "$PULLEY_RUN" "$@"
+# fails STATUS TEXT ARGS...: pulley-run ARGS exits STATUS saying TEXT on
+# stderr and printing nothing on stdout.
+fails() {
+    want=$1 text=$2
+    shift 2
+    expect_status "$want" "$PULLEY_RUN" "$@"
     has err "pulley-run: "
     has err "$text"
     [ ! -s "$tmp/out" ] || fail "pulley-run $*: printed on stdout: $(cat "$tmp/out")"
 }
+usage_error() { fails 2 "$@"; }
+load_error() { fails 1 "$@"; }
 
 fib=$PROGRAMS/fib.pasm
 
@@ -31,6 +35,7 @@ expect_status 0 "$PULLEY_RUN" --help
 has out 'Usage: pulley-run [OPTIONS] FILE [ARGS...]'
 has out '--invoke=NAME'
 has out '--stack=BYTES'
+has out '134 after a trap'
 expect_status 0 "$PULLEY_RUN" -h
 has out 'Usage: pulley-run'
 
@@ -43,8 +48,8 @@ grep -E -q '^pulley-trace [0-9.]+ \(dispatch [a-z]+, trace' "$tmp/out" ||
 
 usage_error 'no input file'
 usage_error 'no input file' --invoke fib
-usage_error "$tmp/missing.pbc" "$tmp/missing.pbc"
-usage_error 'no function named "nope"' --invoke nope "$fib"
+load_error "$tmp/missing.pbc" "$tmp/missing.pbc"
+load_error 'no function named "nope"' --invoke nope "$fib"
 usage_error 'function fib takes 1 argument, got 0' --invoke fib "$fib"
 usage_error 'function fib takes 1 argument, got 2' --invoke fib "$fib" 1 2
 usage_error 'function main takes 0 arguments, got 1' "$fib" 5
@@ -52,28 +57,28 @@ usage_error 'argument 1 of fib: "ten" is not a valid i64' --invoke fib "$fib" te
 usage_error 'argument 1 of fib: "99999999999999999999" is not a valid i64' \
     --invoke fib "$fib" 99999999999999999999
 usage_error "unknown option '--bogus'" --bogus "$fib"
-usage_error "unknown option '--bogus'" "$fib" --bogus
+usage_error 'function main takes 0 arguments, got 1' "$fib" --bogus # the program's
 usage_error "unknown option '-q'" -q "$fib"
-usage_error "option '--invoke' needs an argument" "$fib" --invoke
+usage_error "option '--invoke' needs an argument" --invoke
 usage_error '--stack needs a positive number of bytes' --stack 0 "$fib"
 usage_error '--stack needs a positive number of bytes' --stack lots "$fib"
 
 # Code that assembles but does not verify never runs.
 printf '.func main\n    nop\n.end\n' >"$tmp/falls.pasm"
-usage_error 'last instruction nop falls through the end' "$tmp/falls.pasm"
+load_error 'last instruction nop falls through the end' "$tmp/falls.pasm"
 has err 'function main, offset 0'
 
 # Assembler errors keep their FILE:LINE:COL.
 printf '.func main\n    bogus x0\n    ret\n.end\n' >"$tmp/typo.pasm"
-usage_error "$tmp/typo.pasm:2:" "$tmp/typo.pasm"
+load_error "$tmp/typo.pasm:2:" "$tmp/typo.pasm"
 
 # A host function that pulley-run does not provide.
 printf '.import launch_rockets\n.func main\n    ret\n.end\n' >"$tmp/import.pasm"
-usage_error 'launch_rockets' "$tmp/import.pasm"
+load_error 'launch_rockets' "$tmp/import.pasm"
 
 # A module without entry function and without main.
 printf '.func helper\n    ret\n.end\n' >"$tmp/noentry.pasm"
-usage_error 'no entry function' "$tmp/noentry.pasm"
+load_error 'no entry function' "$tmp/noentry.pasm"
 expect_status 0 "$PULLEY_RUN" --invoke helper "$tmp/noentry.pasm"
 
 # Arguments and results of each type: integers in x0, x1; floats in f0, f1.

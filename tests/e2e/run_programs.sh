@@ -1,8 +1,9 @@
 #!/bin/sh
 # run_programs.sh - the programs of tests/programs through pulley-run, both
 # as .pasm text and as .pbc assembled by pulley-asm: their printed results,
-# their output through the host imports, their exit status (0, 2 after a
-# trap, the status given to the exit import), --invoke with arguments; and
+# their output through the host imports, their exit status (0, 134 after a
+# trap, the status given to the exit import), --invoke with arguments
+# (everything after the program is its arguments); and
 # pulley-trace printing a trace.
 # Environment: PULLEY_ASM, PULLEY_RUN, PULLEY_TRACE (the tools), PROGRAMS.
 set -eu
@@ -35,7 +36,8 @@ for ext in pasm pbc; do
 
     check 0 '6765' "$PULLEY_RUN" "$dir/fib.$ext"
     check 0 '75025' "$PULLEY_RUN" --invoke fib "$dir/fib.$ext" 25
-    check 0 '55' "$PULLEY_RUN" "$dir/fib.$ext" --invoke fib 10
+    check 2 '' "$PULLEY_RUN" "$dir/fib.$ext" --invoke fib 10
+    stderr_has 'function main takes 0 arguments, got 3'
 
     check 0 '24502500' "$PULLEY_RUN" "$dir/loops.$ext"
     check 0 '2025' "$PULLEY_RUN" --invoke=loops "$dir/loops.$ext" 10
@@ -43,15 +45,15 @@ for ext in pasm pbc; do
     check 0 '27835\n27835' "$PULLEY_RUN" "$dir/dispatch_table.$ext"
     check 0 '12' "$PULLEY_RUN" --invoke by_table "$dir/dispatch_table.$ext" 6
 
-    check 2 '' "$PULLEY_RUN" "$dir/trap_div.$ext"
-    stderr_has 'pulley-run: trap: integer divide by zero (div_by_zero) in function percent at offset 7'
+    check 134 '' "$PULLEY_RUN" "$dir/trap_div.$ext"
+    stderr_has 'pulley-run: trap: integer divide by zero (div_by_zero) in function percent at offset 0x0007'
     check 0 '35' "$PULLEY_RUN" --invoke percent "$dir/trap_div.$ext" 7 20
     check 0 '-75' "$PULLEY_RUN" --invoke percent "$dir/trap_div.$ext" -3 4
-    check 0 '-75' "$PULLEY_RUN" --invoke percent "$dir/trap_div.$ext" -- -0x3 4
+    check 0 '-75' "$PULLEY_RUN" --invoke percent -- "$dir/trap_div.$ext" -0x3 4
 
     check 0 '168\n300286872' "$PULLEY_RUN" "$dir/memory.$ext"
     check 0 '25' "$PULLEY_RUN" --invoke sieve "$dir/memory.$ext" 100
-    check 2 '' "$PULLEY_RUN" --invoke sieve "$dir/memory.$ext" 67108864
+    check 134 '' "$PULLEY_RUN" --invoke sieve "$dir/memory.$ext" 67108864
     stderr_has '(heap_oob) in function sieve'
 
     check 0 '1.4142135623730949\n3.1405926538397941\n3.14059258' "$PULLEY_RUN" "$dir/float.$ext"
@@ -65,7 +67,7 @@ for ext in pasm pbc; do
 done
 
 # A stack too small for the recursion traps instead of crashing.
-check 2 '' "$PULLEY_RUN" --stack 256 --invoke fib "$PROGRAMS/fib.pasm" 20
+check 134 '' "$PULLEY_RUN" --stack 256 --invoke fib "$PROGRAMS/fib.pasm" 20
 stderr_has '(stack_overflow) in function fib'
 
 # pulley-trace runs the same program and traces every instruction on stderr.

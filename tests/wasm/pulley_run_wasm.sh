@@ -1,7 +1,7 @@
 #!/bin/sh
 # pulley_run_wasm.sh - pulley-run on WebAssembly: a WASI program's output
-# and exit status, a trap's message (naming the trap and the function) and
-# status 2, an unsupported import named at load time, --invoke with typed
+# and exit status, a trap's message (naming the trap, the function and the
+# offset) and status 134, an unsupported import named at load time, --invoke with typed
 # arguments and several results, --emit-pasm.
 # Environment: PULLEY_RUN (the tool), WASM (the directory of built modules).
 set -eu
@@ -25,7 +25,7 @@ check() {
 }
 
 check 7 'hello' '' "$PULLEY_RUN" "$WASM/wasi_hello.wasm"
-check 2 '' '^pulley-run: trap: integer divide by zero in divide$' \
+check 134 '' '^pulley-run: trap: integer divide by zero (div_by_zero) in function divide at offset 0x[0-9a-f]\{4\}$' \
     "$PULLEY_RUN" "$WASM/wasi_trap.wasm"
 check 1 '' 'unsupported import wasi_snapshot_preview1.no_such_call' \
     "$PULLEY_RUN" "$WASM/wasi_unsupported.wasm"
