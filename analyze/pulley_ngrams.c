@@ -44,7 +44,9 @@ static const char usage[] =
     "  --evaluate FILE  no mining: what the macro ops of FILE remove from the\n"
     "                 selected runs, per op and per benchmark\n"
     "  --format F     text (default), markdown, json or csv\n"
-    "  --quiet        no progress lines on stderr\n";
+    "  --quiet        no progress lines on stderr\n"
+    "  --help, --version\n"
+    "\n" AN_EXIT_HELP;
 
 static void progress_mined(void *top, size_t distinct)
 {

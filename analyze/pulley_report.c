@@ -41,7 +41,9 @@ static const char usage[] =
     "  --max-n N        longest macro op, 2..8 (default 4)\n"
     "  --color WHEN     --text colours: auto (when writing to a terminal), always,\n"
     "                   never\n"
-    "  --quiet          no progress lines on stderr\n";
+    "  --quiet          no progress lines on stderr\n"
+    "  --help, --version\n"
+    "\n" AN_EXIT_HELP;
 
 typedef struct options {
     an_runsel sel;

@@ -195,7 +195,7 @@ static void hot_functions(FILE *out, const rp_html *h)
         const an_run *run = &h->p->runs[f->run];
         fprintf(out, "<tr><td class=\"r\">%zu</td><td class=\"mono\">", k + 1);
         if (k < h->nshow) {
-            fprintf(out, "<a href=\"#f%" PRIu32 "\">", f->f->serial);
+            fprintf(out, "<a href=\"#f%zu\">", k + 1);
             rp_html_escape(out, f->f->name);
             fputs("</a>", out);
         } else {
@@ -228,9 +228,10 @@ static void place(FILE *out, const rp_html *h, const rp_place *pl, double total)
     const an_run *run = &h->p->runs[pl->run];
     const an_func *f = &run->funcs[pl->func];
     uint32_t off = f->insns[pl->insn].off;
-    int linked = shown_index(h, pl->run, pl->func) >= 0;
+    long shown = shown_index(h, pl->run, pl->func);
+    int linked = shown >= 0;
     if (linked)
-        fprintf(out, "<span class=\"place\"><a href=\"#f%" PRIu32 "-0x%" PRIx32 "\">", f->serial, off);
+        fprintf(out, "<span class=\"place\"><a href=\"#f%ld-0x%" PRIx32 "\">", shown + 1, off);
     else
         fputs("<span class=\"place\">", out);
     if (h->p->nbenches > 1) {

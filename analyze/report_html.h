@@ -25,7 +25,7 @@ typedef struct rp_html {
     const char *version;
 } rp_html;
 
-/* Anchors: "f<serial>" per shown function, "f<serial>-0x<offset>" per
+/* Anchors: "f<N>" per shown function (#N in the report), "f<N>-0x<offset>" per
  * instruction, "p<rank>" per proposal.  Returns 0, or -1 when out of
  * memory or when writing failed. */
 int rp_write_html(FILE *out, const rp_html *h);

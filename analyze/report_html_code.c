@@ -18,6 +18,7 @@ typedef struct fn_ctx {
     int32_t *macro;  /* proposal covering each instruction, or -1 */
     uint8_t *start;  /* an occurrence starts here */
     uint8_t *keep;   /* per block: shown even in a cold stretch */
+    uint32_t num;    /* the function's number in the report (#1 ...), its anchor */
 } fn_ctx;
 
 /* A block is kept when it was seen (has samples or executions) or is a
@@ -41,7 +42,7 @@ static void heading(const fn_ctx *c, size_t k)
     const an_func *f = c->hf->f;
     const an_run *run = &c->h->p->runs[c->hf->run];
     fprintf(c->out, "<section class=\"func\" id=\"f%" PRIu32 "\">\n<h2>#%zu <span class=\"fname mono\">",
-            f->serial, k + 1);
+            c->num, k + 1);
     rp_html_escape(c->out, f->name);
     fprintf(c->out, "</span> <span class=\"fshare\">%.2f%%</span></h2>\n<p class=\"meta\">",
             100 * c->hf->share);
@@ -68,7 +69,7 @@ static void control_flow(const fn_ctx *c, uint32_t i)
         int back = to[t] <= f->insns[i].off;
         fprintf(c->out, "%s<a class=\"%s\" href=\"#f%" PRIu32 "-0x%" PRIx32 "\" title=\"%s 0x%04" PRIx32
                         "\">%s 0x%04" PRIx32 "</a>",
-                t ? " " : "", back ? "back" : "fwd", f->serial, to[t],
+                t ? " " : "", back ? "back" : "fwd", c->num, to[t],
                 back ? "back-edge: loop to" : "branch to", to[t], back ? "&#8624;" : "&#8600;", to[t]);
     }
     if (n > TARGETS_SHOWN)
@@ -97,7 +98,7 @@ static void row(const fn_ctx *c, uint32_t i)
     fprintf(c->out, "<tr id=\"f%" PRIu32 "-0x%" PRIx32 "\" class=\"h%d\" data-share=\"%.4f\">"
                     "<td class=\"pct r\">%.2f</td><td class=\"r\">%.0f</td><td>0x%04" PRIx32 "</td>"
                     "<td class=\"blk\">",
-            hf->f->serial, in->off, hc_heat(share, c->h->v->max_insn_share), 100 * share, 100 * share,
+            c->num, in->off, hc_heat(share, c->h->v->max_insn_share), 100 * share, 100 * share,
             in->count, in->off);
     if (in->leader)
         fprintf(c->out, "B%" PRIu32 "%s", in->block, (hf->marks[i] & HC_LOOP_HEAD) ? " &#10226; loop" : "");
@@ -141,7 +142,7 @@ static void body(const fn_ctx *c)
         }
         const an_block *bl = &f->blocks[b];
         fprintf(c->out, "<tbody class=\"blk%s\" id=\"f%" PRIu32 "-b%" PRIu32 "\">\n",
-                (c->hf->marks[bl->first] & HC_LOOP_HEAD) ? " loop" : "", f->serial, b);
+                (c->hf->marks[bl->first] & HC_LOOP_HEAD) ? " loop" : "", c->num, b);
         for (uint32_t i = 0; i < bl->n; i++)
             row(c, bl->first + i);
         fputs("</tbody>\n", c->out);
@@ -153,7 +154,7 @@ int rp_html_function(FILE *out, const rp_html *h, size_t k)
 {
     const hc_func *hf = &h->v->funcs[k];
     const an_func *f = hf->f;
-    fn_ctx c = {out, h, hf, NULL, NULL, calloc(f->nblocks + 1, 1)};
+    fn_ctx c = {out, h, hf, NULL, NULL, calloc(f->nblocks + 1, 1), (uint32_t)k + 1};
     if (!c.keep)
         return -1;
     if (h->props && h->props->set.n) {

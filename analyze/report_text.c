@@ -49,8 +49,14 @@ static void summary(FILE *out, const an_profile *p, const hc_view *v, const rp_t
     if (v->any_exact)
         fprintf(out, ", %.0f executions", executions);
     fprintf(out, "; threshold %.2f%%\n(shares of all executed bytecode instructions, every benchmark "
-                 "weighing the same)\n",
+                 "weighing the same;\n",
             100 * o->threshold);
+    if (o->context)
+        fprintf(out, " instructions at or above the threshold with %u on either side as context, "
+                     "which may be below it)\n",
+                o->context);
+    else
+        fputs(" instructions at or above the threshold)\n", out);
 }
 
 /* Which instructions of h to show: those at or above the threshold and

@@ -8,7 +8,7 @@
  * Wasm names) and each new VM's PC slot with the agent before anything
  * runs in it, then _start (or the export --invoke names, with no
  * arguments).  The session ends with "return", "exit" (proc_exit, its
- * status) or "trap: KIND" (status 2), as collect_run_pulley does, before
+ * status) or "trap: KIND" (status 134), as collect_run_pulley does, before
  * the store is freed: the agent decodes with the translated code.
  */
 #include <inttypes.h>
@@ -20,6 +20,7 @@
 #include "runner.h"
 #include "wasi.h"
 #include "wasm_instance.h"
+#include "wasm_values.h"
 
 /* What the store's VM hook needs: the session, the module's name, the
  * slots registered so far (unregistered before the VMs are freed), and
@@ -147,13 +148,28 @@ static int run(const cli_tool *t, wasm_ctx *c, pvm_wasm_store *store, pvm_wasi *
         goto done;
     }
     const char *name = p->invoke ? p->invoke : "_start";
-    uint32_t nres = 0;
+    uint32_t nres = 0, nargs = p->invoke ? (uint32_t)p->nargs : 0;
     pvm_wasm_value results[PVM_WASM_MAX_RESULTS];
-    int trap = pvm_wasm_invoke(inst, name, strlen(name), NULL, 0, results, PVM_WASM_MAX_RESULTS,
-                               &nres, &err);
+    pvm_wasm_value *args = calloc(nargs + 1, sizeof *args);
+    if (!args) {
+        cli_error(t, "out of memory");
+        goto done;
+    }
+    if (p->invoke && (status = pvm_wasm_invoke_arguments(pvm_wasm_instance_module(inst), name,
+                                                         p->args, p->nargs, args, &err)) != 0) {
+        cli_error(t, "%s", err.msg);
+        free(args);
+        goto done;
+    }
+    int trap = pvm_wasm_invoke(inst, name, strlen(name), args, nargs, results,
+                               PVM_WASM_MAX_RESULTS, &nres, &err);
+    free(args);
     if (trap < 0) {
+        status = CLI_FAILURE;
         cli_error(t, "%s: %s", p->path, err.msg);
     } else if (trap == PVM_TRAP_NONE) {
+        for (uint32_t i = 0; i < nres; i++)
+            pvm_wasm_print_value(stdout, &results[i]);
         snprintf(outcome, sizeof outcome, "return");
         status = CLI_OK;
     } else if (trap == PVM_TRAP_EXIT) {

@@ -41,6 +41,14 @@ static void print_summary(const collect_session *s, const pvm_agent_summary *sum
             (unsigned long long)sum->samples_written, (unsigned long long)sum->samples_dropped,
             secs, rate, (unsigned long long)sum->bytes_stored, per, (long long)sum->run_id,
             s->db_path);
+    /* Asked for more than the machine gives: say so (over a tenth of a
+     * second, so that the first ticks' jitter does not count). */
+    unsigned hz = s->hz ? s->hz : PVM_AGENT_DEFAULT_HZ;
+    if (secs >= 0.1 && sum->ticks_missed && rate < 0.5 * hz)
+        fprintf(stderr,
+                "%s: warning: sampled at %.0f Hz of the %u Hz asked for (%llu ticks missed): the"
+                " sampler cannot keep up; ask for less (see --help)\n",
+                s->tool, rate, hz, (unsigned long long)sum->ticks_missed);
 }
 
 int session_finish(collect_session *s, const char *outcome, int exit_status)
@@ -89,6 +97,7 @@ int session_start(collect_session *s, const pvm_agent_config *cfg)
 {
     char err[512] = "";
     s->db_path = cfg->db_path;
+    s->hz = cfg->sample_hz;
     s->close_status = 0;
     if (pthread_mutex_init(&s->lock, NULL) != 0) {
         fprintf(stderr, "%s: cannot create a mutex\n", s->tool);

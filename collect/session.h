@@ -16,6 +16,7 @@
 typedef struct collect_session {
     const char *tool;    /* for messages */
     const char *db_path;
+    unsigned hz;         /* the rate asked for (0: the default) */
     pthread_mutex_t lock;
     pvm_agent *agent;    /* NULL once the run is closed */
     int close_status;    /* 0, or 1 if closing reported an error */

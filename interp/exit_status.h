@@ -18,4 +18,7 @@ enum { PVM_EXIT_OK = 0, PVM_EXIT_FAILURE = 1, PVM_EXIT_USAGE = 2, PVM_EXIT_TRAP 
     "exit or proc_exit); 134 after a trap (as a native program that aborts);\n" \
     "1 when it cannot be loaded or run; 2 for bad usage.\n"
 
+/* The end of every other tool's --help. */
+#define PVM_EXIT_HELP_TOOL "Exit status: 0 on success, 1 on failure, 2 for bad usage.\n"
+
 #endif

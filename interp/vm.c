@@ -175,9 +175,14 @@ pvm_vm *pvm_vm_new(const pvm_module *m, const pvm_vm_config *cfg, pvm_error *err
         return NULL;
     }
     uint64_t stack = cfg && cfg->stack_size ? cfg->stack_size : PVM_DEFAULT_STACK;
-    if (stack % 16 != 0 || stack > PVM_MAX_STACK) {
-        pvm_errorf(err, "stack size %" PRIu64 " is not a multiple of 16 up to %" PRIu64,
-                   stack, PVM_MAX_STACK);
+    if (stack > PVM_MAX_STACK) {
+        pvm_errorf(err, "stack size %" PRIu64 " is above the maximum of %" PRIu64 " bytes (%" PRIu64
+                        " MiB)",
+                   stack, PVM_MAX_STACK, PVM_MAX_STACK >> 20);
+        return NULL;
+    }
+    if (stack % 16 != 0) {
+        pvm_errorf(err, "stack size %" PRIu64 " is not a multiple of 16 bytes", stack);
         return NULL;
     }
     pvm_vm *vm = calloc(1, sizeof *vm + (size_t)stack);

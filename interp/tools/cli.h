@@ -8,6 +8,7 @@
 #define PULLEY_CLI_H
 
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include "asm.h"
 #include "exit_status.h"
+#include "isa.h"
 #include "module.h"
 
 #ifndef PULLEY_VERSION
@@ -80,7 +82,7 @@ static inline int cli_help(const cli_tool *t)
 
 static inline int cli_version(const cli_tool *t)
 {
-    printf("%s %s\n", t->name, PULLEY_VERSION);
+    printf("%s %s (ISA %016" PRIx64 ")\n", t->name, PULLEY_VERSION, pvm_isa_hash());
     return CLI_OK;
 }
 

@@ -14,7 +14,8 @@ static const cli_tool tool = {
     "Options:\n"
     "  -o, --output=FILE  write the module to FILE\n"
     "  -h, --help         show this help and exit\n"
-    "  -V, --version      show the version and exit\n",
+    "  -V, --version      show the version and the ISA's hash, and exit\n"
+    "\n" PVM_EXIT_HELP_TOOL,
 };
 
 /* IN.pasm -> IN.pbc; any other name gets .pbc appended.  NULL: no memory. */

@@ -15,7 +15,8 @@ static const cli_tool tool = {
     "Options:\n"
     "  -x, --hex      add each instruction's bytes to its comment\n"
     "  -h, --help     show this help and exit\n"
-    "  -V, --version  show the version and exit\n",
+    "  -V, --version  show the version and the ISA's hash, and exit\n"
+    "\n" PVM_EXIT_HELP_TOOL,
 };
 
 int main(int argc, char **argv)

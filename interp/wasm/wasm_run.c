@@ -16,6 +16,7 @@
 #include "disasm.h"
 #include "fuse.h"
 #include "translate.h"
+#include "wasm_values.h"
 #include "wasi.h"
 #include "wasm_instance.h"
 
@@ -70,81 +71,13 @@ static int bind_wasi(pvm_vm *vm, void *ctx, pvm_error *err)
 
 /* ---- --invoke ----------------------------------------------------------- */
 
-/* Parse s as a value of `type` (integers: decimal or 0x hex, negative
- * allowed; floats: strtod's syntax). */
-static int parse_value(const char *s, uint8_t type, pvm_wasm_value *out)
-{
-    char *end;
-    errno = 0;
-    out->type = type;
-    if (type == PVM_WASM_F32 || type == PVM_WASM_F64) {
-        double d = strtod(s, &end);
-        if (type == PVM_WASM_F32) {
-            float f = (float)d;
-            uint32_t bits;
-            memcpy(&bits, &f, sizeof bits);
-            out->bits = bits;
-        } else {
-            memcpy(&out->bits, &d, sizeof d);
-        }
-        return end == s || *end ? -1 : 0;
-    }
-    if (type != PVM_WASM_I32 && type != PVM_WASM_I64)
-        return -1;
-    bool i32 = type == PVM_WASM_I32;
-    if (*s == '-') {
-        long long v = strtoll(s, &end, 0);
-        if (i32 && v < INT32_MIN)
-            errno = ERANGE;
-        out->bits = i32 ? (uint32_t)v : (uint64_t)v;
-    } else {
-        unsigned long long v = strtoull(s, &end, 0);
-        if (i32 && v > UINT32_MAX)
-            errno = ERANGE;
-        out->bits = v;
-    }
-    return errno || end == s || *end ? -1 : 0;
-}
-
-static void print_value(const pvm_wasm_value *v)
-{
-    switch (v->type) {
-    case PVM_WASM_I32: printf("%" PRId32 "\n", (int32_t)(uint32_t)v->bits); break;
-    case PVM_WASM_I64: printf("%" PRId64 "\n", (int64_t)v->bits); break;
-    case PVM_WASM_F32: {
-        float f;
-        uint32_t bits = (uint32_t)v->bits;
-        memcpy(&f, &bits, sizeof f);
-        printf("%.9g\n", f);
-        break;
-    }
-    case PVM_WASM_F64: {
-        double d;
-        memcpy(&d, &v->bits, sizeof d);
-        printf("%.17g\n", d);
-        break;
-    }
-    default: /* references */
-        printf(v->bits ? "ref\n" : "null\n");
-    }
-}
-
 /* Arguments of export o->invoke from the command line; 0 or a status. */
 static int invoke_arguments(const pvm_wasm_run_options *o, const pvm_wasm_module *wm,
                             pvm_wasm_value *args)
 {
-    const pvm_wasm_export *e = pvm_wasm_find_export(wm, o->invoke, PVM_WASM_EXTERN_FUNC);
-    if (!e)
-        return fail(o, PVM_WASM_RUN_FAILURE, "no exported function \"%s\"", o->invoke);
-    const pvm_wasm_functype *ft = pvm_wasm_func_type(wm, e->index);
-    if ((uint32_t)o->nargs != ft->nparams)
-        return fail(o, PVM_WASM_RUN_USAGE, "function %s takes %" PRIu32 " arguments, got %d",
-                    o->invoke, ft->nparams, o->nargs);
-    for (int i = 0; i < o->nargs; i++)
-        if (parse_value(o->args[i], ft->params[i], &args[i]) != 0)
-            return fail(o, PVM_WASM_RUN_USAGE, "argument %d of %s: \"%s\" is not a valid %s",
-                        i + 1, o->invoke, o->args[i], pvm_wasm_valtype_name(ft->params[i]));
-    return 0;
+    pvm_error err;
+    int status = pvm_wasm_invoke_arguments(wm, o->invoke, o->args, o->nargs, args, &err);
+    return status ? fail(o, status, "%s", err.msg) : 0;
 }
 
 /* ---- running --------------------------------------------------------------- */
@@ -173,7 +106,7 @@ static int call(const pvm_wasm_run_options *o, pvm_wasm_instance *inst)
                           pvm_trap_message((unsigned)trap), pvm_trap_name((unsigned)trap),
                           pvm_wasm_trap_function(inst), pvm_wasm_trap_offset(inst));
         for (uint32_t i = 0; i < nres; i++)
-            print_value(&values[nargs + i]);
+            pvm_wasm_print_value(stdout, &values[nargs + i]);
     }
     free(values);
     return status;

@@ -23,11 +23,12 @@ for tool in "$PULLEY_ASM" "$PULLEY_DIS"; do
         expect_status 0 "$tool" "$help"
         out_has "Usage: $name "
         out_has "--version"
+        out_has "Exit status: 0 on success, 1 on failure, 2 for bad usage."
         err_is_empty
     done
     for version in --version -V; do
         expect_status 0 "$tool" "$version"
-        grep -q -E "^$name [0-9]+\.[0-9]+\.[0-9]+$" "$tmp/out" ||
+        grep -q -E "^$name [0-9]+\.[0-9]+\.[0-9]+ \(ISA [0-9a-f]{16}\)$" "$tmp/out" ||
             fail "$name $version printed '$(cat "$tmp/out")'"
     done
     expect_status 2 "$tool"

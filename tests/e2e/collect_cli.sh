@@ -84,4 +84,6 @@ run 2 --freq 0 -- "$PROGRAMS/fib.pasm"
 run 1 -o "$db" -- "$tmp/missing.pasm"
 run 0 --help
 grep -q "^Usage: pulley-collect" "$tmp/out" || fail "--help"
+grep -q "134 after a trap" "$tmp/out" || fail "--help without the exit statuses"
+grep -q "DIR\[::GUEST\]" "$tmp/out" || fail "--help without --dir DIR::GUEST"
 echo "collect_cli: ok"

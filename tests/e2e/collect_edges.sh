@@ -10,7 +10,8 @@
 #     database and the data would be gone);
 #   - SIGKILL loses at most about a second of samples: a chunk is
 #     committed once its oldest sample is a second old, however low the
-#     rate.
+#     rate;
+#   - a sample rate far above what the sampler achieves is warned about.
 # Environment: PULLEY_COLLECT, SQLITE3, WAT2WASM, WAT (tests/wasm).
 set -eu
 : "${PULLEY_COLLECT:?}" "${SQLITE3:?}" "${WAT2WASM:?}" "${WAT:?}"
@@ -98,4 +99,16 @@ wait $pid || true
     fail "SIGKILL: the first chunk is not about a second: $(sql 'SELECT run_id, seq, sample_count, first_ns, last_ns FROM sample_chunks')"
 [ "$(sql "SELECT outcome IS NULL AND end_time IS NULL FROM runs WHERE id = 1")" = 1 ] ||
     fail "SIGKILL: $(sql 'SELECT * FROM runs')"
+# ---- a rate the sampler cannot keep ----------------------------------------
+# Whatever the machine achieves, the warning comes exactly when the summary's
+# rate is under half the rate asked for.
+run 0 -o "$db" --freq 1000000 -- "$tmp/big.pasm" 30000000
+hz=$(sed -n 's/.* s, \([0-9]*\) Hz,.*/\1/p' "$tmp/err")
+[ -n "$hz" ] || fail "--freq 1000000: no summary: $(cat "$tmp/err")"
+if [ "$hz" -lt 500000 ]; then
+    grep -q "warning: sampled at $hz Hz of the 1000000 Hz asked for" "$tmp/err" ||
+        fail "--freq 1000000 achieved $hz Hz without a warning: $(cat "$tmp/err")"
+else
+    ! grep -q warning "$tmp/err" || fail "a warning at $hz Hz: $(cat "$tmp/err")"
+fi
 echo "collect_edges: ok"

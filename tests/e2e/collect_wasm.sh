@@ -73,4 +73,12 @@ grep -q 'unsupported import wasi_snapshot_preview1.no_such_call' "$tmp/err" ||
 run 1 -o "$db" --dir "$tmp/no/such/dir" -- "$tmp/wasi_hello.wasm"
 [ ! -s "$tmp/out" ] || fail "a program ran without its --dir"
 
+# --invoke calls an export with its arguments and prints its results, as
+# pulley-run does; a wrong argument count is bad usage (2).
+run 0 -o "$db" --invoke add -- "$tmp/wasi_hello.wasm" 41 2.25
+[ "$(cat "$tmp/out")" = "$(printf '2.75\n42')" ] || fail "--invoke add printed '$(cat "$tmp/out")'"
+[ "$(sql "SELECT outcome FROM runs ORDER BY id DESC LIMIT 1")" = return ] || fail "--invoke run row"
+run 2 -o "$db" --invoke add -- "$tmp/wasi_hello.wasm" 41
+grep -q "function add takes 2 arguments, got 1" "$tmp/err" || fail "--invoke add 41: $(cat "$tmp/err")"
+
 echo "pulley-collect profiles WebAssembly"

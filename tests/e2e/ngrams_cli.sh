@@ -104,6 +104,7 @@ ngrams 1 "$tmp/missing.db"
 grep -q "^pulley-ngrams: $tmp/missing.db: " "$tmp/err" || fail "missing file: $(cat "$tmp/err")"
 ngrams 0 --help
 grep -q '^usage: pulley-ngrams' "$tmp/out" || fail "--help"
+tail -3 "$tmp/out" | grep -q '^Exit status: 0 on success' || fail "--help ends without the exit statuses"
 ngrams 0 --version
 grep -q '^pulley-ngrams [0-9]' "$tmp/out" || fail "--version"
 echo "ngrams_cli: ok"

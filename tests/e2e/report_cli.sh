@@ -146,6 +146,7 @@ report 1 "$db" -o "$tmp/no/such/dir/report.html"
 grep -q "^pulley-report: cannot write $tmp/no/such/dir/report.html" "$tmp/err" || fail "unwritable: $(cat "$tmp/err")"
 report 0 --help
 grep -q '^usage: pulley-report' "$tmp/out" || fail "--help"
+tail -3 "$tmp/out" | grep -q '^Exit status: 0 on success' || fail "--help ends without the exit statuses"
 report 0 --version
 grep -q '^pulley-report [0-9]' "$tmp/out" || fail "--version"
 echo "report_cli: ok"

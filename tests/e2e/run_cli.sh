@@ -62,6 +62,7 @@ usage_error "unknown option '-q'" -q "$fib"
 usage_error "option '--invoke' needs an argument" --invoke
 usage_error '--stack needs a positive number of bytes' --stack 0 "$fib"
 usage_error '--stack needs a positive number of bytes' --stack lots "$fib"
+load_error 'stack size 100000000000 is above the maximum' --stack 100000000000 "$fib"
 
 # Code that assembles but does not verify never runs.
 printf '.func main\n    nop\n.end\n' >"$tmp/falls.pasm"

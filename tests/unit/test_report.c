@@ -294,11 +294,11 @@ static void html_escapes_names_and_links_within(void **state)
     assert_null(strstr(html, "http"));
     assert_null(strstr(html, "src="));
     /* Anchors per function and instruction; rows carry their heat. */
-    assert_non_null(strstr(html, "<section class=\"func\" id=\"f0\">"));
-    assert_non_null(strstr(html, "<tr id=\"f0-0x6\" class=\"h7\" data-share=\"40.0000\">"));
-    assert_non_null(strstr(html, "<tr id=\"f0-0x0\" class=\"h0\" data-share=\"0.0000\">"));
-    assert_non_null(strstr(html, "<a class=\"back\" href=\"#f0-0x3\""));
-    assert_non_null(strstr(html, "<a class=\"fwd\" href=\"#f0-0x14\""));
+    assert_non_null(strstr(html, "<section class=\"func\" id=\"f1\">"));
+    assert_non_null(strstr(html, "<tr id=\"f1-0x6\" class=\"h7\" data-share=\"40.0000\">"));
+    assert_non_null(strstr(html, "<tr id=\"f1-0x0\" class=\"h0\" data-share=\"0.0000\">"));
+    assert_non_null(strstr(html, "<a class=\"back\" href=\"#f1-0x3\""));
+    assert_non_null(strstr(html, "<a class=\"fwd\" href=\"#f1-0x14\""));
     /* Both blocks of the loop become macro ops, linked both ways. */
     assert_int_equal(props.set.n, 2);
     assert_non_null(strstr(html, "<tr id=\"p1\">"));
@@ -310,7 +310,7 @@ static void html_escapes_names_and_links_within(void **state)
          at++)
         lines++;
     assert_int_equal(lines, 2);
-    assert_non_null(strstr(html, "<span class=\"place\"><a href=\"#f0-0x3\">"));
+    assert_non_null(strstr(html, "<span class=\"place\"><a href=\"#f1-0x3\">"));
     assert_non_null(strstr(html, "</a> <span class=\"sv\">"));
     assert_links_resolve(html);
     free(html);
