@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "guest_env.h"
 #include "pulley_isa_desc.h"
 #include "runner.h"
 #include "session.h"
@@ -42,6 +43,9 @@ static const cli_tool tool = {
     "                     are printed one a line\n"
     "  -d, --dir=DIR[::GUEST]  .wasm: let the program use directory DIR, seen\n"
     "                     as GUEST (default: DIR itself); repeatable\n"
+    "  -e, --env=NAME=VALUE  .wasm: set a variable in the program's environment\n"
+    "                     (empty by default); --env=NAME passes this process's\n"
+    "                     NAME on; repeatable\n"
     "      --exact        use the counting build (pulley-collect-exact, next\n"
     "                     to this program): exact instruction and branch\n"
     "                     counts instead of samples (the run has 0 samples)\n"
@@ -63,6 +67,7 @@ typedef struct options {
     pvm_agent_config cfg;
     collect_program prog;
     const char *dirs[MAX_DIRS];
+    guest_env env;
     int exact;
 } options;
 
@@ -84,13 +89,18 @@ static int parse_options(int argc, char **argv, options *o)
         {"output", required_argument, NULL, 'o'}, {"freq", required_argument, NULL, 'f'},
         {"label", required_argument, NULL, 'l'},  {"invoke", required_argument, NULL, 'i'},
         {"dir", required_argument, NULL, 'd'},    {"exact", no_argument, NULL, 'x'},
-        {"no-fuse", no_argument, NULL, 'F'},
+        {"no-fuse", no_argument, NULL, 'F'},     {"env", required_argument, NULL, 'e'},
         CLI_STANDARD_OPTIONS,
     };
     opterr = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, "+:o:f:l:i:d:hV", longopts, NULL)) != -1) {
+    char msg[300];
+    while ((opt = getopt_long(argc, argv, "+:o:f:l:i:d:e:hV", longopts, NULL)) != -1) {
         switch (opt) {
+        case 'e':
+            if (guest_env_add(&o->env, optarg, msg, sizeof msg) != 0)
+                return cli_usage_error(&tool, msg);
+            break;
         case 'o':
             if (!*optarg)
                 return cli_usage_error(&tool, "--output needs a file name");
@@ -120,6 +130,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->prog.args = argv + optind + 1;
     o->prog.nargs = argc - optind - 1;
     o->prog.dirs = o->dirs;
+    o->prog.envp = o->env.vars;
     return -1;
 }
 
@@ -190,15 +201,15 @@ static void exec_counting_build(char **argv)
     cli_error(&tool, "--exact: cannot run the counting build %s: %s", path, strerror(errno));
 }
 
-int main(int argc, char **argv)
+/* Everything but freeing the options. */
+static int collect(int argc, char **argv, options *o)
 {
-    options o = {.cfg = {.db_path = "profile.db"}};
-    int status = parse_options(argc, argv, &o);
+    int status = parse_options(argc, argv, o);
     if (status >= 0)
         return status;
     if (pvm_built_with_count()) /* pulley-collect-exact: --exact is implied */
-        o.exact = 1;
-    else if (o.exact) {
+        o->exact = 1;
+    else if (o->exact) {
         exec_counting_build(argv);
         return CLI_FAILURE;
     }
@@ -210,28 +221,36 @@ int main(int argc, char **argv)
     snprintf(build, sizeof build, "dispatch=%s%s%s%s macros=%u%s", pvm_dispatch_mode(),
              pvm_built_with_profile() ? " profile" : "", pvm_built_with_count() ? " count" : "",
              pvm_built_with_trace() ? " trace" : "", pvm_macro_count(),
-             pvm_macro_count() && o.prog.no_fuse ? " unfused" : "");
-    o.cfg.exact = o.exact;
-    const char *slash = strrchr(o.prog.path, '/');
-    o.cfg.benchmark = slash ? slash + 1 : o.prog.path;
-    o.cfg.build_flags = build;
-    o.cfg.isa = pulley_agent_isa();
+             pvm_macro_count() && o->prog.no_fuse ? " unfused" : "");
+    o->cfg.exact = o->exact;
+    const char *slash = strrchr(o->prog.path, '/');
+    o->cfg.benchmark = slash ? slash + 1 : o->prog.path;
+    o->cfg.build_flags = build;
+    o->cfg.isa = pulley_agent_isa();
     char *command = quote_command(argc, argv);
-    o.cfg.command_line = command;
+    o->cfg.command_line = command;
     /* A closed stdout or a file size limit must not cost the profile: the
      * program sees EPIPE or EFBIG on its write and the run is recorded. */
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN);
     collect_session s = {.tool = tool.name};
-    if (!command || session_block_signals() != 0 || session_start(&s, &o.cfg) != 0) {
+    if (!command || session_block_signals() != 0 || session_start(&s, &o->cfg) != 0) {
         if (!command)
             cli_error(&tool, "out of memory");
         free(command);
         return CLI_FAILURE;
     }
-    status = is_wasm(o.prog.path) ? collect_run_wasm(&s, &o.prog) : collect_run_pulley(&s, &o.prog);
+    status = is_wasm(o->prog.path) ? collect_run_wasm(&s, &o->prog) : collect_run_pulley(&s, &o->prog);
     free(command);
     if (fflush(stdout) != 0 && errno != EPIPE)
         return cli_error(&tool, "writing the output failed: %s", strerror(errno));
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {.cfg = {.db_path = "profile.db"}};
+    int status = collect(argc, argv, &o);
+    guest_env_free(&o.env);
     return status;
 }

@@ -20,12 +20,13 @@ typedef struct collect_program {
     int nargs;
     const char *const *dirs; /* --dir: directories the program may use (WASI) */
     int ndirs;
+    char *const *envp;       /* --env: the program's environment (WASI; NULL: empty) */
     bool no_fuse;            /* run without the build's macro ops */
 } collect_program;
 
 /* Each returns the program's exit status (0 after a return, the status it
- * exited with, 2 after a trap) or 1 for a load, usage or collector error,
- * after reporting it.  The session is ended before they return. */
+ * exited with, 134 after a trap) or 1 for a load or collector error, 2
+ * for bad --invoke arguments, after reporting it.  The session is ended before they return. */
 
 /* A .pbc module or .pasm assembly, on the profiling VM with the builtin
  * host functions (print_i64, print_f64, print_char, exit). */

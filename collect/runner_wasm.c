@@ -218,7 +218,7 @@ int collect_run_wasm(collect_session *s, const collect_program *p)
     argv[0] = (char *)p->path;
     for (int i = 0; i < p->nargs; i++)
         argv[i + 1] = p->args[i];
-    wasi = pvm_wasi_new(p->nargs + 1, argv, NULL, p->dirs, (size_t)(p->ndirs > 0 ? p->ndirs : 0),
+    wasi = pvm_wasi_new(p->nargs + 1, argv, p->envp, p->dirs, (size_t)(p->ndirs > 0 ? p->ndirs : 0),
                         &err);
     store = wasi ? pvm_wasm_store_new(0) : NULL;
     if (store)

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "fuse.h"
+#include "guest_env.h"
 #include "host_builtins.h"
 #include "run_args.h"
 #include "verify.h"
@@ -45,6 +46,9 @@ static cli_tool tool = {
     "                     8 MiB for WebAssembly)\n"
     "  -d, --dir=DIR[::GUEST]  grant a WebAssembly program directory DIR\n"
     "                     (seen as GUEST); may be repeated\n"
+    "  -e, --env=NAME=VALUE  set a variable in a WebAssembly program's\n"
+    "                     environment (empty by default); --env=NAME passes\n"
+    "                     this process's NAME on; may be repeated\n"
     "      --emit-pasm    print the WebAssembly module's translation as .pasm (as\n"
     "                     it runs: fused with the build's macro ops)\n"
     "      --no-fuse      run the code as it is, without the build's macro ops\n"
@@ -70,6 +74,7 @@ typedef struct options {
     int nargs;
     const char **dirs; /* --dir, ndirs of them */
     size_t ndirs;
+    guest_env env;     /* --env */
     bool emit_pasm;
     bool no_fuse;
 } options;
@@ -96,14 +101,20 @@ static int parse_options(int argc, char **argv, options *o)
         {"dir", required_argument, NULL, 'd'},
         {"emit-pasm", no_argument, NULL, 'E'},
         {"no-fuse", no_argument, NULL, 'F'},
+        {"env", required_argument, NULL, 'e'},
         CLI_STANDARD_OPTIONS,
     };
     opterr = 0;
     int opt;
     /* Options end at FILE: what follows is the program's (--help too). */
-    while ((opt = getopt_long(argc, argv, "+:i:s:d:hV", longopts, NULL)) != -1) {
+    char msg[300];
+    while ((opt = getopt_long(argc, argv, "+:i:s:d:e:hV", longopts, NULL)) != -1) {
         switch (opt) {
         case 'i': o->invoke = optarg; break;
+        case 'e':
+            if (guest_env_add(&o->env, optarg, msg, sizeof msg) != 0)
+                return cli_usage_error(&tool, msg);
+            break;
         case 'd': o->dirs[o->ndirs++] = optarg; break;
         case 'E': o->emit_pasm = true; break;
         case 'F': o->no_fuse = true; break;
@@ -196,7 +207,7 @@ static int run_wasm(const options *o)
         pvm_wasm_run_options w = {
             .tool = tool.name, .path = o->file, .bytes = bytes, .size = size,
             .invoke = o->invoke, .args = o->args, .nargs = o->nargs,
-            .dirs = o->dirs, .ndirs = o->ndirs, .envp = NULL, .stack = o->stack,
+            .dirs = o->dirs, .ndirs = o->ndirs, .envp = o->env.vars, .stack = o->stack,
             .emit_pasm = o->emit_pasm, .no_fuse = o->no_fuse,
         };
         status = pvm_wasm_run(&w);
@@ -223,10 +234,12 @@ int main(int argc, char **argv)
     if (status < 0)
         status = run_wasm(&o);
     free(o.dirs);
+    bool wasm_only = o.emit_pasm || o.ndirs > 0 || o.env.n > 0;
+    guest_env_free(&o.env);
     if (status >= 0)
         return fflush(stdout) != 0 ? cli_error(&tool, "writing the output failed") : status;
-    if (o.emit_pasm || o.ndirs > 0)
-        return cli_usage_error(&tool, "--emit-pasm and --dir are for WebAssembly modules");
+    if (wasm_only)
+        return cli_usage_error(&tool, "--emit-pasm, --dir and --env are for WebAssembly modules");
     pvm_module *m = load(o.file, !o.no_fuse);
     if (!m)
         return CLI_FAILURE;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # collect_wasm.sh - pulley-collect on WebAssembly programs end to end: the
-# program runs under WASI (arguments, --dir, stdout passed through), its
+# program runs under WASI (arguments, --dir, --env, stdout passed through), its
 # exit status passes through (proc_exit, a trap gives 134, a load error 1),
 # the run row is complete with samples, and the translated functions are
 # registered under their Wasm names, with the samples in them.
@@ -12,7 +12,7 @@ set -eu
 
 # The programs, built here so that the test does not depend on the build's
 # test_wasm_modules target (names kept: they are what is checked).
-for name in wasi_spin wasi_hello wasi_trap wasi_unsupported; do
+for name in wasi_spin wasi_hello wasi_trap wasi_unsupported wasi_env; do
     "$WAT2WASM" --debug-names "$WAT/$name.wat" -o "$tmp/$name.wasm" ||
         fail "wat2wasm $name.wat"
 done
@@ -72,6 +72,11 @@ grep -q 'unsupported import wasi_snapshot_preview1.no_such_call' "$tmp/err" ||
     fail "unsupported import not named: $(cat "$tmp/err")"
 run 1 -o "$db" --dir "$tmp/no/such/dir" -- "$tmp/wasi_hello.wasm"
 [ ! -s "$tmp/out" ] || fail "a program ran without its --dir"
+
+# --env, as pulley-run has it.
+PULLEY_TEST_PASSED=through run 0 -o "$db" --env A=1 --env PULLEY_TEST_PASSED -- "$tmp/wasi_env.wasm"
+[ "$(cat "$tmp/out")" = "$(printf 'A=1\nPULLEY_TEST_PASSED=through')" ] ||
+    fail "--env: the program saw '$(cat "$tmp/out")'"
 
 # --invoke calls an export with its arguments and prints its results, as
 # pulley-run does; a wrong argument count is bad usage (2).

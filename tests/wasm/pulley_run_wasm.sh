@@ -2,7 +2,7 @@
 # pulley_run_wasm.sh - pulley-run on WebAssembly: a WASI program's output
 # and exit status, a trap's message (naming the trap, the function and the
 # offset) and status 134, an unsupported import named at load time, --invoke with typed
-# arguments and several results, --emit-pasm.
+# arguments and several results, --env, --emit-pasm.
 # Environment: PULLEY_RUN (the tool), WASM (the directory of built modules).
 set -eu
 : "${PULLEY_RUN:?}" "${WASM:?}"
@@ -33,4 +33,12 @@ check 0 '2.75\n42' '' "$PULLEY_RUN" --invoke add "$WASM/wasi_hello.wasm" 41 2.25
 check 2 '' 'not a valid i64' "$PULLEY_RUN" --invoke add "$WASM/wasi_hello.wasm" x 1
 "$PULLEY_RUN" --emit-pasm "$WASM/wasi_trap.wasm" | grep -q '^\.func divide i32 -> i32' ||
     fail "--emit-pasm does not show function divide"
+# The environment: empty unless --env sets (NAME=VALUE) or passes on (NAME)
+# a variable; a NAME this process lacks is not set; options after the
+# program are the program's.
+check 0 '' '' "$PULLEY_RUN" "$WASM/wasi_env.wasm"
+PULLEY_TEST_PASSED=through check 0 'A=1\nPULLEY_TEST_PASSED=through\nB=x y' '' \
+    "$PULLEY_RUN" --env A=1 --env PULLEY_TEST_PASSED --env PULLEY_TEST_UNSET --env 'B=x y' \
+    "$WASM/wasi_env.wasm" --env C=3
+check 2 '' "a variable needs a name" "$PULLEY_RUN" --env =1 "$WASM/wasi_env.wasm"
 echo "pulley-run runs WebAssembly"
