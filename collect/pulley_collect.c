@@ -43,6 +43,9 @@ static const cli_tool tool = {
     "                     are printed one a line\n"
     "  -d, --dir=DIR[::GUEST]  .wasm: let the program use directory DIR, seen\n"
     "                     as GUEST (default: DIR itself); repeatable\n"
+    "      --max-memory=SIZE  .wasm: cap the program's memory at SIZE bytes (K, M,\n"
+    "                     G: KiB, MiB, GiB; default: the module's own maximum);\n"
+    "                     memory.grow past it fails, and a note says so\n"
     "  -e, --env=NAME=VALUE  .wasm: set a variable in the program's environment\n"
     "                     (empty by default); --env=NAME passes this process's\n"
     "                     NAME on; repeatable\n"
@@ -90,6 +93,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"label", required_argument, NULL, 'l'},  {"invoke", required_argument, NULL, 'i'},
         {"dir", required_argument, NULL, 'd'},    {"exact", no_argument, NULL, 'x'},
         {"no-fuse", no_argument, NULL, 'F'},     {"env", required_argument, NULL, 'e'},
+        {"max-memory", required_argument, NULL, 'M'},
         CLI_STANDARD_OPTIONS,
     };
     opterr = 0;
@@ -118,6 +122,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->dirs[o->prog.ndirs++] = optarg;
             break;
         case 'x': o->exact = 1; break;
+        case 'M':
+            if (cli_parse_size(optarg, &o->prog.max_memory) != 0 || o->prog.max_memory == 0)
+                return cli_usage_error(&tool, "--max-memory needs a size in bytes (K, M, G allowed)");
+            break;
         case 'F': o->prog.no_fuse = true; break;
         case 'h': return cli_help(&tool);
         case 'V': return cli_version(&tool);

@@ -21,6 +21,7 @@ typedef struct collect_program {
     const char *const *dirs; /* --dir: directories the program may use (WASI) */
     int ndirs;
     char *const *envp;       /* --env: the program's environment (WASI; NULL: empty) */
+    uint64_t max_memory;     /* --max-memory (Wasm; 0: the module's own maximum) */
     bool no_fuse;            /* run without the build's macro ops */
 } collect_program;
 

@@ -183,6 +183,7 @@ static int run(const cli_tool *t, wasm_ctx *c, pvm_wasm_store *store, pvm_wasi *
         snprintf(outcome, sizeof outcome, "trap: %s", pvm_trap_name((unsigned)trap));
         status = CLI_TRAP;
     }
+    pvm_wasm_report_refused_growth(t->name, pvm_wasm_memory_refused(inst), p->max_memory);
     for (size_t i = 0; i < c->nvms; i++)
         if (collect_report_counts(c->s, c->vms[i], c->handles[i]) != 0)
             status = CLI_FAILURE;
@@ -221,8 +222,10 @@ int collect_run_wasm(collect_session *s, const collect_program *p)
     wasi = pvm_wasi_new(p->nargs + 1, argv, p->envp, p->dirs, (size_t)(p->ndirs > 0 ? p->ndirs : 0),
                         &err);
     store = wasi ? pvm_wasm_store_new(0) : NULL;
-    if (store)
+    if (store) {
         pvm_wasm_store_set_fusion(store, !p->no_fuse);
+        pvm_wasm_store_set_max_memory(store, p->max_memory);
+    }
     if (!wasi || !store) {
         cli_error(&t, "%s", wasi ? "out of memory" : err.msg);
         session_finish(s, "not run", status);

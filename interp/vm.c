@@ -63,6 +63,8 @@ static int set_up_heap(pvm_vm *vm, const pvm_vm_config *cfg, pvm_error *err)
         vm->memory = pvm_memory_retain(cfg->memory);
     else if (!(vm->memory = pvm_memory_new(m->heap_min, m->heap_max, err)))
         return -1;
+    else if (cfg && cfg->heap_cap)
+        pvm_memory_set_cap(vm->memory, cfg->heap_cap);
     uint64_t size = vm->memory->size;
     for (uint32_t i = 0; i < m->ndata; i++) {
         const pvm_data_segment *d = &m->data[i];

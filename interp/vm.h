@@ -58,22 +58,33 @@ typedef struct pvm_host_binding {
 
 /* ---- memories ------------------------------------------------------------ */
 
-/* A linear memory: the heap of each VM created with it. */
+/* A linear memory: the heap of each VM created with it.  Its address
+ * space (max bytes) is reserved when it is made and made accessible as it
+ * grows, so its bytes never move, and pages are committed only when first
+ * touched: a memory.grow of gigabytes never used costs nothing. */
 typedef struct pvm_memory {
-    uint8_t *bytes;   /* `size` bytes; moves when the memory grows */
+    uint8_t *bytes;   /* `size` accessible bytes of a reservation of `max` */
     uint64_t size;    /* bytes */
     uint64_t max;     /* bytes; size <= max <= PVM_MAX_HEAP */
+    uint64_t cap;     /* the embedder's limit: grows past it are refused */
+    uint64_t refused; /* the largest size a grow asked for past cap (0: none) */
+    size_t reserved;  /* bytes of address space mapped */
     unsigned refs;
 } pvm_memory;
 
 /* A zeroed memory of `size` bytes that may grow to `max`.  NULL with err
- * if size > max, max > PVM_MAX_HEAP, or out of memory. */
+ * if size > max, max > PVM_MAX_HEAP, or its address space cannot be
+ * reserved. */
 pvm_memory *pvm_memory_new(uint64_t size, uint64_t max, pvm_error *err);
 pvm_memory *pvm_memory_retain(pvm_memory *mem);
 void pvm_memory_release(pvm_memory *mem);
 /* Grow by `bytes` zeroed bytes.  Returns the old size, or UINT64_MAX (and
- * nothing grown) past the maximum or out of memory. */
+ * nothing grown) past the maximum, past the cap (then noted in refused)
+ * or when the system refuses. */
 uint64_t pvm_memory_grow(pvm_memory *mem, uint64_t bytes);
+/* Refuse to grow past cap bytes from now on (the memory keeps what it
+ * has). */
+void pvm_memory_set_cap(pvm_memory *mem, uint64_t cap);
 
 /* ---- globals ------------------------------------------------------------- */
 
@@ -150,6 +161,8 @@ typedef struct pvm_vm_config {
      * and heap_max; otherwise the VM shares (retains) this one, and the
      * module's heap limits are not used. */
     pvm_memory *memory;
+    /* 0, or the cap (pvm_memory_set_cap) of the memory the VM creates. */
+    uint64_t heap_cap;
 } pvm_vm_config;
 
 #define PVM_DEFAULT_STACK (UINT64_C(1) << 20)

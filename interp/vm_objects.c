@@ -3,32 +3,63 @@
  * cells and tables of references.  Each is reference-counted; growth
  * either succeeds whole or changes nothing.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "vm.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* ---- memories ------------------------------------------------------------ */
 
+static size_t page_size(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 ? (size_t)page : 4096;
+}
+
+/* n rounded up to whole pages (n <= PVM_MAX_HEAP: no overflow). */
+static size_t whole_pages(uint64_t n)
+{
+    size_t page = page_size();
+    return (size_t)((n + page - 1) / page * page);
+}
+
 pvm_memory *pvm_memory_new(uint64_t size, uint64_t max, pvm_error *err)
 {
-    if (size > max || max > PVM_MAX_HEAP) {
+    if (size > max || max > PVM_MAX_HEAP || max > SIZE_MAX / 2) {
         pvm_errorf(err, "memory limits %" PRIu64 "..%" PRIu64 " are not within 0..%" PRIu64,
                    size, max, PVM_MAX_HEAP);
         return NULL;
     }
-    pvm_memory *mem = size <= SIZE_MAX ? calloc(1, sizeof *mem) : NULL;
-    if (mem && !(mem->bytes = calloc(1, size ? (size_t)size : 1))) {
-        free(mem);
-        mem = NULL;
-    }
+    pvm_memory *mem = calloc(1, sizeof *mem);
     if (!mem) {
-        pvm_errorf(err, "out of memory for a heap of %" PRIu64 " bytes", size);
+        pvm_errorf(err, "out of memory");
+        return NULL;
+    }
+    /* Reserve the whole range inaccessible, then open the first size
+     * bytes; anonymous pages read as zero until written. */
+    mem->reserved = whole_pages(max ? max : 1);
+    void *base = mmap(NULL, mem->reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                      -1, 0);
+    if (base == MAP_FAILED) {
+        pvm_errorf(err, "cannot reserve %" PRIu64 " bytes of address space for a heap: %s", max,
+                   strerror(errno));
+        free(mem);
+        return NULL;
+    }
+    mem->bytes = base;
+    if (size && mprotect(base, whole_pages(size), PROT_READ | PROT_WRITE) != 0) {
+        pvm_errorf(err, "cannot make a heap of %" PRIu64 " bytes: %s", size, strerror(errno));
+        munmap(base, mem->reserved);
+        free(mem);
         return NULL;
     }
     mem->size = size;
-    mem->max = max;
+    mem->max = mem->cap = max;
     mem->refs = 1;
     return mem;
 }
@@ -42,7 +73,7 @@ pvm_memory *pvm_memory_retain(pvm_memory *mem)
 void pvm_memory_release(pvm_memory *mem)
 {
     if (mem && --mem->refs == 0) {
-        free(mem->bytes);
+        munmap(mem->bytes, mem->reserved);
         free(mem);
     }
 }
@@ -54,15 +85,20 @@ uint64_t pvm_memory_grow(pvm_memory *mem, uint64_t bytes)
         return UINT64_MAX;
     if (bytes == 0)
         return old;
-    uint64_t size = old + bytes; /* at most PVM_MAX_HEAP */
-    uint8_t *grown = size <= SIZE_MAX ? realloc(mem->bytes, (size_t)size) : NULL;
-    if (!grown)
+    if (mem->cap < old || bytes > mem->cap - old) {
+        if (old + bytes > mem->refused)
+            mem->refused = old + bytes;
         return UINT64_MAX;
-    memset(grown + old, 0, (size_t)bytes);
-    mem->bytes = grown;
+    }
+    uint64_t size = old + bytes; /* at most max: inside the reservation */
+    size_t from = whole_pages(old), to = whole_pages(size);
+    if (to > from && mprotect(mem->bytes + from, to - from, PROT_READ | PROT_WRITE) != 0)
+        return UINT64_MAX;
     mem->size = size;
     return old;
 }
+
+void pvm_memory_set_cap(pvm_memory *mem, uint64_t cap) { mem->cap = cap < mem->max ? cap : mem->max; }
 
 /* ---- globals ------------------------------------------------------------- */
 

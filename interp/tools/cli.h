@@ -7,6 +7,7 @@
 #ifndef PULLEY_CLI_H
 #define PULLEY_CLI_H
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -84,6 +85,26 @@ static inline int cli_version(const cli_tool *t)
 {
     printf("%s %s (ISA %016" PRIx64 ")\n", t->name, PULLEY_VERSION, pvm_isa_hash());
     return CLI_OK;
+}
+
+/* A size in bytes: decimal or 0x hex, optionally followed by K, M or G
+ * (KiB, MiB, GiB).  Returns 0, or -1 for anything else (and overflow). */
+static inline int cli_parse_size(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!*s || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s)
+        return -1;
+    unsigned shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    if (shift)
+        end++;
+    if (*end || v > (UINT64_MAX >> shift))
+        return -1;
+    *out = (uint64_t)v << shift;
+    return 0;
 }
 
 /* The module in `path`: read as .pbc if it starts with the .pbc magic,

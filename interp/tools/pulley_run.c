@@ -46,6 +46,10 @@ static cli_tool tool = {
     "                     8 MiB for WebAssembly)\n"
     "  -d, --dir=DIR[::GUEST]  grant a WebAssembly program directory DIR\n"
     "                     (seen as GUEST); may be repeated\n"
+    "      --max-memory=SIZE  cap a WebAssembly program's memory at SIZE bytes\n"
+    "                     (K, M, G: KiB, MiB, GiB; default: the module's own\n"
+    "                     maximum): memory.grow past it fails, and a note says\n"
+    "                     so at the end.  Memory is committed as it is touched\n"
     "  -e, --env=NAME=VALUE  set a variable in a WebAssembly program's\n"
     "                     environment (empty by default); --env=NAME passes\n"
     "                     this process's NAME on; may be repeated\n"
@@ -75,6 +79,7 @@ typedef struct options {
     const char **dirs; /* --dir, ndirs of them */
     size_t ndirs;
     guest_env env;     /* --env */
+    uint64_t max_memory; /* --max-memory (0: the module's own maximum) */
     bool emit_pasm;
     bool no_fuse;
 } options;
@@ -102,6 +107,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"emit-pasm", no_argument, NULL, 'E'},
         {"no-fuse", no_argument, NULL, 'F'},
         {"env", required_argument, NULL, 'e'},
+        {"max-memory", required_argument, NULL, 'M'},
         CLI_STANDARD_OPTIONS,
     };
     opterr = 0;
@@ -117,6 +123,10 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case 'd': o->dirs[o->ndirs++] = optarg; break;
         case 'E': o->emit_pasm = true; break;
+        case 'M':
+            if (cli_parse_size(optarg, &o->max_memory) != 0 || o->max_memory == 0)
+                return cli_usage_error(&tool, "--max-memory needs a size in bytes (K, M, G allowed)");
+            break;
         case 'F': o->no_fuse = true; break;
         case 's':
             if (parse_u64(optarg, &o->stack) || o->stack == 0)
@@ -208,6 +218,7 @@ static int run_wasm(const options *o)
             .tool = tool.name, .path = o->file, .bytes = bytes, .size = size,
             .invoke = o->invoke, .args = o->args, .nargs = o->nargs,
             .dirs = o->dirs, .ndirs = o->ndirs, .envp = o->env.vars, .stack = o->stack,
+            .max_memory = o->max_memory,
             .emit_pasm = o->emit_pasm, .no_fuse = o->no_fuse,
         };
         status = pvm_wasm_run(&w);
@@ -234,12 +245,12 @@ int main(int argc, char **argv)
     if (status < 0)
         status = run_wasm(&o);
     free(o.dirs);
-    bool wasm_only = o.emit_pasm || o.ndirs > 0 || o.env.n > 0;
+    bool wasm_only = o.emit_pasm || o.ndirs > 0 || o.env.n > 0 || o.max_memory;
     guest_env_free(&o.env);
     if (status >= 0)
         return fflush(stdout) != 0 ? cli_error(&tool, "writing the output failed") : status;
     if (wasm_only)
-        return cli_usage_error(&tool, "--emit-pasm, --dir and --env are for WebAssembly modules");
+        return cli_usage_error(&tool, "--emit-pasm, --dir, --env and --max-memory are for WebAssembly modules");
     pvm_module *m = load(o.file, !o.no_fuse);
     if (!m)
         return CLI_FAILURE;

@@ -230,7 +230,8 @@ static int create_vm(pvm_wasm_instance *inst, const pvm_wasm_extern *externs, pv
         return -1;
     if (!inst->store->no_fuse && pvm_fuse_module(inst->module, NULL, err) != 0)
         return -1;
-    pvm_vm_config cfg = {.stack_size = inst->store->stack_size};
+    pvm_vm_config cfg = {.stack_size = inst->store->stack_size,
+                         .heap_cap = inst->store->max_memory};
     for (uint32_t i = 0; i < wm->nimports; i++)
         if (wm->imports[i].kind == PVM_WASM_EXTERN_MEMORY)
             cfg.memory = externs[i].memory;
@@ -287,6 +288,11 @@ const char *pvm_wasm_trap_function(const pvm_wasm_instance *inst)
 {
     const pvm_vm *vm = inst->vm;
     return vm->trap_func < inst->module->nfuncs ? inst->module->funcs[vm->trap_func].name : "?";
+}
+
+uint64_t pvm_wasm_memory_refused(const pvm_wasm_instance *inst)
+{
+    return inst->vm && inst->vm->memory ? inst->vm->memory->refused : 0;
 }
 
 uint32_t pvm_wasm_trap_offset(const pvm_wasm_instance *inst)

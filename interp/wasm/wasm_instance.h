@@ -64,6 +64,11 @@ pvm_wasm_store *pvm_wasm_store_new(uint64_t stack_size);
 /* Whether the modules instantiated from now on run fused with the build's
  * macro ops (fuse.h; the default) or as translated. */
 void pvm_wasm_store_set_fusion(pvm_wasm_store *s, bool fuse);
+
+/* Cap every memory made from now on at `bytes` (0: only the module's own
+ * maximum): memory.grow past it returns -1, as past the maximum, and the
+ * size asked for is kept (pvm_wasm_memory_refused). */
+void pvm_wasm_store_set_max_memory(pvm_wasm_store *s, uint64_t bytes);
 /* Free the store, its instances and host items. */
 void pvm_wasm_store_free(pvm_wasm_store *s);
 
@@ -127,6 +132,9 @@ int pvm_wasm_global_value(pvm_wasm_instance *inst, const char *name, size_t len,
  * the offset of the trapping instruction in it. */
 const char *pvm_wasm_trap_function(const pvm_wasm_instance *inst);
 uint32_t pvm_wasm_trap_offset(const pvm_wasm_instance *inst);
+/* The largest size (bytes) a memory.grow of inst's memory asked for past
+ * the store's cap, or 0. */
+uint64_t pvm_wasm_memory_refused(const pvm_wasm_instance *inst);
 /* The exit status after PVM_TRAP_EXIT (WASI proc_exit). */
 int pvm_wasm_exit_status(const pvm_wasm_instance *inst);
 /* The instance's VM and its decoded module. */

@@ -107,6 +107,7 @@ static int call(const pvm_wasm_run_options *o, pvm_wasm_instance *inst)
                           pvm_wasm_trap_function(inst), pvm_wasm_trap_offset(inst));
         for (uint32_t i = 0; i < nres; i++)
             pvm_wasm_print_value(stdout, &values[nargs + i]);
+        pvm_wasm_report_refused_growth(o->tool, pvm_wasm_memory_refused(inst), o->max_memory);
     }
     free(values);
     return status;
@@ -128,6 +129,8 @@ int pvm_wasm_run(const pvm_wasm_run_options *o)
     int status = PVM_WASM_RUN_FAILURE;
     pvm_wasi *wasi = pvm_wasi_new(argc, argv, o->envp, o->dirs, o->ndirs, &err);
     pvm_wasm_store *store = wasi ? pvm_wasm_store_new(o->stack) : NULL;
+    if (store)
+        pvm_wasm_store_set_max_memory(store, o->max_memory);
     if (store)
         pvm_wasm_store_set_fusion(store, !o->no_fuse);
     if (!wasi || !store) {

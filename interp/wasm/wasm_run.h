@@ -37,6 +37,7 @@ typedef struct pvm_wasm_run_options {
     size_t ndirs;
     char *const *envp;       /* the guest's environment (NULL: empty) */
     uint64_t stack;          /* VM stack bytes (0: PVM_WASM_STACK) */
+    uint64_t max_memory;     /* cap of the program's memory (0: its own maximum) */
     bool emit_pasm;          /* print the code (fused unless no_fuse) instead of running */
     bool no_fuse;            /* run the translation without the build's macro ops */
 } pvm_wasm_run_options;
@@ -44,7 +45,8 @@ typedef struct pvm_wasm_run_options {
 /* Does the file start with the Wasm magic bytes? */
 bool pvm_wasm_is_binary(const uint8_t *bytes, size_t size);
 
-/* Run as the options say; returns the exit status. */
+/* Run as the options say; returns the exit status.  A memory.grow past
+ * max_memory fails in the program and is reported on stderr at the end. */
 int pvm_wasm_run(const pvm_wasm_run_options *o);
 
 #endif

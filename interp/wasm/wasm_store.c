@@ -26,6 +26,11 @@ void pvm_wasm_store_set_fusion(pvm_wasm_store *s, bool fuse)
     s->no_fuse = !fuse;
 }
 
+void pvm_wasm_store_set_max_memory(pvm_wasm_store *s, uint64_t bytes)
+{
+    s->max_memory = bytes;
+}
+
 void pvm_wasm_store_free(pvm_wasm_store *s)
 {
     if (!s)
@@ -157,6 +162,8 @@ int pvm_wasm_host_memory(pvm_wasm_store *s, const char *module, const char *name
                          uint32_t min_pages, uint32_t max_pages, pvm_error *err)
 {
     pvm_memory *m = pvm_memory_new((uint64_t)min_pages * 65536, (uint64_t)max_pages * 65536, err);
+    if (m && s->max_memory)
+        pvm_memory_set_cap(m, s->max_memory);
     host_item *it = m ? new_item(s, module, name, err) : NULL;
     if (!it) {
         pvm_memory_release(m);

@@ -92,3 +92,11 @@ int pvm_wasm_invoke_arguments(const pvm_wasm_module *wm, const char *name, char 
     return 0;
 }
 
+void pvm_wasm_report_refused_growth(const char *tool, uint64_t asked, uint64_t cap)
+{
+    if (asked)
+        fprintf(stderr,
+                "%s: note: the program's memory.grow to %" PRIu64 " bytes (%" PRIu64
+                " MiB) was refused: --max-memory is %" PRIu64 " bytes (%" PRIu64 " MiB)\n",
+                tool, asked, asked >> 20, cap, cap >> 20);
+}

@@ -1,6 +1,7 @@
 /*
  * wasm_values.h - Wasm values on the command line: the arguments of an
- * export from their text, and results printed one a line.  Shared by
+ * export from their text, results printed one a line, and the note that
+ * --max-memory refused a grow.  Shared by
  * `pulley-run --invoke` (wasm_run.c) and `pulley-collect --invoke`.
  */
 #ifndef PULLEY_WASM_VALUES_H
@@ -22,5 +23,9 @@ int pvm_wasm_invoke_arguments(const pvm_wasm_module *wm, const char *name, char 
 /* A result on its own line: integers signed, floats to round-trip,
  * references as "ref" or "null". */
 void pvm_wasm_print_value(FILE *out, const pvm_wasm_value *v);
+
+/* After a run: say on stderr (as TOOL) that a memory.grow to `asked`
+ * bytes was refused past the cap (nothing when asked is 0). */
+void pvm_wasm_report_refused_growth(const char *tool, uint64_t asked, uint64_t cap);
 
 #endif

@@ -12,7 +12,7 @@ set -eu
 
 # The programs, built here so that the test does not depend on the build's
 # test_wasm_modules target (names kept: they are what is checked).
-for name in wasi_spin wasi_hello wasi_trap wasi_unsupported wasi_env; do
+for name in wasi_spin wasi_hello wasi_trap wasi_unsupported wasi_env wasi_grow; do
     "$WAT2WASM" --debug-names "$WAT/$name.wat" -o "$tmp/$name.wasm" ||
         fail "wat2wasm $name.wat"
 done
@@ -77,6 +77,11 @@ run 1 -o "$db" --dir "$tmp/no/such/dir" -- "$tmp/wasi_hello.wasm"
 PULLEY_TEST_PASSED=through run 0 -o "$db" --env A=1 --env PULLEY_TEST_PASSED -- "$tmp/wasi_env.wasm"
 [ "$(cat "$tmp/out")" = "$(printf 'A=1\nPULLEY_TEST_PASSED=through')" ] ||
     fail "--env: the program saw '$(cat "$tmp/out")'"
+
+# --max-memory, as pulley-run has it.
+run 1 -o "$db" --max-memory 1M -- "$tmp/wasi_grow.wasm"
+grep -q "memory.grow to 4294901760 bytes (4095 MiB) was refused" "$tmp/err" ||
+    fail "--max-memory: $(cat "$tmp/err")"
 
 # --invoke calls an export with its arguments and prints its results, as
 # pulley-run does; a wrong argument count is bad usage (2).

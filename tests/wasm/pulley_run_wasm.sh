@@ -2,10 +2,12 @@
 # pulley_run_wasm.sh - pulley-run on WebAssembly: a WASI program's output
 # and exit status, a trap's message (naming the trap, the function and the
 # offset) and status 134, an unsupported import named at load time, --invoke with typed
-# arguments and several results, --env, --emit-pasm.
-# Environment: PULLEY_RUN (the tool), WASM (the directory of built modules).
+# arguments and several results, --env, --emit-pasm; memory committed as
+# it is touched, and --max-memory.
+# Environment: PULLEY_RUN (the tool), WASM (the directory of built modules),
+# PEAK_RSS (bench/ngrams_scale/peak_rss.c).
 set -eu
-: "${PULLEY_RUN:?}" "${WASM:?}"
+: "${PULLEY_RUN:?}" "${WASM:?}" "${PEAK_RSS:?}"
 
 . "$(dirname "$0")/../e2e/lib.sh"
 
@@ -41,4 +43,12 @@ PULLEY_TEST_PASSED=through check 0 'A=1\nPULLEY_TEST_PASSED=through\nB=x y' '' \
     "$PULLEY_RUN" --env A=1 --env PULLEY_TEST_PASSED --env PULLEY_TEST_UNSET --env 'B=x y' \
     "$WASM/wasi_env.wasm" --env C=3
 check 2 '' "a variable needs a name" "$PULLEY_RUN" --env =1 "$WASM/wasi_env.wasm"
+# Growing memory to almost 4 GiB and touching two pages of it costs about
+# two pages (the old eager heap took 4.2 GB); --max-memory refuses the grow,
+# the program sees -1 (it exits 1) and a note says why.
+check 0 '' '' "$PEAK_RSS" -o "$tmp/rss" "$PULLEY_RUN" "$WASM/wasi_grow.wasm"
+[ "$(cat "$tmp/rss")" -lt 200000 ] || fail "a 4 GiB memory.grow took $(cat "$tmp/rss") KB"
+check 1 '' "memory.grow to 4294901760 bytes (4095 MiB) was refused: --max-memory is 67108864" \
+    "$PULLEY_RUN" --max-memory 64M "$WASM/wasi_grow.wasm"
+check 2 '' "--max-memory needs a size" "$PULLEY_RUN" --max-memory 1T "$WASM/wasi_grow.wasm"
 echo "pulley-run runs WebAssembly"
