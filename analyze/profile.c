@@ -4,6 +4,8 @@
  */
 #include "profile.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +81,69 @@ int an_profile_skip(an_profile *p, const char *db, int64_t id, const char *why)
     }
     p->skipped[p->nskipped++] = k;
     return 0;
+}
+
+an_shares an_profile_shares(const an_profile *p)
+{
+    int sampled = 0, exact = 0;
+    for (size_t r = 0; r < p->nruns; r++)
+        *(p->runs[r].exact ? &exact : &sampled) = 1;
+    return sampled && exact ? AN_SHARES_MIXED
+           : sampled        ? AN_SHARES_SAMPLED
+           : exact          ? AN_SHARES_EXACT
+                            : AN_SHARES_NONE;
+}
+
+const char *an_shares_word(an_shares s)
+{
+    switch (s) {
+    case AN_SHARES_SAMPLED: return "sampled";
+    case AN_SHARES_EXACT: return "exact";
+    case AN_SHARES_MIXED: return "mixed";
+    default: return "none";
+    }
+}
+
+void an_shares_note(const an_profile *p, char *buf, size_t cap)
+{
+    const char *each = p->nbenches > 1 ? ", every benchmark weighing the same" : "";
+    double n = an_profile_effective_samples(p);
+    switch (an_profile_shares(p)) {
+    case AN_SHARES_SAMPLED:
+        snprintf(buf, cap, "Shares are of sampled time (%.0f effective samples: a 10%% share is known "
+                           "to +-%.2f points, 95%%)%s.", n, 100 * an_share_halfwidth(0.1, n), each);
+        break;
+    case AN_SHARES_EXACT:
+        snprintf(buf, cap, "Shares are of executed instructions (exact counts)%s.", each);
+        break;
+    case AN_SHARES_MIXED:
+        snprintf(buf, cap, "Shares mix sampled time and exact executions, so they are neither%s.", each);
+        break;
+    default:
+        snprintf(buf, cap, "No run holds data.");
+    }
+}
+
+double an_profile_effective_samples(const an_profile *p)
+{
+    if (an_profile_shares(p) != AN_SHARES_SAMPLED || p->nbenches == 0)
+        return 0;
+    double *n = calloc(p->nbenches, sizeof *n), inv = 0;
+    if (!n)
+        return 0;
+    for (size_t r = 0; r < p->nruns; r++)
+        for (size_t f = 0; f < p->runs[r].nfuncs; f++)
+            for (uint32_t i = 0; i < p->runs[r].funcs[f].ninsns; i++)
+                n[p->runs[r].bench] += p->runs[r].funcs[f].insns[i].count;
+    for (size_t b = 0; b < p->nbenches && inv >= 0; b++)
+        inv = n[b] > 0 ? inv + 1 / n[b] : -1;
+    free(n);
+    return inv > 0 ? (double)p->nbenches * (double)p->nbenches / inv : 0;
+}
+
+double an_share_halfwidth(double p, double n)
+{
+    return n > 0 && p >= 0 && p <= 1 ? 1.96 * sqrt(p * (1 - p) / n) : 0;
 }
 
 void an_run_free(an_run *run)

@@ -126,6 +126,23 @@ size_t an_profile_ninsns(const an_profile *p);
  * memory). */
 int an_profile_skip(an_profile *p, const char *db, int64_t id, const char *why);
 void an_run_free(an_run *run);
+
+/* What a profile's shares are: of sampled time, of counted executions, or
+ * both mixed (then neither exactly). */
+typedef enum { AN_SHARES_NONE, AN_SHARES_SAMPLED, AN_SHARES_EXACT, AN_SHARES_MIXED } an_shares;
+an_shares an_profile_shares(const an_profile *p);
+const char *an_shares_word(an_shares s); /* "sampled", "exact", "mixed", "none" */
+/* One sentence saying what the shares of p are and how sure they are:
+ * "Shares are of sampled time (29122 samples; a 10.00% share is known to
+ * +-0.35 points, 95%), every benchmark weighing the same." */
+void an_shares_note(const an_profile *p, char *buf, size_t cap);
+/* The samples behind a share of a sampled profile, every benchmark
+ * weighing the same: B^2 / sum over benchmarks of 1/n_b (0 when a
+ * benchmark has none or the profile is not sampled). */
+double an_profile_effective_samples(const an_profile *p);
+/* Half the width of the 95% binomial interval (normal approximation) of a
+ * share p (0..1) estimated from n samples; 0 when n is 0. */
+double an_share_halfwidth(double p, double n);
 void an_profile_free(an_profile *p);
 
 #endif

@@ -330,6 +330,14 @@ static void free_state(state *s)
     free(s->keys);
 }
 
+/* Places a and b are one instruction of one benchmark's code. */
+static int same_place(const an_profile *p, const an_where *a, const an_where *b)
+{
+    const an_run *ra = &p->runs[a->run], *rb = &p->runs[b->run];
+    return a->off == b->off && ra->bench == rb->bench &&
+           strcmp(ra->funcs[a->func].name, rb->funcs[b->func].name) == 0;
+}
+
 /* Where proposal k is used in the optimal cover by the ops chosen up to
  * and including it (so the places match its marginal saving). */
 static void locate(state *s, size_t k, size_t pick, an_proposal *pr)
@@ -344,6 +352,14 @@ static void locate(state *s, size_t k, size_t pick, an_proposal *pr)
                 continue;
             an_where w = {hb->run, hb->func,
                           f->insns[f->blocks[hb->block].first + i + 1 - s->set[k].n].off, hb->w};
+            /* The same place in another run of the benchmark is one place. */
+            for (int j = 0; j < AN_WHERE && pr->where[j].weight > 0; j++)
+                if (same_place(s->p, &pr->where[j], &w)) {
+                    w.weight += pr->where[j].weight;
+                    memmove(&pr->where[j], &pr->where[j + 1], (AN_WHERE - 1 - j) * sizeof w);
+                    pr->where[AN_WHERE - 1] = (an_where){0};
+                    break;
+                }
             for (int j = 0; j < AN_WHERE; j++)
                 if (w.weight > pr->where[j].weight) {
                     an_where t = pr->where[j];

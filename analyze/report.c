@@ -21,7 +21,7 @@ static void where_text(const an_report *r, const an_proposal *pr, char *buf, siz
     for (int k = 0; k < AN_WHERE && pr->where[k].weight > 0 && len < cap; k++) {
         const an_where *w = &pr->where[k];
         const an_run *run = &r->p->runs[w->run];
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s:%s+%" PRIu32, k ? ", " : "",
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s:%s+0x%04" PRIx32, k ? ", " : "",
                                 run->benchmark ? run->benchmark : "?", run->funcs[w->func].name,
                                 w->off);
     }
@@ -123,6 +123,18 @@ static void json_shape(FILE *out, const an_shape *sh)
             sh->macro.nregs, sh->macro.nimms, sh->matched, sh->buildable ? "true" : "false");
 }
 
+/* "share": percent, "share_ci95": half the 95% interval in points (null
+ * where shares are not sampled). */
+static void json_share(FILE *out, const an_report *r, const an_gram *g)
+{
+    double share = r->total > 0 ? g->weight / r->total : 0, neff = an_profile_effective_samples(r->p);
+    fprintf(out, "\"share\": %.6g, \"share_ci95\": ", 100 * share);
+    if (neff > 0)
+        fprintf(out, "%.6g", 100 * an_share_halfwidth(share, neff));
+    else
+        fputs("null", out);
+}
+
 static void print_json(FILE *out, const an_report *r)
 {
     char seq[512], pat[512];
@@ -135,7 +147,9 @@ static void print_json(FILE *out, const an_report *r)
         an_json_string(out, run->benchmark ? run->benchmark : "");
         fprintf(out, ", \"exact\": %s}", run->exact ? "true" : "false");
     }
-    fprintf(out, "\n  ],\n  \"benchmarks\": %zu,\n", r->p->nbenches);
+    fprintf(out, "\n  ],\n  \"benchmarks\": %zu,\n  \"shares\": ", r->p->nbenches);
+    an_json_string(out, an_shares_word(an_profile_shares(r->p)));
+    fprintf(out, ",\n  \"effective_samples\": %.6g,\n", an_profile_effective_samples(r->p));
     if (r->choice)
         fprintf(out, "  \"choice\": {\"asked\": %zu, \"pool\": %zu, \"min_saving\": %.6g, "
                      "\"candidates\": %zu, \"executed\": %zu},\n",
@@ -156,15 +170,21 @@ static void print_json(FILE *out, const an_report *r)
         json_facts(out, &r->prop_facts[i], pr->gram->n);
         fputs(", ", out);
         json_shape(out, &pr->shape);
-        fprintf(out, ", \"share\": %.6g, \"saving\": %.6g, \"cumulative\": %.6g, \"benchmarks\": %" PRIu32
+        fputs(", ", out);
+        json_share(out, r, pr->gram);
+        fprintf(out, ", \"saving\": %.6g, \"cumulative\": %.6g, \"benchmarks\": %" PRIu32
                      ", \"where\": [",
-                pct(pr->gram->weight, r->total), pct(pr->saving, r->total), 100 * pr->cumulative,
-                pr->benches);
+                pct(pr->saving, r->total), 100 * pr->cumulative, pr->benches);
         for (int k = 0; k < AN_WHERE && pr->where[k].weight > 0; k++) {
             const an_run *run = &r->p->runs[pr->where[k].run];
-            fputs(k ? ", {\"function\": " : "{\"function\": ", out);
+            fputs(k ? ", {\"db\": " : "{\"db\": ", out);
+            an_json_string(out, run->db);
+            fprintf(out, ", \"run\": %" PRId64 ", \"benchmark\": ", run->id);
+            an_json_string(out, run->benchmark ? run->benchmark : "");
+            fputs(", \"function\": ", out);
             an_json_string(out, run->funcs[pr->where[k].func].name);
-            fprintf(out, ", \"offset\": %" PRIu32 ", \"run\": %" PRId64 "}", pr->where[k].off, run->id);
+            fprintf(out, ", \"offset\": %" PRIu32 ", \"offset_hex\": \"0x%04" PRIx32 "\"}",
+                    pr->where[k].off, pr->where[k].off);
         }
         if (r->test_marginal)
             fprintf(out, "], \"test_saving\": %.6g}", pct(r->test_marginal[i], an_total_weight(r->test)));
@@ -190,100 +210,193 @@ static void print_json(FILE *out, const an_report *r)
         an_json_string(out, pat);
         fputs(", ", out);
         json_facts(out, &r->top_facts[i], g->n);
-        fprintf(out, ", \"count\": %.6g, \"share\": %.6g, \"static\": %" PRIu64
-                     ", \"functions\": %" PRIu32 ", \"benchmarks\": %" PRIu32 "}",
-                g->count, pct(g->weight, r->total), g->statics, g->funcs, g->benches);
+        fprintf(out, ", \"count\": %.6g, ", g->count);
+        json_share(out, r, g);
+        fprintf(out, ", \"static\": %" PRIu64 ", \"functions\": %" PRIu32 ", \"benchmarks\": %" PRIu32 "}",
+                g->statics, g->funcs, g->benches);
     }
     fputs("\n  ]\n}\n", out);
 }
 
-static void proposal_table(const an_report *r, an_table *t, int csv)
+/* The columns of the tables, in CSV order: text and markdown show a subset,
+ * CSV all of them in one long table whose first column says which rows
+ * are proposals, n-grams and the total. */
+enum { C_TABLE, C_RANK, C_SEQ, C_PAT, C_COUNT, C_SHARE, C_CI, C_SAVE, C_CUM, C_TEST, C_STATIC,
+       C_FUNCS, C_BENCH, C_WHERE, C_SHARES, C_N };
+static const char *const text_head[C_N] = {
+    "table", "rank", "macro op", "operand pattern", "est. count", "share %", "+-95%", "saving %",
+    "cumul %", "test %", "static", "functions", "benchmarks", "where", "shares"};
+static const char *const csv_head[C_N] = {
+    "table", "rank", "sequence", "pattern", "est_count", "share_pct", "share_ci95_pct", "saving_pct",
+    "cumulative_pct", "test_saving_pct", "static", "functions", "benchmarks", "where", "shares"};
+static const char col_align[C_N + 1] = "lrllrrrrrrrrrll";
+
+typedef struct {
+    int cols[C_N], ncols;
+    const char *heads[C_N];
+    char align[C_N + 1];
+} layout;
+
+static void layout_add(layout *l, int col, int csv, const char *head)
 {
-    static const char *const all_heads[] = {"rank", "macro op", "operand pattern", "share %",
-                                            "saving %", "cumul %", "test %", "benchmarks", "where"};
-    static const char *const heads[] = {"rank", "macro op", "operand pattern", "share %",
-                                        "saving %", "cumul %", "benchmarks", "where"};
-    int test = r->test_marginal != NULL;
-    an_table_init(t, 7 + (size_t)csv + (size_t)test, test ? all_heads : heads,
-                  test ? "rllrrrrrl" : "rllrrrrl");
-    char rank[24], seq[512], pat[512], share[32], save[32], cum[32], tsave[32], bench[32], where[512];
-    double test_total = test ? an_total_weight(r->test) : 0;
-    for (size_t i = 0; i < r->nprops; i++) {
-        const an_proposal *pr = &r->props[i];
-        snprintf(rank, sizeof rank, "%zu", i + 1);
-        an_gram_text(r->p, pr->gram, seq, sizeof seq);
-        an_facts_pattern(&r->prop_facts[i], pr->gram->n, pat, sizeof pat);
-        snprintf(share, sizeof share, "%.2f", pct(pr->gram->weight, r->total));
-        snprintf(save, sizeof save, "%.2f", pct(pr->saving, r->total));
-        snprintf(cum, sizeof cum, "%.2f", 100 * pr->cumulative);
-        snprintf(tsave, sizeof tsave, "%.2f", test ? pct(r->test_marginal[i], test_total) : 0.0);
-        snprintf(bench, sizeof bench, "%" PRIu32 "/%zu", pr->benches, r->p->nbenches);
-        where_text(r, pr, where, sizeof where);
-        const char *row[] = {rank, seq, pat, share, save, cum, tsave, bench, where};
-        const char *plain[] = {rank, seq, pat, share, save, cum, bench, where};
-        an_table_row(t, test ? row : plain);
+    l->cols[l->ncols] = col;
+    l->heads[l->ncols] = csv ? csv_head[col] : head ? head : text_head[col];
+    l->align[l->ncols] = col_align[col];
+    l->align[++l->ncols] = '\0';
+}
+
+/* Which columns a table shows: every one in CSV, else the proposals' or
+ * the n-grams' own, with the interval where shares are sampled and the
+ * places where no list follows the table. */
+static void layout_make(layout *l, const an_report *r, an_format fmt, int ngrams)
+{
+    int csv = fmt == AN_CSV, sampled = an_profile_shares(r->p) == AN_SHARES_SAMPLED;
+    l->ncols = 0;
+    for (int c = 0; c < C_N; c++) {
+        int show = csv || c == C_RANK || c == C_SEQ || c == C_PAT || c == C_SHARE || c == C_BENCH ||
+                   (c == C_CI && sampled);
+        if (!ngrams)
+            show |= c == C_SAVE || c == C_CUM || (c == C_TEST && r->test_marginal) ||
+                    (c == C_WHERE && fmt == AN_MARKDOWN);
+        else
+            show |= c == C_COUNT || c == C_STATIC || c == C_FUNCS;
+        if (show)
+            layout_add(l, c, csv, c == C_SEQ && ngrams ? "n-gram" : NULL);
     }
 }
 
-static void ngram_table(const an_report *r, an_table *t)
+static void layout_row(an_table *t, const layout *l, char cell[C_N][512])
 {
-    static const char *const heads[] = {"rank", "n-gram", "operand pattern", "est. count",
-                                        "share %", "static", "functions", "benchmarks"};
-    an_table_init(t, 8, heads, "rllrrrrr");
-    char rank[24], seq[512], pat[512], count[32], share[32], st[32], fn[32], bench[32];
+    const char *row[C_N];
+    for (int k = 0; k < l->ncols; k++)
+        row[k] = cell[l->cols[k]];
+    an_table_row(t, row);
+}
+
+/* The cells every row has: the share of g and its interval. */
+static void share_cells(const an_report *r, const an_gram *g, double neff, char cell[C_N][512])
+{
+    double share = r->total > 0 ? g->weight / r->total : 0;
+    snprintf(cell[C_SHARE], 512, "%.2f", 100 * share);
+    if (neff > 0)
+        snprintf(cell[C_CI], 512, "%.2f", 100 * an_share_halfwidth(share, neff));
+    snprintf(cell[C_SHARES], 512, "%s", an_shares_word(an_profile_shares(r->p)));
+}
+
+static void proposal_rows(const an_report *r, an_table *t, const layout *l, double neff)
+{
+    char cell[C_N][512];
+    double test_total = r->test_marginal ? an_total_weight(r->test) : 0;
+    for (size_t i = 0; i < r->nprops; i++) {
+        const an_proposal *pr = &r->props[i];
+        memset(cell, 0, sizeof cell);
+        snprintf(cell[C_TABLE], 512, "proposal");
+        snprintf(cell[C_RANK], 512, "%zu", i + 1);
+        an_gram_text(r->p, pr->gram, cell[C_SEQ], 512);
+        an_facts_pattern(&r->prop_facts[i], pr->gram->n, cell[C_PAT], 512);
+        snprintf(cell[C_COUNT], 512, "%.0f", pr->gram->count);
+        share_cells(r, pr->gram, neff, cell);
+        snprintf(cell[C_SAVE], 512, "%.2f", pct(pr->saving, r->total));
+        snprintf(cell[C_CUM], 512, "%.2f", 100 * pr->cumulative);
+        if (r->test_marginal)
+            snprintf(cell[C_TEST], 512, "%.2f", pct(r->test_marginal[i], test_total));
+        snprintf(cell[C_STATIC], 512, "%" PRIu64, pr->gram->statics);
+        snprintf(cell[C_FUNCS], 512, "%" PRIu32, pr->gram->funcs);
+        snprintf(cell[C_BENCH], 512, "%" PRIu32 "/%zu", pr->benches, r->p->nbenches);
+        where_text(r, pr, cell[C_WHERE], 512);
+        layout_row(t, l, cell);
+    }
+}
+
+static void ngram_rows(const an_report *r, an_table *t, const layout *l, double neff)
+{
+    char cell[C_N][512];
     for (size_t i = 0; i < r->ntop; i++) {
         const an_gram *g = r->top[i];
-        snprintf(rank, sizeof rank, "%zu", i + 1);
-        an_gram_text(r->p, g, seq, sizeof seq);
-        an_facts_pattern(&r->top_facts[i], g->n, pat, sizeof pat);
-        snprintf(count, sizeof count, "%.0f", g->count);
-        snprintf(share, sizeof share, "%.2f", pct(g->weight, r->total));
-        snprintf(st, sizeof st, "%" PRIu64, g->statics);
-        snprintf(fn, sizeof fn, "%" PRIu32, g->funcs);
-        snprintf(bench, sizeof bench, "%" PRIu32, g->benches);
-        const char *row[] = {rank, seq, pat, count, share, st, fn, bench};
-        an_table_row(t, row);
+        memset(cell, 0, sizeof cell);
+        snprintf(cell[C_TABLE], 512, "ngram");
+        snprintf(cell[C_RANK], 512, "%zu", i + 1);
+        an_gram_text(r->p, g, cell[C_SEQ], 512);
+        an_facts_pattern(&r->top_facts[i], g->n, cell[C_PAT], 512);
+        snprintf(cell[C_COUNT], 512, "%.0f", g->count);
+        share_cells(r, g, neff, cell);
+        snprintf(cell[C_STATIC], 512, "%" PRIu64, g->statics);
+        snprintf(cell[C_FUNCS], 512, "%" PRIu32, g->funcs);
+        snprintf(cell[C_BENCH], 512, "%" PRIu32, g->benches);
+        layout_row(t, l, cell);
     }
+}
+
+/* CSV: the proposals, the n-grams, and one row of what the set removes. */
+static void print_csv(FILE *out, const an_report *r, double neff)
+{
+    layout l;
+    an_table t;
+    layout_make(&l, r, AN_CSV, 0);
+    an_table_init(&t, (size_t)l.ncols, l.heads, l.align);
+    proposal_rows(r, &t, &l, neff);
+    ngram_rows(r, &t, &l, neff);
+    char cell[C_N][512];
+    memset(cell, 0, sizeof cell);
+    double removed = r->nprops ? 100 * r->props[r->nprops - 1].cumulative : 0;
+    snprintf(cell[C_TABLE], 512, "total");
+    snprintf(cell[C_SAVE], 512, "%.2f", removed);
+    snprintf(cell[C_CUM], 512, "%.2f", removed);
+    if (r->test_marginal)
+        snprintf(cell[C_TEST], 512, "%.2f", test_removed(r));
+    snprintf(cell[C_BENCH], 512, "%zu", r->p->nbenches);
+    snprintf(cell[C_SHARES], 512, "%s", an_shares_word(an_profile_shares(r->p)));
+    layout_row(&t, &l, cell);
+    an_table_print(out, &t, AN_CSV);
+    an_table_free(&t);
+}
+
+static void print_tables(FILE *out, const an_report *r, an_format fmt, double neff)
+{
+    const char *h = fmt == AN_MARKDOWN ? "## " : "";
+    double removed = r->nprops ? 100 * r->props[r->nprops - 1].cumulative : 0;
+    char note[512] = "";
+    fprintf(out, "%sProposed macro ops: %zu, removing %.2f%% of all dispatches (%zu runs, %zu benchmarks)\n\n",
+            h, r->nprops, removed, r->p->nruns, r->p->nbenches);
+    an_shares_note(r->p, note, sizeof note);
+    fprintf(out, "%s\n\n", note);
+    if (r->choice)
+        an_choice_note(r->choice, r->nprops, note, sizeof note);
+    if (r->choice && *note)
+        fprintf(out, "%s\n\n", note);
+    if (r->test_marginal)
+        fprintf(out, "On the runs labelled %s (%zu runs, %zu benchmarks) they remove %.2f%%\n\n",
+                r->test_label, r->test->nruns, r->test->nbenches, test_removed(r));
+    layout l;
+    an_table t;
+    layout_make(&l, r, fmt, 0);
+    an_table_init(&t, (size_t)l.ncols, l.heads, l.align);
+    proposal_rows(r, &t, &l, neff);
+    an_table_print(out, &t, fmt);
+    an_table_free(&t);
+    if (fmt == AN_TEXT && r->nprops) {
+        fputs("\nwhere:\n", out);
+        char where[512];
+        for (size_t i = 0; i < r->nprops; i++) {
+            where_text(r, &r->props[i], where, sizeof where);
+            fprintf(out, "  %zu: %s\n", i + 1, where);
+        }
+    }
+    fprintf(out, "\n%sHottest n-grams\n\n", h);
+    layout_make(&l, r, fmt, 1);
+    an_table_init(&t, (size_t)l.ncols, l.heads, l.align);
+    ngram_rows(r, &t, &l, neff);
+    an_table_print(out, &t, fmt);
+    an_table_free(&t);
 }
 
 void an_report_print(FILE *out, const an_report *r, an_format fmt)
 {
-    if (fmt == AN_JSON) {
+    double neff = an_profile_effective_samples(r->p);
+    if (fmt == AN_JSON)
         print_json(out, r);
-        return;
-    }
-    an_table props, grams;
-    proposal_table(r, &props, fmt == AN_CSV);
-    ngram_table(r, &grams);
-    if (fmt == AN_CSV) {
-        an_table_print(out, &props, fmt);
-        fputc('\n', out);
-        an_table_print(out, &grams, fmt);
-    } else {
-        const char *h = fmt == AN_MARKDOWN ? "## " : "";
-        double removed = r->nprops ? 100 * r->props[r->nprops - 1].cumulative : 0;
-        fprintf(out, "%sProposed macro ops: %zu, removing %.2f%% of all dispatches (%zu runs, %zu benchmarks)\n\n",
-                h, r->nprops, removed, r->p->nruns, r->p->nbenches);
-        char note[512] = "";
-        if (r->choice)
-            an_choice_note(r->choice, r->nprops, note, sizeof note);
-        if (*note)
-            fprintf(out, "%s\n\n", note);
-        if (r->test_marginal)
-            fprintf(out, "On the runs labelled %s (%zu runs, %zu benchmarks) they remove %.2f%%\n\n",
-                    r->test_label, r->test->nruns, r->test->nbenches, test_removed(r));
-        an_table_print(out, &props, fmt);
-        if (fmt == AN_TEXT && r->nprops) {
-            fputs("\nwhere:\n", out);
-            char where[512];
-            for (size_t i = 0; i < r->nprops; i++) {
-                where_text(r, &r->props[i], where, sizeof where);
-                fprintf(out, "  %zu: %s\n", i + 1, where);
-            }
-        }
-        fprintf(out, "\n%sHottest n-grams\n\n", h);
-        an_table_print(out, &grams, fmt);
-    }
-    an_table_free(&props);
-    an_table_free(&grams);
+    else if (fmt == AN_CSV)
+        print_csv(out, r, neff);
+    else
+        print_tables(out, r, fmt, neff);
 }

@@ -119,11 +119,14 @@ static void page_head(FILE *out, const rp_html *h)
 static void run_summary(FILE *out, const rp_html *h)
 {
     const an_profile *p = h->p;
+    char note[512];
+    an_shares_note(p, note, sizeof note);
     fprintf(out, "<section id=\"runs\">\n<h2>Runs</h2>\n<p class=\"note\">%zu run%s of %zu benchmark%s; "
-                 "%zu of %zu functions executed.  Shares are of all executed bytecode instructions, "
-                 "every benchmark weighing the same.</p>\n",
+                 "%zu of %zu functions executed.  ",
             p->nruns, p->nruns == 1 ? "" : "s", p->nbenches, p->nbenches == 1 ? "" : "s",
             h->v->nfuncs, h->v->nall);
+    rp_html_escape(out, note);
+    fputs("</p>\n", out);
     fputs("<table class=\"list runs\">\n<tr><th>database</th><th class=\"r\">run</th><th>label</th>"
           "<th>benchmark</th><th>data</th><th>started (UTC)</th><th class=\"r\">duration ms</th>"
           "<th class=\"r\">samples taken</th><th class=\"r\">dropped</th><th class=\"r\">host %</th>"
@@ -187,7 +190,7 @@ static void hot_functions(FILE *out, const rp_html *h)
                  "<th class=\"r\">loops</th></tr>\n",
             hc_count_name(v));
     size_t k = 0;
-    double rest = 0;
+    double rest = 0, neff = an_profile_effective_samples(h->p);
     for (; k < v->nfuncs; k++) {
         const hc_func *f = &v->funcs[k];
         if (k > 0 && !hc_at_least(f->share, h->threshold))
@@ -203,10 +206,16 @@ static void hot_functions(FILE *out, const rp_html *h)
         }
         fputs("</td>", out);
         cell(out, NULL, run->benchmark);
-        fprintf(out, "<td class=\"r\">%" PRId64 "</td><td class=\"r\">%.2f<span class=\"bar\" "
+        fprintf(out, "<td class=\"r\">%" PRId64 "</td>", run->id);
+        if (neff > 0)
+            fprintf(out, "<td class=\"r\" title=\"95%% interval: +-%.2f points\">",
+                    100 * an_share_halfwidth(f->share, neff));
+        else
+            fputs("<td class=\"r\">", out);
+        fprintf(out, "%.2f<span class=\"bar\" "
                      "style=\"width:%.0fpx\"></span></td><td class=\"r\">%.0f</td>"
                      "<td class=\"r\">%" PRIu32 "</td><td class=\"r\">%" PRIu32 "</td></tr>\n",
-                run->id, 100 * f->share, 80 * f->share / v->funcs[0].share, f->count, f->f->ninsns,
+                100 * f->share, 80 * f->share / v->funcs[0].share, f->count, f->f->ninsns,
                 f->nloops);
     }
     fputs("</table>\n", out);

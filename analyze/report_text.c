@@ -48,15 +48,15 @@ static void summary(FILE *out, const an_profile *p, const hc_view *v, const rp_t
         fprintf(out, ", %.0f samples", samples);
     if (v->any_exact)
         fprintf(out, ", %.0f executions", executions);
-    fprintf(out, "; threshold %.2f%%\n(shares of all executed bytecode instructions, every benchmark "
-                 "weighing the same;\n",
-            100 * o->threshold);
+    char note[512];
+    an_shares_note(p, note, sizeof note);
+    fprintf(out, "; threshold %.2f%%\n%s\n", 100 * o->threshold, note);
     if (o->context)
-        fprintf(out, " instructions at or above the threshold with %u on either side as context, "
+        fprintf(out, "(instructions at or above the threshold with %u on either side as context, "
                      "which may be below it)\n",
                 o->context);
     else
-        fputs(" instructions at or above the threshold)\n", out);
+        fputs("(instructions at or above the threshold)\n", out);
 }
 
 /* Which instructions of h to show: those at or above the threshold and
@@ -102,9 +102,12 @@ static void function(FILE *out, const an_profile *p, const hc_view *v, const hc_
 {
     const an_run *run = &p->runs[h->run];
     const char *color = o->color ? heat_color[hc_heat(h->share, v->funcs[0].share)] : "";
-    char name[256], bench[256];
-    fprintf(out, "\n%s%8.2f%%  #%zu %s%s  (%s, run %" PRId64 ", %.0f %s, %" PRIu32 " instructions)\n",
-            color, 100 * h->share, k + 1, printable(h->f->name, name, sizeof name), *color ? RESET : "",
+    char name[256], bench[256], ci[32] = "";
+    double neff = an_profile_effective_samples(p);
+    if (neff > 0)
+        snprintf(ci, sizeof ci, " +-%.2f", 100 * an_share_halfwidth(h->share, neff));
+    fprintf(out, "\n%s%8.2f%%%s  #%zu %s%s  (%s, run %" PRId64 ", %.0f %s, %" PRIu32 " instructions)\n",
+            color, 100 * h->share, ci, k + 1, printable(h->f->name, name, sizeof name), *color ? RESET : "",
             printable(run->benchmark ? run->benchmark : "?", bench, sizeof bench), run->id, h->count,
             run->exact ? "executions" : "samples", h->f->ninsns);
     int gap = 0;

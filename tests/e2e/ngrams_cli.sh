@@ -61,12 +61,41 @@ fi
 ngrams 0 "$db" --top 100 --min-saving 100
 grep -q '^No macro op would save at least 100% of all dispatches' "$tmp/out" ||
     fail "--min-saving 100: $(cat "$tmp/out")"
+# CSV is one long table: proposals, n-grams and the total, each row saying
+# which it is; places in hex, as in disassembly.
 ngrams 0 "$db" --format csv --max-n 2
-head -1 "$tmp/out" | grep -q '^rank,macro op,operand pattern,share %,saving %,cumul %,benchmarks,where$' ||
+head -1 "$tmp/out" | grep -q '^table,rank,sequence,pattern,est_count,share_pct,share_ci95_pct,saving_pct,cumulative_pct,test_saving_pct,static,functions,benchmarks,where,shares$' ||
     fail "csv header: $(head -1 "$tmp/out")"
-grep -q '^[0-9]*,xlt64_s + br_if_not,' "$tmp/out" || fail "csv: $(cat "$tmp/out")"
+grep -Eq '^proposal,[0-9]+,xlt64_s \+ br_if_not,.*,"?loops\.pasm:loops\+0x[0-9a-f]{4}' "$tmp/out" ||
+    fail "csv proposal: $(cat "$tmp/out")"
+grep -q '^ngram,1,' "$tmp/out" || fail "csv n-grams: $(cat "$tmp/out")"
+[ "$(grep -c '^total,' "$tmp/out")" = 1 ] || fail "csv total: $(cat "$tmp/out")"
+[ "$(awk -F, 'NR > 1 && !/^"/ && $1 != "proposal" && $1 != "ngram" && $1 != "total"' "$tmp/out" | wc -l)" = 0 ] ||
+    fail "csv rows of no table: $(cat "$tmp/out")"
 ngrams 0 "$db" --format markdown --runs label:loops
 grep -q '^| rank | macro op ' "$tmp/out" || fail "markdown: $(cat "$tmp/out")"
+grep -Eq '^\| +[0-9]+ \| xlt64_s \+ br_if_not .*\| loops\.pasm:loops\+0x[0-9a-f]{4}' "$tmp/out" ||
+    fail "markdown places: $(cat "$tmp/out")"
+
+# Sampled shares are shares of time, with their 95% interval; exact shares
+# are of executions, with none.
+grep -Eq '^Shares are of sampled time \([0-9]+ effective samples: a 10% share is known to \+-[0-9.]+ points, 95%\)\.$' "$tmp/out" ||
+    fail "markdown: no statement of sampled shares: $(cat "$tmp/out")"
+ngrams 0 "$db" --format json --top 2
+python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+assert r["shares"] == "sampled" and r["effective_samples"] > 0, r
+for g in r["proposals"] + r["ngrams"]:
+    assert 0 < g["share_ci95"] < 50, g' "$tmp/out" || fail "json shares: $(cat "$tmp/out")"
+"$PULLEY_COLLECT" --no-fuse --exact -o "$tmp/exact.db" --invoke loops -- "$PROGRAMS/loops.pasm" 500 \
+    >/dev/null 2>"$tmp/collect" || fail "pulley-collect --exact: $(cat "$tmp/collect")"
+ngrams 0 "$tmp/exact.db"
+grep -q '^Shares are of executed instructions (exact counts)\.$' "$tmp/out" ||
+    fail "exact: no statement of exact shares: $(cat "$tmp/out")"
+grep -q -- '+-95%' "$tmp/out" && fail "exact shares with an interval: $(cat "$tmp/out")"
+ngrams 0 "$db" "$tmp/exact.db"
+grep -q '^Shares mix sampled time and exact executions' "$tmp/out" ||
+    fail "mixed: no statement: $(cat "$tmp/out")"
 
 # Two databases, two runs of one benchmark: still one benchmark.
 "$PULLEY_COLLECT" --no-fuse -o "$tmp/second.db" --invoke loops -- "$PROGRAMS/loops.pasm" 3000 \

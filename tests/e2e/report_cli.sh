@@ -41,7 +41,9 @@ for side in "$db-wal" "$db-shm"; do
 done
 grep -q '^Hot code of loops.pasm: 1 run, [0-9]* samples; threshold 5.00%' "$tmp/out" ||
     fail "text summary: $(cat "$tmp/out")"
-grep -Eq '^ +100\.00%  #1 loops  \(loops\.pasm, run 1, [0-9]+ samples' "$tmp/out" ||
+grep -Eq '^Shares are of sampled time \([0-9]+ effective samples: a 10% share is known to \+-[0-9.]+ points, 95%\)\.$' "$tmp/out" ||
+    fail "text: no statement of sampled shares: $(cat "$tmp/out")"
+grep -Eq '^ +100\.00% \+-0\.00  #1 loops  \(loops\.pasm, run 1, [0-9]+ samples' "$tmp/out" ||
     fail "text function line: $(cat "$tmp/out")"
 sed -n 's/^ *[0-9.]*% *[0-9]*  0x\([0-9a-f]*\)  .*/\1/p' "$tmp/out" |
     while read -r hex; do echo $((0x$hex)); done >"$tmp/got"
@@ -123,6 +125,9 @@ report 0 "$tmp/exact.db" --text --threshold 10 --context 0
 # The inner loop's compare runs n(n+1) = 2550 times of 5*2550 + ... in all.
 grep -Eq '^ +[0-9.]+% +2550  0x0016  xlt64_s x4, x3, x0' "$tmp/out" || fail "exact counts: $(cat "$tmp/out")"
 grep -q 'executions' "$tmp/out" || fail "exact run not called executions"
+grep -q '^Shares are of executed instructions (exact counts)\.$' "$tmp/out" ||
+    fail "exact: no statement of exact shares: $(cat "$tmp/out")"
+grep -Eq '^ +100\.00%  #1 loops' "$tmp/out" || fail "exact function line: $(cat "$tmp/out")"
 report 0 "$tmp/exact.db" -o "$tmp/exact.html"
 grep -q '<th class="r">executions</th>' "$tmp/exact.html" || fail "exact HTML column"
 

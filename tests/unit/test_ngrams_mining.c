@@ -263,6 +263,33 @@ static void every_benchmark_weighs_the_same(void **state)
     an_profile_free(&p);
 }
 
+/* A sampled share is known to a binomial interval; with several
+ * benchmarks weighing the same, from the harmonic mean of their samples. */
+static void sampled_shares_have_a_binomial_interval(void **state)
+{
+    (void)state;
+    an_insn few[1] = {{.count = 100}}, many[2] = {{.count = 100}, {.count = 200}};
+    an_func f1 = {.insns = few, .ninsns = 1}, f2 = {.insns = many, .ninsns = 2};
+    an_run runs[2] = {{.bench = 0, .funcs = &f1, .nfuncs = 1}, {.bench = 1, .funcs = &f2, .nfuncs = 1}};
+    an_profile p = {.runs = runs, .nruns = 2, .nbenches = 2};
+    assert_int_equal(an_profile_shares(&p), AN_SHARES_SAMPLED);
+    assert_true(near(an_profile_effective_samples(&p), 4.0 / (1.0 / 100 + 1.0 / 300)));
+    assert_true(near(an_share_halfwidth(0.5, 100), 1.96 * 0.05));
+    assert_true(an_share_halfwidth(0.5, 400) < an_share_halfwidth(0.5, 100));
+    assert_true(an_share_halfwidth(0, 100) == 0 && an_share_halfwidth(0.5, 0) == 0);
+    /* Exact counts have no sampling error; mixed shares are neither. */
+    runs[1].exact = 1;
+    assert_int_equal(an_profile_shares(&p), AN_SHARES_MIXED);
+    assert_true(an_profile_effective_samples(&p) == 0);
+    runs[0].exact = 1;
+    assert_int_equal(an_profile_shares(&p), AN_SHARES_EXACT);
+    assert_true(an_profile_effective_samples(&p) == 0);
+    /* A benchmark with no sample makes the interval unknown, not tight. */
+    runs[0].exact = runs[1].exact = 0;
+    few[0].count = 0;
+    assert_true(an_profile_effective_samples(&p) == 0);
+}
+
 static void ngram_counts_are_exact_and_stay_in_blocks(void **state)
 {
     (void)state;
@@ -470,6 +497,7 @@ int main(void)
         cmocka_unit_test(blocks_split_at_targets_and_after_branches),
         cmocka_unit_test(samples_spread_over_the_block),
         cmocka_unit_test(every_benchmark_weighs_the_same),
+        cmocka_unit_test(sampled_shares_have_a_binomial_interval),
         cmocka_unit_test(ngram_counts_are_exact_and_stay_in_blocks),
         cmocka_unit_test(operand_facts),
         cmocka_unit_test(set_saving_counts_overlaps_once),
