@@ -51,6 +51,8 @@ struct pvm_agent {
     bool catalog_started;
     registry reg;
     uint64_t counts_unmapped; /* counts refused by the registry */
+    uint64_t executed;        /* instruction executions the registry took */
+    bool exact;
     bool closing;
     char *outcome;
     int exit_status, has_exit_status;
@@ -91,6 +93,7 @@ pvm_agent *pvm_agent_open(const pvm_agent_config *cfg, char *err, size_t errcap)
     }
     a->isa = cfg->isa;
     a->hz = hz;
+    a->exact = cfg->exact != 0;
     a->started_ns = sampler_now_ns();
     if (pthread_mutex_init(&a->lock, NULL) != 0) {
         set_err(err, errcap, "cannot create a mutex");
@@ -227,6 +230,8 @@ static int add_count(pvm_agent *a, int func, uint32_t from, int to_func, uint32_
     if (rc == REGISTRY_UNMAPPED) {
         a->counts_unmapped++;
         rc = -1;
+    } else if (rc == 0 && !edge) {
+        a->executed += count;
     }
     pthread_mutex_unlock(&a->lock);
     return rc;
@@ -288,6 +293,8 @@ int pvm_agent_close(pvm_agent *a, pvm_agent_summary *summary, char *err, size_t 
     char store_err[512] = "";
     pthread_mutex_lock(&a->lock);
     s.counts_unmapped = a->counts_unmapped;
+    s.exact = a->exact;
+    s.executed = a->executed;
     if (s.counts_unmapped && !lost[0])
         snprintf(lost, sizeof lost,
                  "%llu exact counts not stored: their function is not registered or their"
@@ -306,6 +313,7 @@ int pvm_agent_close(pvm_agent *a, pvm_agent_summary *summary, char *err, size_t 
         .duration_ns = sampler_now_ns() - a->started_ns,
         .summary = &s,
     };
+    s.duration_ns = end.duration_ns;
     if (registry_sort(&a->reg) != 0) {
         snprintf(store_err, sizeof store_err, "out of memory sorting the functions");
         end_run_only(a, &end);

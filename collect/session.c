@@ -31,6 +31,12 @@ int session_block_signals(void)
 
 static void print_summary(const collect_session *s, const pvm_agent_summary *sum)
 {
+    if (sum->exact) {
+        fprintf(stderr, "%s: %llu instructions executed (exact counts) in %.3f s, run %lld in %s\n",
+                s->tool, (unsigned long long)sum->executed, (double)sum->duration_ns / 1e9,
+                (long long)sum->run_id, s->db_path);
+        return;
+    }
     double secs = (double)sum->sampled_ns / 1e9;
     double rate = secs > 0 ? (double)sum->samples_taken / secs : 0;
     double per = sum->samples_written ? (double)sum->bytes_stored / (double)sum->samples_written : 0;

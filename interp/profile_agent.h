@@ -112,6 +112,9 @@ typedef struct pvm_agent_summary {
     uint64_t bytes_stored;    /* compressed sample bytes written */
     uint64_t chunks;
     uint64_t counts_unmapped; /* exact counts refused: unknown function, offset outside it */
+    int exact;                /* the run was a counting build's (config.exact) */
+    uint64_t executed;        /* exact: instruction executions counted and stored */
+    uint64_t duration_ns;     /* wall time from open to close */
 } pvm_agent_summary;
 
 typedef struct pvm_agent pvm_agent;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # collect_exact.sh - `pulley-collect --exact` end to end: the run is made by
 # the counting build (pulley-collect-exact), its row says so (exact = 1,
-# build flags "count", 0 samples), and exec_counts / edge_counts hold
+# build flags "count", 0 samples; its summary line counts executions), and exec_counts / edge_counts hold
 # exactly what the program must execute: every instruction of loops.pasm's
 # nested loops and its back edges, computed from the loop bound; every
 # call and return of fib.pasm, between main and fib and from fib to
@@ -22,8 +22,10 @@ n=37
 run 0 -o "$db" --exact --label exact --invoke loops -- "$PROGRAMS/loops.pasm" $n
 [ "$(cat "$tmp/out")" = $(((n * (n - 1) / 2) * (n * (n - 1) / 2))) ] ||
     fail "loops printed $(cat "$tmp/out")"
-grep -q "^pulley-collect: 0 samples .*run 1 in $db\$" "$tmp/err" ||
-    fail "no summary line: $(cat "$tmp/err")"
+# The summary counts what ran: the sum of the exact counts, not samples.
+executed=$(sql "SELECT sum(count) FROM exec_counts WHERE run_id = 1")
+grep -q "^pulley-collect: $executed instructions executed (exact counts) in [0-9.]* s, run 1 in $db\$" "$tmp/err" ||
+    fail "no summary line of $executed executions: $(cat "$tmp/err")"
 [ "$(sql "SELECT exact, samples_taken, samples_written, samples_dropped, outcome, exit_status,
                  label, build_flags LIKE '% count%'
           FROM runs WHERE id = 1")" = "1|0|0|0|return|0|exact|1" ] ||
