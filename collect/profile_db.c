@@ -20,6 +20,7 @@
 #include "legacy_roles.h"
 
 extern const char pdb_schema_sql[]; /* sql/schema.sql, embedded by the build */
+extern const char pdb_views_sql[];  /* sql/views.sql: dropped and re-created */
 
 /* Version 1 -> 2 (sql/schema.sql says what changed).  SQLite cannot change
  * a primary key, so edge_counts is rebuilt, exactly as schema.sql creates
@@ -70,10 +71,15 @@ static const char migrate_3_to_4[] =
     "ALTER TABLE functions ADD COLUMN checksum INTEGER;"
     "PRAGMA user_version = 4;";
 
+/* Version 4 -> 5: only the views changed (views.sql re-creates them). */
+static const char migrate_4_to_5[] = "PRAGMA user_version = 5;";
+
 /* migrations[v - 1] takes a database from version v to v + 1.  An empty
  * file gets the current schema from schema.sql at once.  A new schema
- * version changes schema.sql and adds its migration here. */
-static const char *const migrations[] = {migrate_1_to_2, migrate_2_to_3, migrate_3_to_4};
+ * version changes schema.sql and adds its migration here; views.sql is
+ * applied after every creation or migration. */
+static const char *const migrations[] = {migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
+                                         migrate_4_to_5};
 _Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION - 1,
                "one migration per schema version after the first");
 
@@ -266,6 +272,8 @@ static int upgrade(profile_db *p, char *err, size_t errcap)
                  (long long)v + 1, why);
             goto failed;
         }
+    if (version != PDB_SCHEMA_VERSION && pdb_exec(p, pdb_views_sql, err, errcap) != 0)
+        goto failed;
     if (query_int(p, "PRAGMA user_version", &now, err, errcap) != 0)
         goto failed;
     if (now != PDB_SCHEMA_VERSION) {

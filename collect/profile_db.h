@@ -15,7 +15,7 @@
 /* PRAGMA application_id of a profile database ("PVMP") and the schema
  * version this collector writes (PRAGMA user_version). */
 #define PDB_APPLICATION_ID 0x50564D50
-#define PDB_SCHEMA_VERSION 4
+#define PDB_SCHEMA_VERSION 5
 
 typedef struct profile_db {
     sqlite3 *db;

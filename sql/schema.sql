@@ -1,4 +1,4 @@
--- schema.sql - the profile database, schema version 4.
+-- schema.sql - the profile database's tables, schema version 5.
 --
 -- Written by pulley-collect (collect/), read by sql/queries, notebooks and
 -- analyze/.  A database is identified by PRAGMA application_id = 0x50564D50
@@ -6,6 +6,8 @@
 -- current version from an empty database.  An older database is migrated
 -- forward, one version at a time, by the migrations in collect/profile_db.c
 -- when the collector appends a run to it; a newer one is refused untouched.
+-- The views are in views.sql: they hold no data, so the collector drops and
+-- re-creates them all whenever it creates or migrates a database.
 -- Columns are only ever added, never renamed or dropped; select them by
 -- name (a table rebuilt by a migration may hold a new one between old ones).
 --
@@ -34,6 +36,11 @@
 --      stored functions changed since they were written.  Migrated rows
 --      get NULL (not checked, but their rows are still checked against
 --      their code).
+--   5  the views (views.sql) read exact runs too: instruction_weights says
+--      what each instruction weighs in its run, samples or executions
+--      (measure); hot_functions, hot_instructions and opcode_profile give
+--      the run's measure, its weight and the percent of it, with samples
+--      and executions in their own columns.  No table changed.
 --
 -- Identifiers: every run, module and function gets its own id, so several
 -- runs (from several machines) live side by side in one file.  Addresses
@@ -41,7 +48,7 @@
 -- start of a function.  Times are nanoseconds unless said otherwise.
 
 PRAGMA application_id = 1347833168; -- 0x50564D50, "PVMP"
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 -- One row per recorded program run.
 CREATE TABLE runs (
@@ -211,51 +218,3 @@ CREATE TABLE edge_counts (
   PRIMARY KEY (function_id, from_offset, to_function_id, to_offset)
 ) WITHOUT ROWID;
 CREATE INDEX edge_counts_target ON edge_counts(to_function_id, to_offset);
-
--- Samples per function, hottest first within a run; percent of all the
--- run's samples (host included).
-CREATE VIEW hot_functions AS
-SELECT p.run_id, f.id AS function_id, m.name AS module, f.name AS function,
-       sum(p.samples) AS samples,
-       round(100.0 * sum(p.samples) / t.total, 2) AS percent
-FROM pc_samples p
-JOIN functions f ON f.id = p.function_id
-JOIN modules m ON m.id = f.module_id
-JOIN (SELECT run_id, sum(samples) AS total FROM pc_samples GROUP BY run_id) t
-  ON t.run_id = p.run_id
-GROUP BY p.run_id, f.id
-ORDER BY p.run_id, samples DESC;
-
--- Samples per instruction with its disassembly, hottest first.
-CREATE VIEW hot_instructions AS
-SELECT p.run_id, f.id AS function_id, f.name AS function, p.offset,
-       o.name AS opcode, i.text, p.samples,
-       round(100.0 * p.samples / t.total, 2) AS percent
-FROM pc_samples p
-JOIN functions f ON f.id = p.function_id
-JOIN instructions i ON i.function_id = p.function_id AND i.offset = p.offset
-JOIN opcodes o ON o.run_id = p.run_id AND o.id = i.opcode
-JOIN (SELECT run_id, sum(samples) AS total FROM pc_samples GROUP BY run_id) t
-  ON t.run_id = p.run_id
-ORDER BY p.run_id, p.samples DESC;
-
--- Per run and opcode: static instructions, samples (and percent of the
--- run's bytecode samples), exact executions (counting builds; else NULL).
-CREATE VIEW opcode_profile AS
-SELECT f.run_id, o.id AS opcode, o.name,
-       count(*) AS instructions,
-       coalesce(sum(s.samples), 0) AS samples,
-       round(100.0 * coalesce(sum(s.samples), 0) /
-             (SELECT sum(samples) FROM pc_samples q
-              WHERE q.run_id = f.run_id AND q.function_id IS NOT NULL), 2) AS percent,
-       sum(e.count) AS executions
-FROM instructions i
-JOIN functions f ON f.id = i.function_id
-JOIN opcodes o ON o.run_id = f.run_id AND o.id = i.opcode
-LEFT JOIN (SELECT function_id, offset, sum(samples) AS samples
-           FROM pc_samples WHERE function_id IS NOT NULL
-           GROUP BY function_id, offset) s
-  ON s.function_id = i.function_id AND s.offset = i.offset
-LEFT JOIN exec_counts e ON e.function_id = i.function_id AND e.offset = i.offset
-GROUP BY f.run_id, o.id
-ORDER BY f.run_id, samples DESC, executions DESC;

@@ -73,10 +73,26 @@ grep -q "trap: integer divide by zero" "$tmp/err" || fail "no trap message: $(ca
 # Every example query runs and answers (call_graph.sql needs exact counts).
 run 0 -o "$db" --exact --invoke fib -- "$PROGRAMS/fib.pasm" 15
 run 0 -o "$db" --invoke fib -- "$PROGRAMS/fib.pasm" 30
-for q in "$QUERIES"/*.sql; do
-    "$SQLITE3" -bail "$db" <"$q" >"$tmp/q" 2>&1 || fail "$q: $(cat "$tmp/q")"
-    [ -s "$tmp/q" ] || fail "$q: no rows"
-done
+queries() { # MEASURE: every query answers, its rows in MEASURE where it says one
+    for q in "$QUERIES"/*.sql; do
+        "$SQLITE3" -bail -header "$db" <"$q" >"$tmp/q" 2>&1 || fail "$q: $(cat "$tmp/q")"
+        [ "$(wc -l <"$tmp/q")" -ge 2 ] || fail "$q: no rows"
+        if head -1 "$tmp/q" | grep -q measure; then
+            grep -q "|$1|" "$tmp/q" || fail "$q: no row in $1: $(cat "$tmp/q")"
+        fi
+    done
+}
+queries samples
+# The latest run exact: the same queries answer in executions, and
+# compare_runs compares it with the exact run before (run 4), not with
+# the sampled run 5.
+run 0 -o "$db" --exact --invoke fib -- "$PROGRAMS/fib.pasm" 18
+queries executions
+[ "$("$SQLITE3" -bail "$db" <"$QUERIES/compare_runs.sql" | head -1 | cut -d'|' -f1-5)" = \
+  "4|6|executions|fib.pasm|fib" ] || fail "compare_runs: $("$SQLITE3" "$db" <"$QUERIES/compare_runs.sql")"
+[ "$(sql "SELECT executions = weight AND samples = 0 AND percent = 100.0 FROM hot_functions
+          WHERE run_id = 6 AND function = 'fib'")" = 1 ] ||
+    fail "hot_functions of an exact run: $(sql 'SELECT * FROM hot_functions WHERE run_id = 6')"
 
 # Usage errors.
 run 2 -o "$db"

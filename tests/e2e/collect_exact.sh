@@ -214,7 +214,7 @@ run 0 -o "$db" --exact -- "$PROGRAMS/fib.pasm"
 # fib(32) runs for about 0.15 s, long enough to be sampled on a loaded
 # machine (fib(25), 6 ms, once got no sample at all under CI).
 run 0 -o "$db" --freq 2000 --invoke fib -- "$PROGRAMS/fib.pasm" 32
-[ "$(sql 'PRAGMA user_version')" = 4 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
+[ "$(sql 'PRAGMA user_version')" = 5 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
 [ "$(sql "SELECT group_concat(name || ':' || roles || ':' || flags, ',') FROM
           (SELECT * FROM opcodes WHERE run_id = 1 ORDER BY id)")" = \
   "xadd32:w r r:0,xstore8:r r:4,fload64:w r:4,ret::22,trap::6,xeq32:w r r:0,xselect:w r r r:0,br_if:r:1" ] ||
@@ -261,12 +261,12 @@ diff "$tmp/fresh.layout" "$tmp/migrated.layout" >"$tmp/layout.diff" ||
 [ -z "$(sql 'PRAGMA foreign_key_check')" ] || fail "foreign keys: $(sql 'PRAGMA foreign_key_check')"
 
 # ---- a database of a newer version: refused untouched ---------------------
-db=$tmp/v5.db
-sql "PRAGMA application_id = 1347833168; PRAGMA user_version = 5;
+db=$tmp/v99.db
+sql "PRAGMA application_id = 1347833168; PRAGMA user_version = 99;
      CREATE TABLE runs (id INTEGER PRIMARY KEY)"
-cp "$db" "$tmp/v5.orig"
+cp "$db" "$tmp/v99.orig"
 run 1 -o "$db" --exact -- "$PROGRAMS/fib.pasm"
 grep -q "newer" "$tmp/err" || fail "newer database: $(cat "$tmp/err")"
 [ ! -s "$tmp/out" ] || fail "the program ran although its database was refused"
-cmp -s "$db" "$tmp/v5.orig" || fail "the newer database was modified"
+cmp -s "$db" "$tmp/v99.orig" || fail "the newer database was modified"
 echo "collect_exact: ok"
