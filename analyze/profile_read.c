@@ -16,9 +16,8 @@
 #include "blocks.h"
 #include "db_open.h"
 #include "isa_table.h"
+#include "profile_format.h"
 #include "run_check.h"
-
-#define PVMP_APPLICATION_ID 0x50564D50
 
 static int pragma_int(sqlite3 *db, const char *sql, int64_t *out)
 {

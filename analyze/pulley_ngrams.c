@@ -12,6 +12,7 @@
 #include "emit.h"
 #include "evaluate.h"
 #include "options.h"
+#include "profile_format.h"
 #include "profile_read.h"
 #include "proposals.h"
 #include "report.h"
@@ -45,7 +46,8 @@ static const char usage[] =
     "                 selected runs, per op and per benchmark\n"
     "  --format F     text (default), markdown, json or csv\n"
     "  --quiet        no progress lines on stderr\n"
-    "  --help, --version\n"
+    "  -h, --help     show this help\n"
+    "  -V, --version  show the version and the profile schema versions read\n"
     "\n" AN_EXIT_HELP;
 
 static void progress_mined(void *top, size_t distinct)
@@ -181,7 +183,7 @@ int main(int argc, char **argv)
     int quiet = 0, c;
     an_format fmt = AN_TEXT;
     const char *train = NULL, *test = NULL, *emit = NULL, *evaluate = NULL;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
         switch (c) {
         case OPT_RUNS:
             if (an_runsel_parse(&sel, optarg, err, sizeof err) != 0) {
@@ -248,11 +250,14 @@ int main(int argc, char **argv)
             }
             *(c == OPT_EMIT ? &emit : &evaluate) = optarg;
             break;
+        case 'h':
         case OPT_HELP:
             fputs(usage, stdout);
             return 0;
+        case 'V':
         case OPT_VERSION:
-            printf("pulley-ngrams %s\n", PULLEY_VERSION);
+            printf("pulley-ngrams %s (reads profile schema versions 1 to %d, any ISA stored in them)\n",
+                   PULLEY_VERSION, PVMP_SCHEMA_VERSION);
             return 0;
         default:
             fputs(usage, stderr);

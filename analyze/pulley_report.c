@@ -14,6 +14,7 @@
 #include "hot_code.h"
 #include "options.h"
 #include "out_file.h"
+#include "profile_format.h"
 #include "profile_read.h"
 #include "report_db.h"
 #include "report_html.h"
@@ -42,7 +43,8 @@ static const char usage[] =
     "  --color WHEN     --text colours: auto (when writing to a terminal), always,\n"
     "                   never\n"
     "  --quiet          no progress lines on stderr\n"
-    "  --help, --version\n"
+    "  -h, --help     show this help\n"
+    "  -V, --version  show the version and the profile schema versions read\n"
     "\n" AN_EXIT_HELP;
 
 typedef struct options {
@@ -76,7 +78,7 @@ static int parse_options(int argc, char **argv, options *o)
     an_runsel_init(&o->sel);
     char err[1024];
     int c;
-    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:hV", opts, NULL)) != -1) {
         switch (c) {
         case OPT_RUNS:
             if (an_runsel_parse(&o->sel, optarg, err, sizeof err) != 0) {
@@ -131,11 +133,14 @@ static int parse_options(int argc, char **argv, options *o)
         case OPT_QUIET:
             o->quiet = 1;
             break;
+        case 'h':
         case OPT_HELP:
             fputs(usage, stdout);
             return 0;
+        case 'V':
         case OPT_VERSION:
-            printf("pulley-report %s\n", PULLEY_VERSION);
+            printf("pulley-report %s (reads profile schema versions 1 to %d, any ISA stored in them)\n",
+                   PULLEY_VERSION, PVMP_SCHEMA_VERSION);
             return 0;
         default:
             fputs(usage, stderr);

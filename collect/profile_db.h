@@ -12,10 +12,12 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
+#include "profile_format.h"
+
 /* PRAGMA application_id of a profile database ("PVMP") and the schema
  * version this collector writes (PRAGMA user_version). */
-#define PDB_APPLICATION_ID 0x50564D50
-#define PDB_SCHEMA_VERSION 5
+#define PDB_APPLICATION_ID PVMP_APPLICATION_ID
+#define PDB_SCHEMA_VERSION PVMP_SCHEMA_VERSION
 
 typedef struct profile_db {
     sqlite3 *db;

@@ -134,6 +134,11 @@ grep -q "^pulley-ngrams: $tmp/missing.db: " "$tmp/err" || fail "missing file: $(
 ngrams 0 --help
 grep -q '^usage: pulley-ngrams' "$tmp/out" || fail "--help"
 tail -3 "$tmp/out" | grep -q '^Exit status: 0 on success' || fail "--help ends without the exit statuses"
-ngrams 0 --version
-grep -q '^pulley-ngrams [0-9]' "$tmp/out" || fail "--version"
+for v in --version -V; do
+    ngrams 0 $v
+    grep -q '^pulley-ngrams [0-9][0-9.]* (reads profile schema versions 1 to [0-9]*, any ISA stored in them)$' "$tmp/out" ||
+        fail "$v: $(cat "$tmp/out")"
+done
+ngrams 0 -h
+grep -q '^Exit status: 0 on success' "$tmp/out" || fail "-h: $(cat "$tmp/out")"
 echo "ngrams_cli: ok"

@@ -152,6 +152,11 @@ grep -q "^pulley-report: cannot write $tmp/no/such/dir/report.html" "$tmp/err" |
 report 0 --help
 grep -q '^usage: pulley-report' "$tmp/out" || fail "--help"
 tail -3 "$tmp/out" | grep -q '^Exit status: 0 on success' || fail "--help ends without the exit statuses"
-report 0 --version
-grep -q '^pulley-report [0-9]' "$tmp/out" || fail "--version"
+for v in --version -V; do
+    report 0 $v
+    grep -q '^pulley-report [0-9][0-9.]* (reads profile schema versions 1 to [0-9]*, any ISA stored in them)$' "$tmp/out" ||
+        fail "$v: $(cat "$tmp/out")"
+done
+report 0 -h
+grep -q '^Exit status: 0 on success' "$tmp/out" || fail "-h: $(cat "$tmp/out")"
 echo "report_cli: ok"
