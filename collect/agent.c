@@ -163,7 +163,7 @@ static void *catalog_main(void *arg)
     catalog_job *j = arg;
     pvm_agent *a = j->a;
     char ignored[512];
-    /* A failure leaves the catalog as it was, and close writes it all. */
+    /* After a failure, close writes what the catalog does not hold. */
     run_store_catalog(&a->db, a->run_id, a->isa, j->mods, j->nmods, j->funcs, j->nfuncs,
                       &a->catalog, ignored, sizeof ignored);
     free(j->mods);

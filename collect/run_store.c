@@ -315,23 +315,37 @@ static void catalog_written(run_catalog *c, size_t nmods, size_t nfuncs)
         c->nfuncs = nfuncs;
 }
 
+/* Functions written per transaction: the writer's chunk commits, which
+ * share the connection, wait for one batch at most, not for the whole
+ * catalog (a large module under a sanitizer takes a minute). */
+enum { CATALOG_BATCH = 256 };
+
 int run_store_catalog(profile_db *p, int64_t run_id, const pvm_agent_isa *isa,
                       const reg_module *mods, size_t nmods, const reg_function *funcs,
                       size_t nfuncs, run_catalog *c, char *err, size_t errcap)
 {
-    pdb_lock(p);
-    int rc = -1;
-    if (pdb_begin(p, err, errcap) == 0) {
-        if (write_catalog(p, run_id, isa, mods, nmods, funcs, nfuncs, c, err, errcap) == 0 &&
-            pdb_commit(p, err, errcap) == 0)
-            rc = 0;
-        else
-            pdb_rollback(p);
-    }
-    if (rc == 0)
-        catalog_written(c, nmods, nfuncs);
-    pdb_unlock(p);
-    return rc;
+    if (catalog_reserve(c, nmods, nfuncs, err, errcap) != 0)
+        return -1;
+    size_t done = c->nfuncs < nfuncs ? c->nfuncs : nfuncs;
+    do {
+        size_t to = nfuncs - done > CATALOG_BATCH ? done + CATALOG_BATCH : nfuncs;
+        pdb_lock(p);
+        int rc = -1;
+        if (pdb_begin(p, err, errcap) == 0) {
+            if (write_catalog(p, run_id, isa, mods, nmods, funcs, to, c, err, errcap) == 0 &&
+                pdb_commit(p, err, errcap) == 0)
+                rc = 0;
+            else
+                pdb_rollback(p);
+        }
+        if (rc == 0)
+            catalog_written(c, nmods, to);
+        pdb_unlock(p);
+        if (rc != 0)
+            return -1;
+        done = to;
+    } while (done < nfuncs);
+    return 0;
 }
 
 /* ---- the end of a run --------------------------------------------------- */

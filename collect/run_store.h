@@ -40,9 +40,11 @@ typedef struct run_catalog {
 void run_catalog_free(run_catalog *c);
 
 /* Write the modules mods[c->nmodules..nmods) and the functions
- * funcs[c->nfuncs..nfuncs), each with its decoded instructions, and
- * extend c; nothing (c unchanged) when it fails.  The lists may be a copy
- * of a registry still growing: what is already in c must be their start. */
+ * funcs[c->nfuncs..nfuncs), each with its decoded instructions, in
+ * transactions of a few hundred functions, extending c after each; when
+ * one fails, c holds what the ones before it wrote.  The lists may be a
+ * copy of a registry still growing: what is already in c must be their
+ * start. */
 int run_store_catalog(profile_db *p, int64_t run_id, const pvm_agent_isa *isa,
                       const reg_module *mods, size_t nmods, const reg_function *funcs,
                       size_t nfuncs, run_catalog *c, char *err, size_t errcap);
