@@ -1,8 +1,10 @@
 /*
  * runner_pulley.c - running a .pbc or .pasm program on the profiling VM
- * (or the counting VM, in pulley-collect-exact), as pulley-run does: the entry function (or --invoke NAME, else "main")
- * with the arguments from the command line, its results printed one per
- * line.
+ * (or the counting VM, in pulley-collect-exact), as pulley-run does: with
+ * the module host (interp/tools/module_host.h: the builtins, WASI for a
+ * saved translation), its start function, then the entry function (or
+ * --invoke NAME, else "main") with the arguments from the command line,
+ * its results printed one per line.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -12,7 +14,7 @@
 
 #include "cli.h"
 #include "fuse.h"
-#include "host_builtins.h"
+#include "module_host.h"
 #include "run_args.h"
 #include "runner.h"
 #include "verify.h"
@@ -78,29 +80,57 @@ int collect_report_counts(collect_session *s, const pvm_vm *vm, const int *handl
     return rc;
 }
 
-/* Run function `index` on a VM whose slot the agent samples (profiling
- * build) or whose counts it records (counting build). */
+/* The outcome of a call that ended with `trap` into outcome[64]; prints the
+ * results of a return; returns the exit status. */
+static int ending(const cli_tool *t, const pvm_vm *vm, pvm_trap_kind trap, const pvm_function *fn,
+                  char *outcome)
+{
+    if (trap == PVM_TRAP_NONE) {
+        run_print_results(vm, fn->results);
+        snprintf(outcome, 64, "return");
+        return CLI_OK;
+    }
+    if (trap == PVM_TRAP_EXIT) {
+        snprintf(outcome, 64, "exit");
+        return vm->exit_status;
+    }
+    fflush(stdout);
+    cli_error(t, "trap: %s (%s) in function %s at offset 0x%04" PRIx32, pvm_trap_message(trap),
+              pvm_trap_name(trap), vm->module->funcs[vm->trap_func].name, vm->trap_offset);
+    snprintf(outcome, 64, "trap: %s", pvm_trap_name(trap));
+    return CLI_TRAP;
+}
+
+/* Run the start function, then function `index`, on a VM whose slot the
+ * agent samples (profiling build) or whose counts it records (counting
+ * build).  A WASI program's arguments are its argv, unless --invoke. */
 static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint32_t index,
                const collect_program *p, const int *handles)
 {
     pvm_error err;
-    pvm_vm *vm = pvm_vm_new(m, &(pvm_vm_config){0}, &err);
+    pvm_vm *vm = pvm_vm_new(m, &(pvm_vm_config){.heap_cap = p->max_memory}, &err);
     if (!vm) {
         cli_error(t, "%s", err.msg);
         session_finish(s, "not run", CLI_FAILURE);
         return CLI_FAILURE;
     }
     const pvm_function *fn = &m->funcs[index];
-    pulley_bind_builtins(vm, stdout);
+    bool argv_args = module_host_is_wasi(m) && !p->invoke;
+    module_host host;
+    module_host_options ho = {.path = p->path, .args = p->args, .nargs = argv_args ? p->nargs : 0,
+                              .envp = p->envp, .dirs = p->dirs,
+                              .ndirs = (size_t)(p->ndirs > 0 ? p->ndirs : 0), .out = stdout};
     int status = CLI_FAILURE;
-    if (pvm_vm_check_imports(vm, &err) != 0) {
+    if (module_host_bind(&host, vm, &ho, &err) != 0) {
         cli_error(t, "%s: %s", p->path, err.msg);
         goto done;
     }
     char message[300];
-    const char *bad = run_set_arguments(vm, fn, p->args, p->nargs, message, sizeof message);
+    const char *bad = run_set_arguments(vm, fn, argv_args ? NULL : p->args,
+                                        argv_args ? 0 : p->nargs, message, sizeof message);
     if (bad) {
         cli_error(t, "%s", bad);
+        status = CLI_USAGE;
         goto done;
     }
     _Atomic(uintptr_t) *slot = vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
@@ -112,34 +142,27 @@ static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint3
         cli_error(t, "cannot register the VM with the profiling agent");
         goto done;
     }
-    pvm_trap_kind trap = pvm_vm_call(vm, index);
+    pvm_trap_kind trap = module_host_start(vm);
+    if (trap == PVM_TRAP_NONE)
+        trap = pvm_vm_call(vm, index);
+    else
+        fn = &m->funcs[m->start];
     if (sampled) {
         if ((a = session_lock(s)))
             pvm_agent_unregister_slot(a, slot);
         session_unlock(s);
     }
     bool counts_ok = collect_report_counts(s, vm, handles) == 0;
-    char outcome[128];
-    if (trap == PVM_TRAP_NONE) {
-        run_print_results(vm, fn->results);
-        snprintf(outcome, sizeof outcome, "return");
-        status = CLI_OK;
-    } else if (trap == PVM_TRAP_EXIT) {
-        snprintf(outcome, sizeof outcome, "exit");
-        status = vm->exit_status;
-    } else {
-        fflush(stdout);
-        cli_error(t, "trap: %s (%s) in function %s at offset 0x%04" PRIx32, pvm_trap_message(trap),
-                  pvm_trap_name(trap), m->funcs[vm->trap_func].name, vm->trap_offset);
-        snprintf(outcome, sizeof outcome, "trap: %s", pvm_trap_name(trap));
-        status = CLI_TRAP;
-    }
+    char outcome[64];
+    status = ending(t, vm, trap, fn, outcome);
     if (!counts_ok)
         status = CLI_FAILURE;
+    module_host_free(&host);
     pvm_vm_free(vm);
     fflush(stdout);
     return session_finish(s, outcome, status);
 done:
+    module_host_free(&host);
     pvm_vm_free(vm);
     session_finish(s, "not run", status);
     return status;

@@ -137,6 +137,11 @@ typedef struct assembler {
     uint32_t entry;                 /* .entry #N, or .noentry */
     unsigned memory_line;           /* 0: no .memory seen */
     unsigned globals_line, tables_line; /* 0: no .globals / .tables seen */
+    unsigned start_line, start_col; /* 0: no .start seen */
+    char *start_name;               /* .start NAME */
+    fixup_list elem_refs; /* .elem function names: func = segment, at = entry */
+    uint32_t *elem_funcs; /* the .elem being parsed */
+    size_t elem_cap;
 } assembler;
 
 static int error_at(const assembler *A, unsigned line, unsigned col,
@@ -714,6 +719,122 @@ static int dir_data(assembler *A, const pasm_token *d)
     return 0;
 }
 
+/* .start NAME | .start #N: the function run before the entry. */
+static int dir_start(assembler *A, const pasm_token *d)
+{
+    if (A->start_line)
+        return error_at(A, AT(d), "duplicate .start (first at line %u)", A->start_line);
+    A->start_line = A->tok.line;
+    A->start_col = A->tok.col;
+    if (A->tok.kind == PASM_TOK_INDEX)
+        return parse_index(A, &A->m->start);
+    A->start_name = take_name(A, "a function name or #N");
+    return A->start_name ? 0 : -1;
+}
+
+/* .heap_base xN: the register the VM gives the heap's address on every
+ * call in. */
+static int dir_heap_base(assembler *A, const pasm_token *d)
+{
+    (void)d;
+    return parse_reg(A, PVM_REG_X, &A->m->heap_reg);
+}
+
+/* A #N operand of a directive, below `count` (what: "global", "table"). */
+static int parse_item(assembler *A, const char *what, uint32_t count, uint32_t *out)
+{
+    pasm_token t = A->tok;
+    if (t.kind != PASM_TOK_INDEX)
+        return expected(A, what[0] == 'g' ? "a global #N" : "a table #N");
+    if (parse_index(A, out))
+        return -1;
+    if (*out >= count)
+        return error_at(A, AT(&t), "%s #%u does not exist (%u %ss; declare them with .%ss)",
+                        what, *out, count, what, what);
+    return 0;
+}
+
+/* .global #N VALUE: global N's initial value (raw 64 bits). */
+static int dir_global(assembler *A, const pasm_token *d)
+{
+    (void)d;
+    uint32_t i = 0;
+    int64_t value = 0;
+    if (parse_item(A, "global", A->m->nglobals, &i) || parse_int(A, PVM_IMM_I64, &value))
+        return -1;
+    pvm_error e;
+    return pvm_module_set_global(A->m, i, (uint64_t)value, &e) ? out_of_memory(A) : 0;
+}
+
+/* A u32 amount of a directive; advances. */
+static int parse_u32(assembler *A, uint32_t *out)
+{
+    pasm_token t = A->tok;
+    uint64_t v = 0;
+    if (parse_u64(A, &v))
+        return -1;
+    if (v > UINT32_MAX)
+        return error_at(A, AT(&t), "%llu is out of range (0..4294967295)", (unsigned long long)v);
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* .table #N SIZE MAX: table N's initial size and maximum. */
+static int dir_table(assembler *A, const pasm_token *d)
+{
+    uint32_t i = 0, size = 0, max = 0;
+    if (parse_item(A, "table", A->m->ntables, &i) || parse_u32(A, &size) || parse_u32(A, &max))
+        return -1;
+    pvm_error e;
+    if (pvm_module_set_table(A->m, i, size, max, &e))
+        return error_at(A, AT(d), "%s", e.msg);
+    return 0;
+}
+
+/* .elem #T OFFSET FUNC...: function references (a name, #N, or null) put
+ * into table T from entry OFFSET at start-up. */
+static int dir_elem(assembler *A, const pasm_token *d)
+{
+    uint32_t table = 0, offset = 0, count = 0, seg = A->m->nelems;
+    if (parse_item(A, "table", A->m->ntables, &table) || parse_u32(A, &offset))
+        return -1;
+    for (; !at_end_of_line(A); count++) {
+        uint32_t f = PVM_NO_ENTRY;
+        if (A->tok.kind == PASM_TOK_INDEX) {
+            pasm_token t = A->tok;
+            if (parse_index(A, &f))
+                return -1;
+            if (f == PVM_NO_ENTRY)
+                return error_at(A, AT(&t), "function #%u does not exist", f);
+        } else if (is_token(&A->tok, "null")) {
+            if (advance(A))
+                return -1;
+        } else if (add_ref(A, &A->elem_refs, REF_FUNC, 0, count)) {
+            return -1;
+        } else {
+            A->elem_refs.v[A->elem_refs.n - 1].func = seg;
+        }
+        if (count == A->elem_cap) {
+            size_t cap = A->elem_cap ? 2 * A->elem_cap : 64;
+            uint32_t *v = cap <= PVM_MAX_TABLE_ENTRIES ? realloc(A->elem_funcs, cap * sizeof *v)
+                                                       : NULL;
+            if (!v)
+                return out_of_memory(A);
+            A->elem_funcs = v;
+            A->elem_cap = cap;
+        }
+        A->elem_funcs[count] = f;
+    }
+    uint32_t size = A->m->table_decl ? A->m->table_decl[table].size : 0;
+    if (offset > size || count > size - offset)
+        return error_at(A, AT(d), "%u entries at %u do not fit table #%u of %u entries (set its "
+                        "size with .table)", count, offset, table, size);
+    pvm_error e;
+    if (pvm_module_add_elem(A->m, table, offset, A->elem_funcs, count, &e))
+        return out_of_memory(A);
+    return 0;
+}
+
 static const struct directive {
     const char *name;
     bool module_level; /* not allowed inside a function */
@@ -724,6 +845,9 @@ static const struct directive {
     {".memory", true, dir_memory}, {".import", true, dir_import},
     {".data", true, dir_data},     {".type", true, dir_type},
     {".globals", true, dir_count}, {".tables", true, dir_count},
+    {".global", true, dir_global}, {".table", true, dir_table},
+    {".elem", true, dir_elem},     {".start", true, dir_start},
+    {".heap_base", true, dir_heap_base},
 };
 
 static int parse_directive(assembler *A, const pasm_token *d)
@@ -788,6 +912,23 @@ static int finish(assembler *A)
                             f->name);
         pvm_wr32(m->code + m->funcs[f->func].offset + f->at, s->value);
     }
+    for (size_t i = 0; i < A->elem_refs.n; i++) {
+        const fixup *f = &A->elem_refs.v[i];
+        const symbol *s = sym_find(&A->funcs, f->name, strlen(f->name));
+        if (!s)
+            return error_at(A, f->line, f->col, "unknown function '%s'", f->name);
+        m->elems[f->func].funcs[f->at] = s->value;
+    }
+    if (A->start_name) {
+        const symbol *s = sym_find(&A->funcs, A->start_name, strlen(A->start_name));
+        if (!s)
+            return error_at(A, A->start_line, A->start_col, "unknown function '%s'",
+                            A->start_name);
+        m->start = s->value;
+    }
+    pvm_error e;
+    if (pvm_module_check_state(m, &e))
+        return error_at(A, AT(&A->tok), "%s", e.msg);
     if (A->entry_name) {
         const symbol *s = sym_find(&A->funcs, A->entry_name, strlen(A->entry_name));
         if (!s)
@@ -829,10 +970,14 @@ pvm_module *pvm_assemble(const char *filename, const char *text, size_t len,
     sym_free(&A.labels);
     fixups_clear(&A.refs);
     fixups_clear(&A.label_refs);
+    fixups_clear(&A.elem_refs);
     free(A.refs.v);
     free(A.label_refs.v);
+    free(A.elem_refs.v);
     free(A.func_name);
     free(A.entry_name);
+    free(A.start_name);
+    free(A.elem_funcs);
     pvm_buf_free(&A.code);
     pvm_buf_free(&A.bytes);
     return m;

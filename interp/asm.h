@@ -18,6 +18,18 @@
  *                                  from #0
  *   .globals N | .tables N         how many globals / tables the module
  *                                  has (default 0), numbered from #0
+ *   .global #N VALUE               global N's initial value (default 0),
+ *                                  its 64 bits as an integer
+ *   .table #N SIZE MAX             table N's initial size (null entries)
+ *                                  and maximum (default 0 and 0)
+ *   .elem #T OFFSET FUNC...        function references put into table T
+ *                                  from entry OFFSET at start-up; FUNC is
+ *                                  a function name, #N, or null
+ *   .start NAME | .start #N        a function the embedder runs before the
+ *                                  entry (WebAssembly's start function)
+ *   .heap_base xN                  xN holds the heap's data-space address
+ *                                  on every call into the VM (translated
+ *                                  WebAssembly addresses memory from x31)
  *
  * Functions, numbered in order from #0:
  *

@@ -264,6 +264,46 @@ static void sb_pad(strbuf *sb, size_t col)
     sb_printf(sb, "%*s", sb->len < col ? (int)(col - sb->len) : 1, "");
 }
 
+/* A function in a directive: its name, or #N where the name would read
+ * as something else (null). */
+static void sb_func(strbuf *sb, const pvm_module *m, uint32_t f)
+{
+    const char *name = f < m->nfuncs ? m->funcs[f].name : NULL;
+    sb_ref(sb, name && strcmp(name, "null") != 0 ? name : NULL, f);
+}
+
+/* .heap_base, .start, .global, .table and .elem: the initial state beyond
+ * code and data. */
+static void print_state(strbuf *sb, const pvm_module *m)
+{
+    if (m->heap_reg != PVM_NO_HEAP_REG)
+        sb_printf(sb, ".heap_base x%u\n", m->heap_reg);
+    if (m->start != PVM_NO_ENTRY) {
+        sb_printf(sb, ".start ");
+        sb_func(sb, m, m->start);
+        sb_printf(sb, "\n");
+    }
+    for (uint32_t i = 0; m->global_init && i < m->nglobals; i++)
+        if (m->global_init[i])
+            sb_printf(sb, ".global #%" PRIu32 " 0x%" PRIx64 "\n", i, m->global_init[i]);
+    for (uint32_t i = 0; m->table_decl && i < m->ntables; i++)
+        if (m->table_decl[i].size || m->table_decl[i].max)
+            sb_printf(sb, ".table #%" PRIu32 " %" PRIu32 " %" PRIu32 "\n", i,
+                      m->table_decl[i].size, m->table_decl[i].max);
+    for (uint32_t i = 0; i < m->nelems; i++) {
+        const pvm_elem_segment *e = &m->elems[i];
+        sb_printf(sb, ".elem #%" PRIu32 " %" PRIu32, e->table, e->offset);
+        for (uint32_t k = 0; k < e->count; k++) {
+            sb_printf(sb, " ");
+            if (e->funcs[k] == PVM_NO_ENTRY)
+                sb_printf(sb, "null");
+            else
+                sb_func(sb, m, e->funcs[k]);
+        }
+        sb_printf(sb, "\n");
+    }
+}
+
 static void print_directives(FILE *out, strbuf *sb, const pvm_module *m)
 {
     if (m->entry != PVM_NO_ENTRY) {
@@ -296,6 +336,7 @@ static void print_directives(FILE *out, strbuf *sb, const pvm_module *m)
         sb_escaped(sb, m->data[i].bytes, m->data[i].size);
         sb_printf(sb, "\"\n");
     }
+    print_state(sb, m);
     if (sb->len)
         sb_printf(sb, "\n");
     emit(out, sb);

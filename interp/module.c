@@ -1,5 +1,6 @@
 /*
- * module.c - building and freeing modules in memory.  The .pbc reader and
+ * module.c - building and freeing modules in memory.  The initial state of
+ * globals and tables is built in module_state.c, the .pbc reader and
  * writer live in module_io.c.
  */
 #include "module.h"
@@ -12,7 +13,8 @@ pvm_module *pvm_module_new(void)
     pvm_module *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
-    m->entry = PVM_NO_ENTRY;
+    m->entry = m->start = PVM_NO_ENTRY;
+    m->heap_reg = PVM_NO_HEAP_REG;
     m->code = calloc(1, PVM_CODE_PADDING);
     if (!m->code) {
         free(m);
@@ -39,6 +41,11 @@ void pvm_module_free(pvm_module *m)
     }
     for (uint32_t i = 0; i < m->ndata; i++)
         free(m->data[i].bytes);
+    for (uint32_t i = 0; i < m->nelems; i++)
+        free(m->elems[i].funcs);
+    free(m->elems);
+    free(m->global_init);
+    free(m->table_decl);
     free(m->funcs);
     free(m->imports);
     free(m->types);

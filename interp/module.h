@@ -15,14 +15,33 @@
  *   u32 function count; per function: string name, string params,
  *                                     string results, u32 code size, code
  *   u32 data count;     per segment:  u64 heap offset, u32 size, bytes
+ *   u32 start function index (PVM_NO_ENTRY: none)
+ *   u32 heap register (PVM_NO_HEAP_REG: none)
+ *   per global:  u64 initial value
+ *   per table:   u32 initial size, u32 maximum size
+ *   u32 element segment count; per segment: u32 table, u32 offset,
+ *                                u32 count, count x u32 function index
+ *                                (PVM_NO_ENTRY: a null reference)
  *
  * Parameter and result types are strings of letters (PVM_TYPE_LETTERS):
- * i (i32), l (i64), f (f32), d (f64), r (funcref), e (externref).  Integer
- * and reference arguments and results travel in x0, x1, ... in order; float
- * ones in f0, f1, ...  References are distinct letters so that sigcheck
- * tells them from i64.  The type table lists signatures for
- * sigcheck (a function's own signature need not be in it); globals and
- * tables are only counted here: the VM creates them (vm.h).
+ * i (i32), l (i64), f (f32), d (f64), r (funcref), e (externref).
+ * Argument and result k (0-based position) travel in register k of its
+ * class: x[k] for integers and references, f[k] for floats, so
+ * f(i64, f64, i64) -> f64 takes x0, f1, x2 and returns in f0 (the
+ * convention of translated Wasm, interp/wasm/TRANSLATION.md).  Positions
+ * 16 and above travel in memory; the command-line tools (run_args.h) call
+ * only functions with at most 16 parameters and 16 results.  References
+ * are distinct letters so that sigcheck tells them from i64.  The type table lists signatures for
+ * sigcheck (a function's own signature need not be in it).
+ *
+ * The initial state a VM creates for the module (vm.h): the heap with the
+ * data segments copied in, each global with its initial value, each table
+ * with its initial size (null references) and the element segments'
+ * function references written in.  An embedder may bind its own globals
+ * and tables instead (the Wasm instance layer does).  The start function,
+ * if any, is run by the embedder before anything else (Wasm's start).
+ * Code that addresses the heap from a register the embedder sets (the
+ * heap register: translated Wasm's x31) gets it on every call into the VM.
  */
 #ifndef PULLEY_MODULE_H
 #define PULLEY_MODULE_H
@@ -35,8 +54,10 @@
 #include "error.h"
 
 #define PVM_PBC_MAGIC "\0PBC"
-#define PVM_PBC_VERSION 2u /* 2: register operands a byte each; 1: 5-bit packs */
+#define PVM_PBC_VERSION 3u /* 3: start, globals, tables, elements; 2: register
+                              * operands a byte each; 1: 5-bit packs */
 #define PVM_NO_ENTRY UINT32_MAX
+#define PVM_NO_HEAP_REG 0xffu
 #define PVM_TYPE_LETTERS "ilfdre"
 /* Zero bytes kept after the code blob: the interpreter may read a few bytes
  * past the end of a short final instruction. */
@@ -51,6 +72,7 @@
 #define PVM_MAX_FUNCTYPES (1u << 20)
 #define PVM_MAX_GLOBALS (1u << 20)
 #define PVM_MAX_TABLES (1u << 20)
+#define PVM_MAX_TABLE_ENTRIES (1u << 24) /* entries of one table, ever */
 
 typedef struct pvm_function {
     char *name;
@@ -72,6 +94,18 @@ typedef struct pvm_data_segment {
     uint8_t *bytes;
 } pvm_data_segment;
 
+/* A table's initial size and its maximum. */
+typedef struct pvm_table_decl {
+    uint32_t size, max;
+} pvm_table_decl;
+
+/* Function references written into a table at start-up: funcs[k] (a
+ * function index, PVM_NO_ENTRY for null) at entry offset + k. */
+typedef struct pvm_elem_segment {
+    uint32_t table, offset, count;
+    uint32_t *funcs;
+} pvm_elem_segment;
+
 typedef struct pvm_module {
     uint8_t *code;      /* every function's code, then PVM_CODE_PADDING zeros */
     size_t code_size;   /* without the padding */
@@ -87,6 +121,13 @@ typedef struct pvm_module {
     pvm_data_segment *data;
     uint32_t ndata;
     uint32_t entry;     /* function index or PVM_NO_ENTRY */
+    uint32_t start;     /* run before the entry: function index or PVM_NO_ENTRY */
+    uint8_t heap_reg;   /* x register given the heap's data-space address on
+                         * every call from the embedder, or PVM_NO_HEAP_REG */
+    uint64_t *global_init;      /* nglobals initial values; NULL: all 0 */
+    pvm_table_decl *table_decl; /* ntables sizes; NULL: all empty */
+    pvm_elem_segment *elems;
+    uint32_t nelems;
     uint64_t heap_min;  /* bytes */
     uint64_t heap_max;  /* bytes */
     /* Set by the verifier: one bit per code byte, set where an instruction
@@ -113,6 +154,21 @@ int pvm_module_add_type(pvm_module *m, const char *params, const char *results,
 /* Append a data segment (bytes are copied).  Returns its index or -1. */
 int pvm_module_add_data(pvm_module *m, uint64_t offset, const uint8_t *bytes,
                         uint32_t size, pvm_error *err);
+
+/* Set global i's initial value, table i's initial size and maximum
+ * (i below the module's count), or append an element segment (funcs
+ * copied).  0, or -1 with err. */
+int pvm_module_set_global(pvm_module *m, uint32_t i, uint64_t value, pvm_error *err);
+int pvm_module_set_table(pvm_module *m, uint32_t i, uint32_t size, uint32_t max, pvm_error *err);
+int pvm_module_add_elem(pvm_module *m, uint32_t table, uint32_t offset, const uint32_t *funcs,
+                        uint32_t count, pvm_error *err);
+/* Does m set anything beyond counts: initial values of globals, table
+ * sizes, element segments or a start function? */
+bool pvm_module_has_state(const pvm_module *m);
+/* Are the start function and every element segment's table, range (within
+ * the table's initial size) and functions valid for m?  0, or -1 with err
+ * naming the first problem. */
+int pvm_module_check_state(const pvm_module *m, pvm_error *err);
 
 /* Index of the function or import with this name, or -1. */
 int pvm_module_find_function(const pvm_module *m, const char *name);

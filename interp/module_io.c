@@ -55,6 +55,24 @@ int pvm_module_write(const pvm_module *m, pvm_buf *out, pvm_error *err)
         pvm_buf_u32(out, m->data[i].size);
         pvm_buf_append(out, m->data[i].bytes, m->data[i].size);
     }
+    pvm_buf_u32(out, m->start);
+    pvm_buf_u32(out, m->heap_reg);
+    for (uint32_t i = 0; i < m->nglobals; i++)
+        pvm_buf_u64(out, m->global_init ? m->global_init[i] : 0);
+    for (uint32_t i = 0; i < m->ntables; i++) {
+        pvm_table_decl d = m->table_decl ? m->table_decl[i] : (pvm_table_decl){0, 0};
+        pvm_buf_u32(out, d.size);
+        pvm_buf_u32(out, d.max);
+    }
+    pvm_buf_u32(out, m->nelems);
+    for (uint32_t i = 0; i < m->nelems; i++) {
+        const pvm_elem_segment *e = &m->elems[i];
+        pvm_buf_u32(out, e->table);
+        pvm_buf_u32(out, e->offset);
+        pvm_buf_u32(out, e->count);
+        for (uint32_t k = 0; k < e->count; k++)
+            pvm_buf_u32(out, e->funcs[k]);
+    }
     return out->failed ? pvm_errorf(err, "out of memory") : 0;
 }
 
@@ -176,7 +194,7 @@ static int build_error(reader *r, size_t at, const pvm_error *e)
 
 static int read_imports(reader *r, pvm_module *m, named **names)
 {
-    uint32_t n;
+    uint32_t n = 0;
     if (read_count(r, "import count", PVM_MAX_IMPORTS, 4, &n))
         return -1;
     if (!(*names = calloc(n ? n : 1, sizeof **names)))
@@ -196,7 +214,7 @@ static int read_imports(reader *r, pvm_module *m, named **names)
 
 static int read_types_table(reader *r, pvm_module *m)
 {
-    uint32_t n;
+    uint32_t n = 0;
     if (read_count(r, "type count", PVM_MAX_FUNCTYPES, 8, &n))
         return -1;
     char params[PVM_MAX_TYPES + 1], results[PVM_MAX_TYPES + 1];
@@ -213,7 +231,7 @@ static int read_types_table(reader *r, pvm_module *m)
 
 static int read_functions(reader *r, pvm_module *m, named **names)
 {
-    uint32_t n;
+    uint32_t n = 0;
     if (read_count(r, "function count", PVM_MAX_FUNCS, 16, &n))
         return -1;
     if (!(*names = calloc(n ? n : 1, sizeof **names)))
@@ -238,7 +256,7 @@ static int read_functions(reader *r, pvm_module *m, named **names)
 
 static int read_data(reader *r, pvm_module *m)
 {
-    uint32_t n;
+    uint32_t n = 0;
     if (read_count(r, "data segment count", UINT32_MAX, 12, &n))
         return -1;
     for (uint32_t i = 0; i < n; i++) {
@@ -259,6 +277,66 @@ static int read_data(reader *r, pvm_module *m)
             return build_error(r, at, &e);
         r->pos += size;
     }
+    return 0;
+}
+
+/* The start function, the globals' initial values, the tables' sizes and
+ * the element segments (checked against the module by the caller). */
+static int read_state(reader *r, pvm_module *m)
+{
+    pvm_error e;
+    size_t at = r->pos;
+    uint32_t heap_reg = 0;
+    if (read_u32(r, "start function", &m->start) || read_u32(r, "heap register", &heap_reg))
+        return -1;
+    if (heap_reg != PVM_NO_HEAP_REG && heap_reg >= 32)
+        return pvm_errorf(r->err, "offset %zu: heap register %" PRIu32 " does not exist",
+                          r->pos - 4, heap_reg);
+    m->heap_reg = (uint8_t)heap_reg;
+    if (m->nglobals > remaining(r) / 8)
+        return pvm_errorf(r->err, "offset %zu: %" PRIu32 " global values exceed remaining bytes",
+                          r->pos, m->nglobals);
+    for (uint32_t i = 0; i < m->nglobals; i++) {
+        uint64_t v = 0;
+        at = r->pos;
+        if (read_u64(r, "global value", &v))
+            return -1;
+        if (v && pvm_module_set_global(m, i, v, &e) != 0)
+            return build_error(r, at, &e);
+    }
+    if (m->ntables > remaining(r) / 8)
+        return pvm_errorf(r->err, "offset %zu: %" PRIu32 " table sizes exceed remaining bytes",
+                          r->pos, m->ntables);
+    for (uint32_t i = 0; i < m->ntables; i++) {
+        uint32_t size = 0, max = 0;
+        at = r->pos;
+        if (read_u32(r, "table size", &size) || read_u32(r, "table maximum", &max))
+            return -1;
+        if ((size || max) && pvm_module_set_table(m, i, size, max, &e) != 0)
+            return build_error(r, at, &e);
+    }
+    uint32_t n = 0;
+    if (read_count(r, "element segment count", UINT32_MAX, 12, &n))
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t table = 0, offset = 0, count = 0;
+        at = r->pos;
+        if (read_u32(r, "element table", &table) || read_u32(r, "element offset", &offset) ||
+            read_count(r, "element count", PVM_MAX_TABLE_ENTRIES, 4, &count))
+            return -1;
+        uint32_t *funcs = malloc(count ? count * sizeof *funcs : 1);
+        if (!funcs)
+            return pvm_errorf(r->err, "out of memory");
+        for (uint32_t k = 0; k < count; k++)
+            funcs[k] = pvm_rd32(r->bytes + r->pos + 4 * (size_t)k);
+        r->pos += 4 * (size_t)count;
+        int rc = pvm_module_add_elem(m, table, offset, funcs, count, &e);
+        free(funcs);
+        if (rc != 0)
+            return build_error(r, at, &e);
+    }
+    if (pvm_module_check_state(m, &e) != 0)
+        return build_error(r, at, &e);
     return 0;
 }
 
@@ -313,8 +391,10 @@ pvm_module *pvm_module_read(const uint8_t *bytes, size_t size, pvm_error *err)
                         " functions)", m->entry, m->nfuncs);
     if (rc == 0)
         rc = read_data(&r, m);
+    if (rc == 0)
+        rc = read_state(&r, m);
     if (rc == 0 && r.pos != size)
-        rc = pvm_errorf(err, "offset %zu: %zu trailing byte(s) after the data segments",
+        rc = pvm_errorf(err, "offset %zu: %zu trailing byte(s) after the element segments",
                         r.pos, size - r.pos);
     free(import_names);
     free(func_names);

@@ -146,6 +146,8 @@ static int check_module_tables(const pvm_module *m, pvm_error *err)
                               i, d->size, (unsigned long long)d->offset,
                               (unsigned long long)m->heap_min);
     }
+    if (pvm_module_check_state(m, err))
+        return -1;
     /* Functions lie in the code blob in order, without overlapping: one
      * map of instruction starts then serves them all. */
     size_t end = 0;

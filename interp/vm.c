@@ -79,7 +79,8 @@ static int set_up_heap(pvm_vm *vm, const pvm_vm_config *cfg, pvm_error *err)
     return 0;
 }
 
-/* New globals and tables for the module's counts. */
+/* New globals and tables for the module's counts, in the module's initial
+ * state (module.h; the verifier checked the element segments fit). */
 static int create_globals_and_tables(pvm_vm *vm, pvm_error *err)
 {
     const pvm_module *m = vm->module;
@@ -88,11 +89,19 @@ static int create_globals_and_tables(pvm_vm *vm, pvm_error *err)
     if (!vm->globals || !vm->tables)
         return pvm_errorf(err, "out of memory");
     for (uint32_t i = 0; i < m->nglobals; i++)
-        if (!(vm->globals[i] = pvm_global_new(0, err)))
+        if (!(vm->globals[i] = pvm_global_new(m->global_init ? m->global_init[i] : 0, err)))
             return -1;
-    for (uint32_t i = 0; i < m->ntables; i++)
-        if (!(vm->tables[i] = pvm_table_new(0, 0, PVM_REF_NULL, err)))
+    for (uint32_t i = 0; i < m->ntables; i++) {
+        pvm_table_decl d = m->table_decl ? m->table_decl[i] : (pvm_table_decl){0, 0};
+        if (!(vm->tables[i] = pvm_table_new(d.size, d.max, PVM_REF_NULL, err)))
             return -1;
+    }
+    for (uint32_t i = 0; i < m->nelems; i++) {
+        const pvm_elem_segment *e = &m->elems[i];
+        for (uint32_t k = 0; k < e->count; k++)
+            vm->tables[e->table]->elems[e->offset + k] =
+                e->funcs[k] == PVM_NO_ENTRY ? PVM_REF_NULL : PVM_REF_FUNC(e->funcs[k]);
+    }
     return 0;
 }
 

@@ -110,7 +110,7 @@ typedef struct pvm_table {
     unsigned refs;
 } pvm_table;
 
-#define PVM_MAX_TABLE_SIZE (UINT32_C(1) << 24)
+#define PVM_MAX_TABLE_SIZE PVM_MAX_TABLE_ENTRIES
 
 /* A table of `size` entries set to `init`, growable to `max`.  NULL with
  * err if size > max, size > PVM_MAX_TABLE_SIZE, or out of memory. */

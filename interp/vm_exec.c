@@ -268,6 +268,8 @@ pvm_trap_kind pvm_vm_call(pvm_vm *vm, uint32_t func)
         vm->sp = vm->fp = vm->stack_size;
     vm->lr = 0;
     vm->trap = PVM_TRAP_NONE;
+    if (m->heap_reg != PVM_NO_HEAP_REG)
+        vm->x[m->heap_reg] = vm->heap_base;
     vm->depth++;
     pvm_trap_kind kind = run(vm, m->code + m->funcs[func].offset);
     vm->depth--;

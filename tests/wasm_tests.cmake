@@ -64,7 +64,7 @@ get_target_property(pulley_run_libs pulley-run LINK_LIBRARIES)
 if(pulley_wasm_run IN_LIST pulley_run_libs)
   add_test(NAME wasm_pulley_run COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/wasm/pulley_run_wasm.sh)
   set_tests_properties(wasm_pulley_run PROPERTIES ENVIRONMENT
-    "PULLEY_RUN=$<TARGET_FILE:pulley-run>;WASM=${pulley_test_wasm_dir};PEAK_RSS=$<TARGET_FILE:peak_rss>")
+    "PULLEY_RUN=$<TARGET_FILE:pulley-run>;PULLEY_ASM=$<TARGET_FILE:pulley-asm>;PULLEY_TRACE=$<TARGET_FILE:pulley-trace>;PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;WASM=${pulley_test_wasm_dir};PEAK_RSS=$<TARGET_FILE:peak_rss>")
   # bench/ is configured after tests/: register at the end of configuration.
   # Not in sanitizer builds, where the suite would take CI half an hour.
   if(NOT PULLEY_SANITIZE)

@@ -1,11 +1,12 @@
 /*
  * pulley_run.c - `pulley-run`: load a module (.pbc, or .pasm assembled on
- * the fly), verify it, bind the builtin host functions, run its entry (or a
+ * the fly), verify it, bind its host (module_host.h: the builtins, WASI
+ * for a saved translation), run its start function and its entry (or a
  * named) function with arguments from the command line and print the
  * results.  A WebAssembly binary is run by wasm_run.h instead (_start under
  * WASI, or --invoke; --emit-pasm prints its translation).  Linked against
  * the traced VM, the same source is `pulley-trace` (without Wasm: built
- * without PULLEY_RUN_WASM).
+ * without PULLEY_RUN_WASM: it still runs saved translations under WASI).
  *
  * Exit status (interp/exit_status.h): 0 after a normal return, the
  * program's status after the `exit` import (or WASI proc_exit), 134 after
@@ -18,7 +19,7 @@
 #include "cli.h"
 #include "fuse.h"
 #include "guest_env.h"
-#include "host_builtins.h"
+#include "module_host.h"
 #include "run_args.h"
 #include "verify.h"
 #include "vm.h"
@@ -30,10 +31,12 @@ static cli_tool tool = {
     "pulley-run", /* or the name this source was built and called as */
     "[OPTIONS] FILE [ARGS...]",
     "Run a Pulley bytecode module: FILE is a .pbc module or .pasm assembly\n"
-    "(told apart by the .pbc magic bytes).  Runs the entry function (the\n"
-    "module's entry, else \"main\") with ARGS as its parameters (integers in\n"
-    "x0.., floats in f0..) and prints each result on its own line.  The\n"
-    "program may import print_i64, print_f64, print_char and exit.\n"
+    "(told apart by the .pbc magic bytes).  Runs its start function, if any,\n"
+    "then the entry function (the module's entry, else \"main\") with ARGS as\n"
+    "its parameters (parameter k in x[k] or f[k]) and prints each result on\n"
+    "its own line.  The program may import print_i64, print_f64, print_char\n"
+    "and exit; a module that imports WASI (a translation saved with\n"
+    "--emit-pasm) runs under WASI, ARGS being its arguments.\n"
     "A WebAssembly FILE (.wasm, told apart by its magic bytes) is translated\n"
     "and its _start run under WASI with ARGS as its arguments, stdin, stdout\n"
     "and stderr passed through; with --invoke, export NAME is called with\n"
@@ -44,7 +47,7 @@ static cli_tool tool = {
     "  -i, --invoke=NAME  run function NAME instead\n"
     "  -s, --stack=BYTES  stack size, a multiple of 16 (default: 1 MiB;\n"
     "                     8 MiB for WebAssembly)\n"
-    "  -d, --dir=DIR[::GUEST]  grant a WebAssembly program directory DIR\n"
+    "  -d, --dir=DIR[::GUEST]  grant a WebAssembly (or WASI) program directory DIR\n"
     "                     (seen as GUEST); may be repeated\n"
     "      --max-memory=SIZE  cap a WebAssembly program's memory at SIZE bytes\n"
     "                     (K, M, G: KiB, MiB, GiB; default: the module's own\n"
@@ -165,40 +168,53 @@ static pvm_module *load(const char *path, bool fuse)
     return m;
 }
 
-/* Run function `index` of m; returns the exit status. */
+/* The exit status of a call that ended with `trap`; prints the results
+ * of a return. */
+static int outcome(const pvm_vm *vm, pvm_trap_kind trap, const pvm_function *fn)
+{
+    if (trap == PVM_TRAP_NONE) {
+        run_print_results(vm, fn->results);
+        return CLI_OK;
+    }
+    if (trap == PVM_TRAP_EXIT)
+        return vm->exit_status;
+    fflush(stdout); /* the program's output comes before the trap */
+    cli_error(&tool, "trap: %s (%s) in function %s at offset 0x%04" PRIx32,
+              pvm_trap_message(trap), pvm_trap_name(trap), vm->module->funcs[vm->trap_func].name,
+              vm->trap_offset);
+    return CLI_TRAP;
+}
+
+/* Run function `index` of m (after its start function); returns the exit
+ * status.  A WASI program's arguments are its argv, unless --invoke. */
 static int run(const pvm_module *m, uint32_t index, const options *o)
 {
     pvm_error err;
-    pvm_vm_config cfg = {.stack_size = o->stack};
+    pvm_vm_config cfg = {.stack_size = o->stack, .heap_cap = o->max_memory};
     pvm_vm *vm = pvm_vm_new(m, &cfg, &err);
     if (!vm) {
         cli_error(&tool, "%s", err.msg);
         return CLI_FAILURE;
     }
+    bool argv_args = module_host_is_wasi(m) && !o->invoke;
+    module_host host;
+    module_host_options ho = {.path = o->file, .args = o->args, .nargs = argv_args ? o->nargs : 0,
+                              .envp = o->env.vars, .dirs = o->dirs, .ndirs = o->ndirs,
+                              .out = stdout};
     int status = CLI_FAILURE;
     char message[300];
     const char *bad;
-    pulley_bind_builtins(vm, stdout);
-    if (pvm_vm_check_imports(vm, &err) != 0)
+    pvm_trap_kind trap;
+    if (module_host_bind(&host, vm, &ho, &err) != 0)
         cli_error(&tool, "%s: %s", o->file, err.msg);
-    else if ((bad = run_set_arguments(vm, &m->funcs[index], o->args, o->nargs, message,
-                                      sizeof message)))
+    else if ((bad = run_set_arguments(vm, &m->funcs[index], argv_args ? NULL : o->args,
+                                      argv_args ? 0 : o->nargs, message, sizeof message)))
         status = cli_usage_error(&tool, bad);
-    else {
-        pvm_trap_kind trap = pvm_vm_call(vm, index);
-        if (trap == PVM_TRAP_NONE) {
-            run_print_results(vm, m->funcs[index].results);
-            status = CLI_OK;
-        } else if (trap == PVM_TRAP_EXIT) {
-            status = vm->exit_status;
-        } else {
-            fflush(stdout); /* the program's output comes before the trap */
-            cli_error(&tool, "trap: %s (%s) in function %s at offset 0x%04" PRIx32,
-                      pvm_trap_message(trap), pvm_trap_name(trap), m->funcs[vm->trap_func].name,
-                      vm->trap_offset);
-            status = CLI_TRAP;
-        }
-    }
+    else if ((trap = module_host_start(vm)) != PVM_TRAP_NONE)
+        status = outcome(vm, trap, &m->funcs[m->start]);
+    else
+        status = outcome(vm, pvm_vm_call(vm, index), &m->funcs[index]);
+    module_host_free(&host);
     pvm_vm_free(vm);
     return status;
 }
@@ -231,6 +247,25 @@ static int run_wasm(const options *o)
 #endif
 }
 
+/* Run FILE as a .pbc or .pasm module; returns the exit status. */
+static int run_module(const options *o)
+{
+    if (o->emit_pasm)
+        return cli_usage_error(&tool, "--emit-pasm is for WebAssembly modules");
+    pvm_module *m = load(o->file, !o->no_fuse);
+    if (!m)
+        return CLI_FAILURE;
+    int status = CLI_FAILURE;
+    if ((o->ndirs || o->env.n) && !module_host_is_wasi(m))
+        status = cli_usage_error(&tool, "--dir and --env are for programs that import WASI");
+    else {
+        int index = run_pick_function(&tool, m, o->invoke);
+        status = index < 0 ? CLI_FAILURE : run(m, (uint32_t)index, o);
+    }
+    pvm_module_free(m);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 0) { /* pulley-run or pulley-trace */
@@ -244,19 +279,10 @@ int main(int argc, char **argv)
     int status = parse_options(argc, argv, &o);
     if (status < 0)
         status = run_wasm(&o);
+    if (status < 0)
+        status = run_module(&o);
     free(o.dirs);
-    bool wasm_only = o.emit_pasm || o.ndirs > 0 || o.env.n > 0 || o.max_memory;
     guest_env_free(&o.env);
-    if (status >= 0)
-        return fflush(stdout) != 0 ? cli_error(&tool, "writing the output failed") : status;
-    if (wasm_only)
-        return cli_usage_error(&tool, "--emit-pasm, --dir, --env and --max-memory are for WebAssembly modules");
-    pvm_module *m = load(o.file, !o.no_fuse);
-    if (!m)
-        return CLI_FAILURE;
-    int index = run_pick_function(&tool, m, o.invoke);
-    status = index < 0 ? CLI_FAILURE : run(m, (uint32_t)index, &o);
-    pvm_module_free(m);
     if (fflush(stdout) != 0) {
         cli_error(&tool, "writing the output failed");
         return CLI_FAILURE;

@@ -1,6 +1,8 @@
 /*
  * run_args.c - choosing the function to run, parsing its arguments into
- * registers and printing its results, for pulley-run and pulley-collect.
+ * registers and printing its results (argument and result k in x[k] or
+ * f[k], as translated Wasm passes them), for pulley-run and
+ * pulley-collect.
  */
 #include "run_args.h"
 
@@ -29,9 +31,9 @@ int run_pick_function(const cli_tool *t, const pvm_module *m, const char *invoke
     return index;
 }
 
-/* Parse one argument of type letter t into vm's next x or f register
+/* Parse one argument of type letter t into register k of its class
  * (references are written as their 64-bit values). */
-static int set_argument(pvm_vm *vm, char t, const char *s, unsigned *nx, unsigned *nf)
+static int set_argument(pvm_vm *vm, char t, const char *s, size_t k)
 {
     char *end;
     errno = 0;
@@ -53,36 +55,51 @@ static int set_argument(pvm_vm *vm, char t, const char *s, unsigned *nx, unsigne
         }
         if (errno || end == s || *end)
             return -1;
-        vm->x[(*nx)++] = t == 'i' ? (uint32_t)v : v;
+        vm->x[k] = t == 'i' ? (uint32_t)v : v;
         return 0;
     }
     if (t == 'f') {
         float f = strtof(s, &end);
         uint32_t bits;
         memcpy(&bits, &f, sizeof bits);
-        vm->f[*nf].bits = bits;
+        vm->f[k].bits = bits;
     } else {
         double d = strtod(s, &end);
-        memcpy(&vm->f[*nf].bits, &d, sizeof d);
+        memcpy(&vm->f[k].bits, &d, sizeof d);
     }
-    (*nf)++;
     return *end ? -1 : 0;
+}
+
+/* NULL if fn's parameters and results all travel in registers, else why
+ * it cannot be called from here, in buf. */
+static const char *check_registers(const pvm_function *fn, char *buf, size_t cap)
+{
+    size_t np = strlen(fn->params), nr = strlen(fn->results);
+    if (np <= RUN_ARG_REGS && nr <= RUN_ARG_REGS)
+        return NULL;
+    snprintf(buf, cap,
+             "function %s has %zu %s: it cannot be called from the command line (those past "
+             "%d travel in memory)",
+             fn->name, np > RUN_ARG_REGS ? np : nr, np > RUN_ARG_REGS ? "parameters" : "results",
+             RUN_ARG_REGS);
+    return buf;
 }
 
 const char *run_set_arguments(pvm_vm *vm, const pvm_function *fn, char **args, int nargs,
                               char *buf, size_t cap)
 {
+    if (check_registers(fn, buf, cap))
+        return buf;
     size_t want = strlen(fn->params);
     if ((size_t)nargs != want) {
         snprintf(buf, cap, "function %s takes %zu argument%s, got %d", fn->name, want,
                  want == 1 ? "" : "s", nargs);
         return buf;
     }
-    unsigned nx = 0, nf = 0;
-    for (size_t i = 0; i < want; i++) {
-        if (set_argument(vm, fn->params[i], args[i], &nx, &nf) != 0) {
-            snprintf(buf, cap, "argument %zu of %s: \"%s\" is not a valid %s", i + 1, fn->name,
-                     args[i], pasm_type_name(fn->params[i]));
+    for (size_t k = 0; k < want; k++) {
+        if (set_argument(vm, fn->params[k], args[k], k) != 0) {
+            snprintf(buf, cap, "argument %zu of %s: \"%s\" is not a valid %s", k + 1, fn->name,
+                     args[k], pasm_type_name(fn->params[k]));
             return buf;
         }
     }
@@ -91,23 +108,22 @@ const char *run_set_arguments(pvm_vm *vm, const pvm_function *fn, char **args, i
 
 void run_print_results(const pvm_vm *vm, const char *results)
 {
-    unsigned nx = 0, nf = 0;
-    for (const char *t = results; *t; t++) {
-        switch (*t) {
-        case 'i': printf("%" PRId32 "\n", (int32_t)(uint32_t)vm->x[nx++]); break;
-        case 'l': printf("%" PRId64 "\n", (int64_t)vm->x[nx++]); break;
+    for (size_t k = 0; results[k]; k++) {
+        switch (results[k]) {
+        case 'i': printf("%" PRId32 "\n", (int32_t)(uint32_t)vm->x[k]); break;
+        case 'l': printf("%" PRId64 "\n", (int64_t)vm->x[k]); break;
         case 'r':
-        case 'e': printf("%" PRIu64 "\n", vm->x[nx++]); break;
+        case 'e': printf("%" PRIu64 "\n", vm->x[k]); break;
         case 'f': {
             float f;
-            uint32_t bits = (uint32_t)vm->f[nf++].bits;
+            uint32_t bits = (uint32_t)vm->f[k].bits;
             memcpy(&f, &bits, sizeof f);
             printf("%.9g\n", f);
             break;
         }
         default: {
             double d;
-            memcpy(&d, &vm->f[nf++].bits, sizeof d);
+            memcpy(&d, &vm->f[k].bits, sizeof d);
             printf("%.17g\n", d);
             break;
         }

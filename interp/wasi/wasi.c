@@ -42,7 +42,6 @@ static const char *wasi_name(const char *import)
 int pvm_wasi_bind(pvm_wasi *w, pvm_vm *vm)
 {
     int bound = 0;
-    /* By index, so that an import named twice is bound twice. */
     for (uint32_t i = 0; i < vm->module->nimports; i++) {
         const char *name = wasi_name(vm->module->imports[i]);
         pvm_host_fn fn = name ? find_function(name) : NULL;

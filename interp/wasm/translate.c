@@ -1,8 +1,9 @@
 /*
  * translate.c - the module level of the translator: the type table, host
- * imports (Wasm function imports, then bulk operations), unique function
- * names, trampolines for imported functions, heap limits, global and table
- * counts, each defined function's translation, and the verifier's check.
+ * imports (one per module and name of the Wasm function imports, then the
+ * bulk operations), unique function names, trampolines for imported
+ * functions, heap limits, global and table counts, each defined function's
+ * translation, and the verifier's check.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -36,10 +37,78 @@ static char *letters(const uint8_t *types, uint32_t n)
     return s;
 }
 
+/* ---- host imports ------------------------------------------------------------- */
+
+#define FNV_BASIS 1469598103934665603u
+
+/* FNV-1a of n bytes, continuing from h. */
+static uint64_t fnv(uint64_t h, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 1099511628211u;
+    return h;
+}
+
+static bool same_name(pvm_wasm_name a, pvm_wasm_name b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.str, b.str, a.len) == 0);
+}
+
+/* The import that Wasm function i (an imported one) comes from. */
+static const pvm_wasm_import *func_import(const pvm_wasm_module *wm, uint32_t i)
+{
+    return &wm->imports[wm->funcs[i].import];
+}
+
+/* The slot of first[] (cap a power of two; function import + 1, 0: free)
+ * for function import i's module and name: free, or an earlier import's
+ * with the same module and name. */
+static size_t import_slot(const pvm_wasm_module *wm, const uint32_t *first, size_t cap,
+                          uint32_t i)
+{
+    const pvm_wasm_import *imp = func_import(wm, i);
+    uint64_t h = fnv(fnv(FNV_BASIS, imp->module.str, imp->module.len), imp->name.str,
+                     imp->name.len);
+    for (size_t k = h & (cap - 1);; k = (k + 1) & (cap - 1)) {
+        if (!first[k])
+            return k;
+        const pvm_wasm_import *o = func_import(wm, first[k] - 1);
+        if (same_name(o->module, imp->module) && same_name(o->name, imp->name))
+            return k;
+    }
+}
+
+uint32_t *pvm_wasm_host_imports(const pvm_wasm_module *wm, uint32_t *nhosts, pvm_error *err)
+{
+    size_t cap = 16;
+    while (cap < 2 * (size_t)wm->nfunc_imports)
+        cap *= 2;
+    uint32_t *host = malloc(((size_t)wm->nfunc_imports + 1) * sizeof *host);
+    uint32_t *first = calloc(cap, sizeof *first);
+    if (!host || !first) {
+        free(host);
+        free(first);
+        pvm_errorf(err, "out of memory");
+        return NULL;
+    }
+    *nhosts = 0;
+    for (uint32_t i = 0; i < wm->nfunc_imports; i++) {
+        size_t k = import_slot(wm, first, cap, i);
+        if (first[k]) {
+            host[i] = host[first[k] - 1];
+        } else {
+            first[k] = i + 1;
+            host[i] = (*nhosts)++;
+        }
+    }
+    free(first);
+    return host;
+}
+
 int tr_host_import(tr_module *mod, const char *name)
 {
-    /* Past the Wasm imports, which may have any name. */
-    for (uint32_t i = mod->wm->nfunc_imports; i < mod->m->nimports; i++)
+    /* Past the Wasm imports' host imports, which may have any name. */
+    for (uint32_t i = mod->nhosts; i < mod->m->nimports; i++)
         if (strcmp(mod->m->imports[i], name) == 0)
             return (int)i;
     return pvm_module_add_import(mod->m, name, mod->err);
@@ -55,10 +124,7 @@ typedef struct name_set {
 
 static size_t name_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603u;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 1099511628211u;
-    return (size_t)h;
+    return (size_t)fnv(FNV_BASIS, s, strlen(s));
 }
 
 /* Insert s unless present; true if inserted. */
@@ -111,7 +177,8 @@ static int add_function(tr_module *mod, uint32_t i, const char *name, pvm_buf *c
         pvm_errorf(mod->err, "out of memory");
     else if (mod->wm->funcs[i].import != PVM_WASM_NONE) {
         pvm_buf tramp = {0};
-        pvm_insn call = {.op = PVM_OP_call_host, .imm = i}, ret = {.op = PVM_OP_ret};
+        pvm_insn call = {.op = PVM_OP_call_host, .imm = mod->host_of[i]};
+        pvm_insn ret = {.op = PVM_OP_ret};
         pvm_encode(&tramp, &call);
         pvm_encode(&tramp, &ret);
         if (tramp.failed)
@@ -170,8 +237,13 @@ static int declare(tr_module *mod)
         if (rc < 0)
             return -1;
     }
+    mod->host_of = pvm_wasm_host_imports(wm, &mod->nhosts, mod->err);
+    if (!mod->host_of)
+        return -1;
     for (uint32_t i = 0; i < wm->nfunc_imports; i++) {
-        const pvm_wasm_import *imp = &wm->imports[wm->funcs[i].import];
+        if (mod->host_of[i] < m->nimports)
+            continue; /* named by an earlier import */
+        const pvm_wasm_import *imp = func_import(wm, i);
         size_t len = (size_t)imp->module.len + imp->name.len + 2;
         char *name = malloc(len);
         if (!name)
@@ -185,6 +257,7 @@ static int declare(tr_module *mod)
     }
     m->nglobals = wm->nglobals;
     m->ntables = wm->ntables;
+    m->heap_reg = PVM_NUM_XREGS - 1; /* x31, TRANSLATION.md */
     if (wm->nmemories > 0) {
         const pvm_wasm_limits *lim = &wm->memories[0].limits;
         m->heap_min = (uint64_t)lim->min * PVM_WASM_PAGE;
@@ -203,7 +276,8 @@ pvm_module *pvm_wasm_translate(const pvm_wasm_module *wm, const uint64_t *func_r
     }
     if (declare(&mod) != 0 || add_functions(&mod) != 0 || pvm_verify_module(mod.m, err) != 0) {
         pvm_module_free(mod.m);
-        return NULL;
+        mod.m = NULL;
     }
+    free(mod.host_of);
     return mod.m;
 }

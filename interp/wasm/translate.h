@@ -5,15 +5,18 @@
  *
  * Bytecode function i is Wasm function i.  An imported function becomes a
  * trampoline (`call_host k; ret`) whose host import k is named
- * "MODULE.NAME" (import k is function import k); the bulk operations
- * (memory.copy ...) call host imports named PVM_WASM_BULK_PREFIX "OP"
+ * "MODULE.NAME": function imports of the same module and name share one
+ * host import (pvm_wasm_host_imports); the bulk operations (memory.copy
+ * ...) call host imports named PVM_WASM_BULK_PREFIX "OP"
  * ("pulley.memory.copy", ...), added after them as needed.  Function names
  * come from the name section, else "func[N]", made unique with "#N".
  * Bytecode global i is Wasm global i, table i is table i; the type table
  * has the Wasm types in order.  The module's heap limits are the memory's
- * (pages of 65536 bytes; no memory: 0 bytes); data segments, element
- * segments, globals and the start function are left to the instance layer
- * (wasm_instance.h), which runs them as Wasm orders.
+ * (pages of 65536 bytes; no memory: 0 bytes), its heap register x31.
+ * Data segments, element segments, globals and the start function are
+ * left to the instance layer (wasm_instance.h), which runs them as Wasm
+ * orders; translate_image.h writes them into a translation that is to run
+ * on its own.
  */
 #ifndef PULLEY_WASM_TRANSLATE_H
 #define PULLEY_WASM_TRANSLATE_H
@@ -32,6 +35,13 @@
  * too many parameters, code too big, ... or out of memory). */
 pvm_module *pvm_wasm_translate(const pvm_wasm_module *wm, const uint64_t *func_refs,
                                pvm_error *err);
+
+/* The host import of each Wasm function import: a malloc'd array of
+ * wm->nfunc_imports indices, function imports with the same module and
+ * name sharing one, numbered in order of first appearance (the bulk
+ * operations' host imports follow them); *nhosts: how many there are.
+ * NULL with err when out of memory. */
+uint32_t *pvm_wasm_host_imports(const pvm_wasm_module *wm, uint32_t *nhosts, pvm_error *err);
 
 /* The bytecode type letter of a Wasm value type: i, l, f, d (references
  * travel as 64-bit integers, 'l'). */

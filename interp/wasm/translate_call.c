@@ -100,7 +100,7 @@ static int call_direct(tr_func *t, uint32_t f)
     tr_save_live(t, base);
     pass_arguments(t, base, ft->nparams, area);
     if (t->wm->funcs[f].import != PVM_WASM_NONE)
-        tr_emit(t, PVM_OP_call_host, 0, 0, 0, f); /* host import f is function import f */
+        tr_emit(t, PVM_OP_call_host, 0, 0, 0, t->mod->host_of[f]);
     else
         tr_emit(t, PVM_OP_call, 0, 0, 0, f);
     take_results(t, base, ft, area);

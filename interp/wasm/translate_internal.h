@@ -94,6 +94,8 @@ typedef struct tr_module {
     const pvm_wasm_module *wm;
     pvm_module *m;
     const uint64_t *func_refs; /* what ref.func produces, or NULL: func_ref */
+    uint32_t *host_of;         /* host import of each function import */
+    uint32_t nhosts;           /* host imports of function imports (bulk ones follow) */
     pvm_error *err;
 } tr_module;
 

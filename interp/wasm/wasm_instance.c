@@ -24,6 +24,7 @@ void pvm_wasm_instance_free(pvm_wasm_instance *inst)
     free(inst->elems);
     free(inst->data_dropped);
     free(inst->calls);
+    free(inst->host_of);
     free(inst->func_refs);
     pvm_wasm_module_free(inst->wm);
     free(inst);
@@ -93,6 +94,19 @@ static int link(pvm_wasm_instance *inst, pvm_wasm_extern *externs,
     return 0;
 }
 
+/* Bind Wasm function import f to ext (imports of one module and name share
+ * a host import and resolve alike). */
+static void bind_func(pvm_wasm_instance *inst, uint32_t f, const pvm_wasm_extern *ext)
+{
+    pvm_host_binding *host = &inst->vm->hosts[inst->host_of[f]];
+    if (ext->owner) {
+        inst->calls[f] = (cross_call){ext->owner, ext->index};
+        *host = (pvm_host_binding){pvm_wasm_cross_call, &inst->calls[f]};
+    } else {
+        *host = ext->binding;
+    }
+}
+
 /* Give the VM its imports, globals and tables. */
 static int bind(pvm_wasm_instance *inst, const pvm_wasm_extern *externs,
                 const host_binder **binders, pvm_error *err)
@@ -104,17 +118,12 @@ static int bind(pvm_wasm_instance *inst, const pvm_wasm_extern *externs,
         const pvm_wasm_extern *ext = &externs[i];
         if (binders[i])
             continue;
-        if (imp->kind == PVM_WASM_EXTERN_FUNC && ext->owner) {
-            inst->calls[imp->index] = (cross_call){ext->owner, ext->index};
-            vm->hosts[imp->index] = (pvm_host_binding){pvm_wasm_cross_call,
-                                                       &inst->calls[imp->index]};
-        } else if (imp->kind == PVM_WASM_EXTERN_FUNC) {
-            vm->hosts[imp->index] = ext->binding;
-        } else if (imp->kind == PVM_WASM_EXTERN_GLOBAL) {
+        if (imp->kind == PVM_WASM_EXTERN_FUNC)
+            bind_func(inst, imp->index, ext);
+        else if (imp->kind == PVM_WASM_EXTERN_GLOBAL)
             pvm_vm_bind_global(vm, imp->index, ext->global);
-        } else if (imp->kind == PVM_WASM_EXTERN_TABLE) {
+        else if (imp->kind == PVM_WASM_EXTERN_TABLE)
             pvm_vm_bind_table(vm, imp->index, ext->table);
-        }
     }
     for (uint32_t i = 0; i < wm->nimports; i++) { /* each binder once */
         bool first = binders[i] != NULL;
@@ -216,7 +225,8 @@ static pvm_wasm_instance *new_instance(pvm_wasm_store *s, pvm_wasm_module *wm, p
         pvm_errorf(err, "out of memory");
         return NULL;
     }
-    return inst;
+    inst->host_of = pvm_wasm_host_imports(wm, &inst->nhosts, err);
+    return inst->host_of ? inst : NULL;
 }
 
 /* Translate and create the VM on the imported memory, if any. */

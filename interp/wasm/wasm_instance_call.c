@@ -68,7 +68,6 @@ pvm_trap_kind pvm_wasm_call_func(pvm_wasm_instance *inst, uint32_t func, const u
     uint64_t base = top - area;
     for (uint32_t k = 0; k < ft->nparams; k++)
         transfer(vm, base, ft->params, k, (uint64_t *)&args[k], true);
-    vm->x[PVM_NUM_XREGS - 1] = vm->heap_base; /* x31, see TRANSLATION.md */
     /* Run as if called from a host function, so that the call starts at
      * `base` (below the stack arguments) instead of the stack top. */
     vm->sp = vm->fp = base;

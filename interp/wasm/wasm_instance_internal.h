@@ -69,6 +69,8 @@ struct pvm_wasm_instance {
     pvm_module *module;
     pvm_vm *vm;
     cross_call *calls;     /* one per function import (those to instances) */
+    uint32_t *host_of;     /* the host import of each function import (translate.h) */
+    uint32_t nhosts;       /* host imports of function imports; bulk ones follow */
     elem_refs *elems;      /* per element segment */
     bool *data_dropped;    /* per data segment */
     uint64_t *func_refs;   /* store-wide references (wasm_refs.c), or NULL */

@@ -16,6 +16,8 @@
 #include "disasm.h"
 #include "fuse.h"
 #include "translate.h"
+#include "translate_image.h"
+#include "verify.h"
 #include "wasm_values.h"
 #include "wasi.h"
 #include "wasm_instance.h"
@@ -41,15 +43,24 @@ static int fail(const pvm_wasm_run_options *o, int status, const char *fmt, ...)
 
 /* ---- --emit-pasm ------------------------------------------------------- */
 
+/* The translation with the module's initial state (translate_image.h), so
+ * that pulley-asm and pulley-run take it as it is; a module that needs the
+ * instance layer is printed without it, and a note says why. */
 static int emit_pasm(const pvm_wasm_run_options *o)
 {
     pvm_error err;
+    char why[256];
     pvm_wasm_module *wm = pvm_wasm_decode(o->bytes, o->size, &err);
     pvm_module *m = wm ? pvm_wasm_translate(wm, NULL, &err) : NULL;
+    int image = m ? pvm_wasm_translation_image(wm, m, why, sizeof why, &err) : -1;
     int status = 0;
-    if (m && !o->no_fuse && pvm_fuse_module(m, NULL, &err) != 0)
+    if (image == 1)
+        fprintf(stderr, "%s: note: %s: the translation cannot run on its own: %s\n", o->tool,
+                o->path, why);
+    if (image >= 0 && !o->no_fuse && pvm_fuse_module(m, NULL, &err) != 0)
         status = fail(o, PVM_WASM_RUN_FAILURE, "%s: %s", o->path, err.msg);
-    else if (!m || pvm_disassemble_module(stdout, m, NULL, &err) != 0)
+    else if (image < 0 || pvm_verify_module(m, &err) != 0 ||
+             pvm_disassemble_module(stdout, m, NULL, &err) != 0)
         status = fail(o, PVM_WASM_RUN_FAILURE, "%s: %s", o->path, err.msg);
     pvm_module_free(m);
     pvm_wasm_module_free(wm);

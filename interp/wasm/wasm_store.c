@@ -222,7 +222,7 @@ void pvm_wasm_export_extern(pvm_wasm_instance *inst, const pvm_wasm_export *e,
         out->results = ft->results;
         out->nresults = ft->nresults;
         if (wm->funcs[e->index].import != PVM_WASM_NONE) /* re-exported: the same binding */
-            out->binding = inst->vm->hosts[e->index];
+            out->binding = inst->vm->hosts[inst->host_of[e->index]];
         else {
             out->owner = inst;
             out->index = e->index;

@@ -112,17 +112,18 @@ expect_status 1 "$PULLEY_DIS" "$tmp/bad.pasm"
 err_has "pulley-dis: $tmp/bad.pasm:2:18: 'xadd32' takes 3 operands"
 printf '\000PBC\001\000\000\000' >"$tmp/version.pbc" # version 1: 5-bit register packs
 expect_status 1 "$PULLEY_DIS" "$tmp/version.pbc"
-err_has "pulley-dis: $tmp/version.pbc: offset 4: unknown format version 1 (expected 2)"
+err_has "pulley-dis: $tmp/version.pbc: offset 4: unknown format version 1 (expected 3)"
 out_is_empty
 
 # one function "f" whose code is the single byte 0xfe, not an opcode
 {
-    printf '\000PBC\002\000\000\000\377\377\377\377'           # magic, version, no entry
+    printf '\000PBC\003\000\000\000\377\377\377\377'           # magic, version, no entry
     printf '\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' # no heap
     printf '\000\000\000\000\000\000\000\000'                   # no globals, tables
     printf '\000\000\000\000\000\000\000\000\001\000\000\000'   # no imports, types; 1 function
     printf '\001\000\000\000f\000\000\000\000\000\000\000\000\001\000\000\000\376'
-    printf '\000\000\000\000'
+    printf '\000\000\000\000'                                   # no data
+    printf '\377\377\377\377\377\000\000\000\000\000\000\000'   # no start, heap register, elements
 } >"$tmp/undecodable.pbc"
 expect_status 1 "$PULLEY_DIS" "$tmp/undecodable.pbc"
 err_has "pulley-dis: $tmp/undecodable.pbc: function f, offset 0x0: invalid opcode"

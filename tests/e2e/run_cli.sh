@@ -1,9 +1,11 @@
 #!/bin/sh
 # run_cli.sh - pulley-run's command line: --help (ending with the exit
-# statuses), --version, each usage error (no file, a wrong argument count
-# or value, a bad option) exits 2 and each load error (a missing file, an
-# unknown function, code that fails verification, an unknown import) exits
-# 1, with a message on stderr prefixed "pulley-run:".
+# statuses), --version, arguments and results in register k of their
+# class for position k, each usage error (no file, a wrong argument count
+# or value, a function with more than 16 parameters or results, a bad
+# option) exits 2 and each load error (a missing file, an unknown
+# function, code that fails verification, an unknown import) exits 1, with
+# a message on stderr prefixed "pulley-run:".
 # Environment: PULLEY_RUN, PULLEY_TRACE, PROGRAMS.
 set -eu
 : "${PULLEY_RUN:?}" "${PULLEY_TRACE:?}" "${PROGRAMS:?}"
@@ -82,7 +84,8 @@ printf '.func helper\n    ret\n.end\n' >"$tmp/noentry.pasm"
 load_error 'no entry function' "$tmp/noentry.pasm"
 expect_status 0 "$PULLEY_RUN" --invoke helper "$tmp/noentry.pasm"
 
-# Arguments and results of each type: integers in x0, x1; floats in f0, f1.
+# Arguments and results of each type; argument and result k travel in
+# register k of their class (here x0, f1, x2, f3).
 printf '.func pass i32 f32 i64 f64 -> i32 f32 i64 f64\n    ret\n.end\n' >"$tmp/types.pasm"
 expect_status 0 "$PULLEY_RUN" --invoke pass "$tmp/types.pasm" 4294967295 0.1 -0x8000000000000000 0.1
 [ "$(cat "$tmp/out")" = "$(printf -- '-1\n0.100000001\n-9223372036854775808\n0.10000000000000001')" ] ||
@@ -103,6 +106,40 @@ expect_status 0 "$PULLEY_RUN" --invoke refs "$tmp/refs.pasm" 0 -1
 [ "$(cat "$tmp/out")" = "$(printf -- '0\n18446744073709551615')" ] ||
     fail "refs printed: $(cat "$tmp/out")"
 usage_error 'argument 2 of refs: "x" is not a valid externref' --invoke refs "$tmp/refs.pasm" 0 x
+
+# Mixed classes, as translated Wasm passes them: mix(a, b, c) reads a in
+# x0, b in f1, c in x2 and returns a * 100 + c + b in f0; spread returns
+# a + 1 in x0, b * 2 in f1, c + 1 in x2.
+cat >"$tmp/mixed.pasm" <<'END'
+.func mix i64 f64 i64 -> f64
+    xconst8 x3, 100
+    xmul64 x0, x0, x3
+    xadd64 x0, x0, x2
+    f64_from_x64_s f0, x0
+    fadd64 f0, f0, f1
+    ret
+.end
+
+.func spread i64 f64 i64 -> i64 f64 i64
+    xconst8 x3, 1
+    xadd64 x0, x0, x3
+    fadd64 f1, f1, f1
+    xadd64 x2, x2, x3
+    ret
+.end
+END
+expect_status 0 "$PULLEY_RUN" --invoke mix "$tmp/mixed.pasm" 1 2.5 3
+[ "$(cat "$tmp/out")" = "105.5" ] || fail "mix(1, 2.5, 3) printed $(cat "$tmp/out")"
+expect_status 0 "$PULLEY_RUN" --invoke spread "$tmp/mixed.pasm" 1 2.5 3
+[ "$(cat "$tmp/out")" = "$(printf '2\n5\n4')" ] || fail "spread(1, 2.5, 3) printed $(cat "$tmp/out")"
+# Past 16 parameters or results the others would travel in memory: such a
+# function cannot be called from the command line.
+p17='i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 f64'
+printf '.func wide %s\n    ret\n.end\n.func tall -> %s\n    ret\n.end\n' "$p17" "$p17" >"$tmp/wide.pasm"
+usage_error 'function wide has 17 parameters: it cannot be called from the command line' \
+    --invoke wide "$tmp/wide.pasm" 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17
+usage_error 'function tall has 17 results: it cannot be called from the command line' \
+    --invoke tall "$tmp/wide.pasm"
 
 # Guest arguments after FILE are not options: "-5" is a number.
 expect_status 0 "$PULLEY_RUN" --invoke percent "$PROGRAMS/trap_div.pasm" -5 10

@@ -2,7 +2,8 @@
 # run_programs.sh - the programs of tests/programs through pulley-run, both
 # as .pasm text and as .pbc assembled by pulley-asm: their printed results,
 # their output through the host imports, their exit status (0, 134 after a
-# trap, the status given to the exit import), --invoke with arguments
+# trap, the status given to the exit import), the initial state of
+# globals and tables and the start function, --invoke with arguments
 # (everything after the program is its arguments); and
 # pulley-trace printing a trace.
 # Environment: PULLEY_ASM, PULLEY_RUN, PULLEY_TRACE (the tools), PROGRAMS.
@@ -27,7 +28,7 @@ stderr_has() {
     grep -q -F -e "$1" "$tmp/err" || fail "stderr lacks '$1': $(cat "$tmp/err")"
 }
 
-for p in fib loops dispatch_table trap_div memory float collatz hello; do
+for p in fib loops dispatch_table trap_div memory float collatz hello asm_state; do
     "$PULLEY_ASM" "$PROGRAMS/$p.pasm" -o "$tmp/$p.pbc" || fail "pulley-asm $p.pasm"
 done
 
@@ -35,6 +36,9 @@ for ext in pasm pbc; do
     if [ "$ext" = pasm ]; then dir=$PROGRAMS; else dir=$tmp; fi
 
     check 0 '6765' "$PULLEY_RUN" "$dir/fib.$ext"
+    # The start function ran first; the element segment filled the table;
+    # the heap register holds the heap's address (after the 1 MiB stack).
+    check 0 '42\n40\n1048576' "$PULLEY_RUN" "$dir/asm_state.$ext"
     check 0 '75025' "$PULLEY_RUN" --invoke fib "$dir/fib.$ext" 25
     check 2 '' "$PULLEY_RUN" "$dir/fib.$ext" --invoke fib 10
     stderr_has 'function main takes 0 arguments, got 3'

@@ -102,13 +102,35 @@ static void func(pvm_buf *b, const char *name, const char *params, const char *r
     pvm_buf_u8(b, PVM_OP_ret);
 }
 
-/* The smallest valid file: no imports, types, functions or data (52 bytes). */
+/* What follows the data segments with no globals or tables: no start
+ * function, no heap register, no element segment (12 bytes). */
+static void no_state(pvm_buf *b)
+{
+    u32(b, PVM_NO_ENTRY);
+    u32(b, PVM_NO_HEAP_REG);
+    u32(b, 0);
+}
+
+/* The smallest valid file: no imports, types, functions or data (64 bytes). */
 static void empty_module(pvm_buf *b)
 {
     header(b, PVM_NO_ENTRY, 0, 0);
     u32(b, 0);
     u32(b, 0);
     u32(b, 0);
+    u32(b, 0);
+    no_state(b);
+}
+
+/* One function "f" (its count at 44, the function at 48..65), no data:
+ * the state follows from offset 70. */
+static void one_function(pvm_buf *b, uint32_t nglobals, uint32_t ntables)
+{
+    header_with_counts(b, PVM_NO_ENTRY, 0, 0, nglobals, ntables);
+    u32(b, 0);
+    u32(b, 0);
+    u32(b, 1);
+    func(b, "f", "", "");
     u32(b, 0);
 }
 
@@ -286,6 +308,54 @@ IMAGE(trailing_byte)
     empty_module(b);
     pvm_buf_u8(b, 0);
 }
+IMAGE(start_out_of_range)
+{
+    one_function(b, 0, 0);
+    u32(b, 1);
+    u32(b, PVM_NO_HEAP_REG);
+    u32(b, 0);
+}
+IMAGE(heap_register_out_of_range)
+{
+    one_function(b, 0, 0);
+    u32(b, PVM_NO_ENTRY);
+    u32(b, 32);
+    u32(b, 0);
+}
+IMAGE(global_values_beyond_bytes)
+{
+    one_function(b, 1000, 0);
+    u32(b, PVM_NO_ENTRY);
+    u32(b, PVM_NO_HEAP_REG);
+    u64(b, 7);
+}
+IMAGE(table_above_its_maximum)
+{
+    one_function(b, 0, 1);
+    u32(b, PVM_NO_ENTRY);
+    u32(b, PVM_NO_HEAP_REG);
+    u32(b, 4); /* at 78 */
+    u32(b, 2);
+    u32(b, 0);
+}
+/* An element segment of `table`, `offset`, one function `f` into a table
+ * of 2 entries. */
+static void elem(pvm_buf *b, uint32_t table, uint32_t offset, uint32_t f)
+{
+    one_function(b, 0, 1);
+    u32(b, PVM_NO_ENTRY);
+    u32(b, PVM_NO_HEAP_REG);
+    u32(b, 2);
+    u32(b, 2);
+    u32(b, 1);
+    u32(b, table); /* at 90 */
+    u32(b, offset);
+    u32(b, 1);
+    u32(b, f);
+}
+IMAGE(element_table_out_of_range) { elem(b, 1, 0, 0); }
+IMAGE(element_outside_the_table) { elem(b, 0, 2, 0); }
+IMAGE(element_function_out_of_range) { elem(b, 0, 1, 1); }
 
 IMAGE(header_cut_in_the_table_count)
 {
@@ -344,7 +414,7 @@ static const struct bad_file {
     {"bad magic", bad_magic, "offset 0: bad magic (not a .pbc file)"},
     {"header cut after the magic", header_cut_after_magic,
      "offset 4: format version runs past the end of the file"},
-    {"unknown version", unknown_version, "offset 4: unknown format version 1 (expected 2)"},
+    {"unknown version", unknown_version, "offset 4: unknown format version 1 (expected 3)"},
     {"initial heap above the maximum", heap_min_above_max,
      "offset 12: initial heap 8 exceeds the maximum heap 4"},
     {"maximum heap above the limit", heap_max_above_limit,
@@ -397,7 +467,21 @@ static const struct bad_file {
      "offset 52: data segment 0 (10 bytes at heap offset 60) exceeds the maximum heap of 64 bytes"},
     {"data segment offset wrapping around", data_offset_wrapping_around,
      "offset 52: data segment 0 (2 bytes at heap offset 18446744073709551615) exceeds"},
-    {"trailing byte", trailing_byte, "offset 52: 1 trailing byte(s) after the data segments"},
+    {"trailing byte", trailing_byte, "offset 64: 1 trailing byte(s) after the element segments"},
+    {"start function out of range", start_out_of_range,
+     "offset 70: start function 1 out of range (1 functions)"},
+    {"heap register out of range", heap_register_out_of_range,
+     "offset 74: heap register 32 does not exist"},
+    {"global values beyond the bytes", global_values_beyond_bytes,
+     "offset 78: 1000 global values exceed remaining bytes"},
+    {"table above its maximum", table_above_its_maximum,
+     "offset 78: table 0: size 4 above its maximum 2"},
+    {"element segment of no table", element_table_out_of_range,
+     "offset 90: element segment 0: table 1 out of range (1 tables)"},
+    {"element segment outside its table", element_outside_the_table,
+     "offset 90: element segment 0: 1 entries at 2 do not fit table 0 of 2 entries"},
+    {"element segment of no function", element_function_out_of_range,
+     "offset 90: element segment 0: function 1 out of range (1 functions)"},
 };
 
 static void test_each_malformed_file_is_rejected_with_its_offset(void **state)
@@ -453,6 +537,12 @@ static pvm_module *sample_module(void)
     m->nglobals = 3;
     m->ntables = 2;
     m->entry = 1;
+    m->start = 2;
+    m->heap_reg = 31;
+    const uint32_t refs[] = {0, PVM_NO_ENTRY, 2};
+    assert_true(pvm_module_set_global(m, 1, UINT64_C(0xfedcba9876543210), &err) == 0);
+    assert_true(pvm_module_set_table(m, 1, 5, 9, &err) == 0);
+    assert_true(pvm_module_add_elem(m, 1, 2, refs, 3, &err) == 0);
     m->heap_min = 4096;
     m->heap_max = 65536;
     return m;
@@ -501,6 +591,14 @@ static void test_a_written_module_reads_back_the_same(void **state)
     assert_int_equal(r->data[1].offset, 100);
     assert_int_equal(r->data[1].size, 2);
     assert_memory_equal(r->data[0].bytes, m->data[0].bytes, 4);
+    assert_int_equal(r->start, 2);
+    assert_int_equal(r->heap_reg, 31);
+    assert_true(r->global_init[0] == 0 && r->global_init[1] == UINT64_C(0xfedcba9876543210));
+    assert_true(r->table_decl[0].size == 0 && r->table_decl[0].max == 0);
+    assert_true(r->table_decl[1].size == 5 && r->table_decl[1].max == 9);
+    assert_int_equal(r->nelems, 1);
+    assert_true(r->elems[0].table == 1 && r->elems[0].offset == 2 && r->elems[0].count == 3);
+    assert_memory_equal(r->elems[0].funcs, m->elems[0].funcs, 3 * sizeof(uint32_t));
     assert_false(r->verified);
 
     pvm_buf again;

@@ -3,8 +3,10 @@
  * read in place and written by the instruction that computes them, leaf
  * functions without frames, loops free of moves and constants, memory
  * accesses as bounds check + heap-base add + plain access, branches on
- * i32.eqz inverted; imports as trampolines; names from the name section,
- * made unique; and every test module passing the verifier.
+ * i32.eqz inverted; imports as trampolines, one host import per module and
+ * name, so that the translation saves as .pbc and re-assembles; names from
+ * the name section, made unique; and every test module passing the
+ * verifier.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "asm.h"
+#include "disasm.h"
 #include "insn.h"
 #include "test_wasm_instance_util.h"
 #include "translate.h"
@@ -163,7 +167,8 @@ static void memory_access_is_add_load(void **state)
 static void every_test_module_translates_and_verifies(void **state)
 {
     (void)state;
-    const char *names[] = {"quality", "features", "traps", "link_provider", "link_user"};
+    const char *names[] = {"quality", "features", "traps", "link_provider", "link_user",
+                           "link_twice"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         pvm_module *m = translate(names[i]);
         assert_true(m->verified);
@@ -185,6 +190,76 @@ static void imports_are_trampolines(void **state)
     assert_int_equal(in[0].imm, 0);
     assert_int_equal(in[1].op, PVM_OP_ret);
     assert_true(pvm_module_find_import(m, PVM_WASM_BULK_PREFIX "memory.copy") > 0);
+    pvm_module_free(m);
+}
+
+/* The host imports that function `func` calls, in order, as digits. */
+static void hosts_called(const pvm_module *m, const char *func, char *out, size_t cap)
+{
+    pvm_insn in[64];
+    size_t n = insns(m, func, in, 64), k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (in[i].op == PVM_OP_call_host) {
+            assert_true(k + 1 < cap && in[i].imm < 10);
+            out[k++] = (char)('0' + in[i].imm);
+        }
+    out[k] = '\0';
+}
+
+/* link_twice.wasm imports host.add, host.sub, host.add: host imports
+ * host.add, host.sub, then the bulk memory.fill; the trampolines of both
+ * host.add imports and the direct calls to them call host import 0. */
+static void an_import_named_twice_has_one_host_import(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("link_twice");
+    assert_int_equal(m->nimports, 3);
+    assert_string_equal(m->imports[0], "host.add");
+    assert_string_equal(m->imports[1], "host.sub");
+    assert_string_equal(m->imports[2], PVM_WASM_BULK_PREFIX "memory.fill");
+    static const char *const calls[][2] = {
+        {"add", "0"}, {"sub", "1"}, {"add_again", "0"}, {"direct", "010"}, {"fill", "2"},
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        char got[8];
+        hosts_called(m, calls[i][0], got, sizeof got);
+        assert_string_equal(got, calls[i][1]);
+    }
+    pvm_module_free(m);
+}
+
+/* Such a translation writes as .pbc and reads back, and its .pasm
+ * re-assembles to the same bytes. */
+static void an_import_named_twice_saves_and_reassembles(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("link_twice");
+    pvm_error err;
+    pvm_buf pbc = {0}, again_pbc = {0};
+    if (pvm_module_write(m, &pbc, &err) < 0)
+        fail_msg("pvm_module_write: %s", err.msg);
+    pvm_module *read = pvm_module_read(pbc.data, pbc.len, &err);
+    if (!read)
+        fail_msg("pvm_module_read: %s", err.msg);
+    assert_int_equal(read->nimports, 3);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    assert_non_null(f);
+    assert_int_equal(pvm_disassemble_module(f, m, NULL, &err), 0);
+    assert_int_equal(fclose(f), 0);
+    pvm_module *again = pvm_assemble("link_twice.pasm", text, size, &err);
+    if (!again)
+        fail_msg("the .pasm does not assemble: %s\n%s", err.msg, text);
+    if (pvm_module_write(again, &again_pbc, &err) < 0)
+        fail_msg("pvm_module_write: %s", err.msg);
+    assert_int_equal(again_pbc.len, pbc.len);
+    assert_memory_equal(again_pbc.data, pbc.data, pbc.len);
+    pvm_buf_free(&pbc);
+    pvm_buf_free(&again_pbc);
+    free(text);
+    pvm_module_free(again);
+    pvm_module_free(read);
     pvm_module_free(m);
 }
 
@@ -221,6 +296,8 @@ int main(void)
         cmocka_unit_test(memory_access_is_add_load),
         cmocka_unit_test(every_test_module_translates_and_verifies),
         cmocka_unit_test(imports_are_trampolines),
+        cmocka_unit_test(an_import_named_twice_has_one_host_import),
+        cmocka_unit_test(an_import_named_twice_saves_and_reassembles),
         cmocka_unit_test(names_come_from_the_name_section_and_are_unique),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

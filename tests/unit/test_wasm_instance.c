@@ -3,8 +3,9 @@
  * registered instances (functions called across VMs; memories, globals and
  * tables shared), the statuses of modules that cannot run (malformed,
  * unlinkable, uninstantiable, with the effects that stay), host binders,
- * invoke's argument checks, and recursion through host functions bounded
- * by a trap instead of a host crash.
+ * invoke's argument checks, recursion through host functions bounded by a
+ * trap instead of a host crash, and a function imported twice under one
+ * name.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -166,6 +167,45 @@ static void binders_link_whole_modules(void **state)
     pvm_wasm_store_free(refusing);
 }
 
+/* ---- one name imported twice --------------------------------------------- */
+
+static pvm_trap_kind host_add(pvm_vm *vm, void *ctx)
+{
+    (void)ctx;
+    vm->x[0] = (uint32_t)(vm->x[0] + vm->x[1]);
+    return PVM_TRAP_NONE;
+}
+
+static pvm_trap_kind host_sub(pvm_vm *vm, void *ctx)
+{
+    (void)ctx;
+    vm->x[0] = (uint32_t)(vm->x[0] - vm->x[1]);
+    return PVM_TRAP_NONE;
+}
+
+/* Both imports of host.add reach it (they share a host import), directly,
+ * through the table and re-exported; host.sub and the bulk memory.fill
+ * keep theirs. */
+static void a_function_imported_twice_runs_under_both_indices(void **state)
+{
+    pvm_wasm_store *s = *state;
+    pvm_error err;
+    assert_int_equal(pvm_wasm_host_func(s, "host", "add", "ii", "i", host_add, NULL, &err), 0);
+    assert_int_equal(pvm_wasm_host_func(s, "host", "sub", "ii", "i", host_sub, NULL, &err), 0);
+    pvm_wasm_instance *twice = wt_instance(s, "link_twice");
+    assert_int_equal(wt_value(twice, "direct", WT_ARGS(wt_i32(5), wt_i32(3))), 800 + 20 + 8);
+    for (uint32_t i = 0; i < 3; i++)
+        assert_int_equal(wt_value(twice, "indirect", WT_ARGS(wt_i32(i), wt_i32(5), wt_i32(3))),
+                         i == 1 ? 2 : 8);
+    assert_int_equal(wt_value(twice, "fill", WT_ARGS(wt_i32(0x5a))), 0x5a);
+    assert_int_equal(pvm_wasm_store_register(s, "twice", twice, &err), 0);
+    pvm_wasm_instance *user = wt_instance(s, "link_twice_user");
+    assert_int_equal(wt_value(user, "run", WT_ARGS(wt_i32(40), wt_i32(2))), 42);
+    pvm_wasm_instance *inst;
+    assert_int_equal(wt_try(s, "link_twice_wrong_type", &inst, &err), PVM_WASM_UNLINKABLE);
+    assert_non_null(strstr(err.msg, "incompatible import type for host.add"));
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -177,6 +217,7 @@ int main(void)
         T(invoke_checks_its_arguments),
         T(recursion_through_the_host_is_bounded),
         T(binders_link_whole_modules),
+        T(a_function_imported_twice_runs_under_both_indices),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
