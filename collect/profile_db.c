@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "legacy_roles.h"
@@ -293,10 +294,12 @@ int pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
     p->path = path;
     if (errcap)
         err[0] = '\0';
-    if (pthread_mutex_init(&p->lock, NULL) != 0) {
-        p->db = NULL;
+    p->db = NULL;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return fail(err, errcap, "%s: cannot open: is a directory, not a profile database", path);
+    if (pthread_mutex_init(&p->lock, NULL) != 0)
         return fail(err, errcap, "%s: cannot create a mutex", path);
-    }
     int rc = sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
         if (p->db)

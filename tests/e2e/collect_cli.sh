@@ -98,6 +98,9 @@ queries executions
 run 2 -o "$db"
 run 2 --freq 0 -- "$PROGRAMS/fib.pasm"
 run 1 -o "$db" -- "$tmp/missing.pasm"
+run 1 -o "$tmp" -- "$PROGRAMS/fib.pasm"
+grep -q "$tmp: cannot open: is a directory, not a profile database" "$tmp/err" ||
+    fail "a directory as the database: $(cat "$tmp/err")"
 run 0 --help
 grep -q "^Usage: pulley-collect" "$tmp/out" || fail "--help"
 grep -q "134 after a trap" "$tmp/out" || fail "--help without the exit statuses"

@@ -134,6 +134,9 @@ grep -q "^pulley-ngrams: $tmp/missing.db: " "$tmp/err" || fail "missing file: $(
 ngrams 0 --help
 grep -q '^usage: pulley-ngrams' "$tmp/out" || fail "--help"
 tail -3 "$tmp/out" | grep -q '^Exit status: 0 on success' || fail "--help ends without the exit statuses"
+ngrams 1 "$tmp"
+grep -q "$tmp: cannot open: is a directory, not a profile database" "$tmp/err" ||
+    fail "a directory as the database: $(cat "$tmp/err")"
 for v in --version -V; do
     ngrams 0 $v
     grep -q '^pulley-ngrams [0-9][0-9.]* (reads profile schema versions 1 to [0-9]*, any ISA stored in them)$' "$tmp/out" ||

@@ -80,6 +80,8 @@ for f in "$WASM/standalone.wasm" "$tmp/standalone.pasm" "$tmp/standalone.pbc"; d
     check 3 'start=7 base=40 f=3 g=4\na\nb c' '' "$PULLEY_RUN" "$f" a 'b c'
 done
 check 2 'start=7 base=40 f=3 g=4\nx' 'trap: program exited' "$PULLEY_TRACE" "$tmp/standalone.pbc" x
+# Options after the program are the program's, --help too.
+check 3 'start=7 base=40 f=3 g=4\n--help\n-V' '' "$PULLEY_RUN" "$WASM/standalone.wasm" --help -V
 check 2 'start=7 base=40 f=3 g=4\ny' 'run 1 in' "$PULLEY_COLLECT" -o "$tmp/standalone.db" -- \
     "$tmp/standalone.pbc" y
 # Every benchmark-like program saved the same way prints what it prints as
