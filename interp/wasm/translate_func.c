@@ -171,6 +171,7 @@ int tr_function(tr_module *mod, uint32_t index, pvm_buf *out)
     if (rc == 0)
         rc = tr_plan(&t);
     if (rc == 0) {
+        tr_const_pool_init(&t);
         prologue(&t);
         t.blocks[0] = (tr_block){.fixups = TR_NONE, .else_fixup = TR_NONE};
         t.depth = 1;
@@ -185,6 +186,7 @@ int tr_function(tr_module *mod, uint32_t index, pvm_buf *out)
             }
             if (t.dead && tr_dead_code(&t, &in))
                 continue;
+            tr_const_pool_unpin(&t);
             translate_insn(&t, &in);
         }
         if (t.code.failed)

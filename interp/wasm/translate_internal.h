@@ -149,6 +149,18 @@ typedef struct tr_func {
      * TR_NONE_REG: nothing known) until either is written, a call, or a
      * label: the next access at that address adds nothing. */
     uint8_t heap_addr;
+
+    /* Constants are materialised into the constant pool: the slot
+     * registers above the operand stack's current height that no home or
+     * hoisted constant uses (cfree, bit r per class, masked by the height
+     * at each use).  A register keeps its constant (cknown, ckbits) until
+     * it is written, a call, or a label, and the next use of that constant
+     * reads it there.  The registers one Wasm instruction reads from the
+     * pool are pinned until the next one (an operand is never evicted by
+     * another). */
+    uint32_t cfree[2], cknown[2], cpinned[2];
+    uint64_t ckbits[2][32];
+    uint8_t cnext[2]; /* where the next victim search starts */
 } tr_func;
 
 #define TR_NONE_REG 0xFF
@@ -165,12 +177,20 @@ void tr_emit_def(tr_func *t, unsigned op, unsigned r0, unsigned r1, unsigned r2,
 /* Re-encode the last instruction to write `to` instead of `from` (class
  * cls), if it is a retargetable definition of `from`.  True if done. */
 bool tr_retarget(tr_func *t, unsigned cls, unsigned from, unsigned to);
-/* Forget the last definition and the heap address in x30 (a label is bound
- * here: control may come from elsewhere). */
+/* Forget the last definition, the heap address in x30 and the constants
+ * in the pool (a label is bound here: control may come from elsewhere). */
 static inline void tr_label_here(tr_func *t)
 {
     t->last_def = false;
     t->heap_addr = TR_NONE_REG;
+    t->cknown[0] = t->cknown[1] = 0;
+}
+/* The constant pool of the planned function (tr_func.cfree). */
+void tr_const_pool_init(tr_func *t);
+/* A new Wasm instruction: the pool registers the last one read may go. */
+static inline void tr_const_pool_unpin(tr_func *t)
+{
+    t->cpinned[0] = t->cpinned[1] = 0;
 }
 /* Materialise a constant into register r of class cls. */
 void tr_const(tr_func *t, unsigned cls, unsigned r, uint64_t bits);

@@ -32,21 +32,25 @@ unsigned tr_class(unsigned valtype)
 
 /* ---- emission ----------------------------------------------------------- */
 
-/* Forget the heap address in x30 when in writes x30 or its register, or
- * calls (the table states what an instruction writes). */
+/* Forget the heap address in x30 when in writes x30 or its register, and
+ * the constant of every pool register it writes; a call forgets both (the
+ * table states what an instruction writes). */
 static void note_writes(tr_func *t, const pvm_insn *in)
 {
-    if (t->heap_addr == TR_NONE_REG)
-        return;
     const pvm_format_info *fmt = pvm_insn_format(in);
     if (pvm_ops[in->op].flags & PVM_FLAG_CALL) {
         t->heap_addr = TR_NONE_REG;
+        t->cknown[TR_X] = t->cknown[TR_F] = 0;
         return;
     }
-    for (unsigned i = 0; i < fmt->nregs; i++)
-        if ((fmt->role[i] & PVM_ROLE_W) && fmt->reg[i] == PVM_REG_X &&
-            (in->reg[i] == t->heap_addr || in->reg[i] == TR_SCRATCH1))
+    for (unsigned i = 0; i < fmt->nregs; i++) {
+        if (!(fmt->role[i] & PVM_ROLE_W))
+            continue;
+        unsigned cls = fmt->reg[i] == PVM_REG_X ? TR_X : TR_F;
+        t->cknown[cls] &= ~(UINT32_C(1) << in->reg[i]);
+        if (cls == TR_X && (in->reg[i] == t->heap_addr || in->reg[i] == TR_SCRATCH1))
             t->heap_addr = TR_NONE_REG;
+    }
 }
 
 static void emit_insn(tr_func *t, const pvm_insn *in)
@@ -152,10 +156,55 @@ void tr_push(tr_func *t, tr_val v)
     t->stack[t->height++] = v;
 }
 
+/* ---- the constant pool ----------------------------------------------------- */
+
+void tr_const_pool_init(tr_func *t)
+{
+    uint32_t used[2] = {0, 0};
+    for (uint32_t i = 0; i < t->nlocals; i++)
+        if (!TR_IS_FRAME(t->home[i]))
+            used[tr_class(t->ltype[i])] |= UINT32_C(1) << t->home[i];
+    for (uint32_t i = 0; i < t->nconsts; i++)
+        if (t->consts[i].reg != TR_NOREG)
+            used[t->consts[i].cls] |= UINT32_C(1) << t->consts[i].reg;
+    uint32_t slots = ((UINT32_C(1) << TR_NSLOTREGS) - 1) & ~((UINT32_C(1) << t->sbase) - 1);
+    for (unsigned cls = TR_X; cls <= TR_F; cls++)
+        t->cfree[cls] = slots & ~used[cls];
+}
+
+/* A pool register holding `bits`: one that already does, else one loaded
+ * with it (a register holding nothing known first, else the next in turn);
+ * TR_NOREG when every pool register is pinned or none is free. */
+static unsigned pooled_const(tr_func *t, unsigned cls, uint64_t bits)
+{
+    uint64_t top = (uint64_t)t->sbase + t->height;
+    uint32_t pool = top < 32 ? t->cfree[cls] & ~((UINT32_C(1) << top) - 1) : 0;
+    uint32_t known = pool & t->cknown[cls];
+    for (unsigned r = 0; known >> r; r++)
+        if ((known >> r & 1) && t->ckbits[cls][r] == bits) {
+            t->cpinned[cls] |= UINT32_C(1) << r;
+            return r;
+        }
+    uint32_t open = pool & ~t->cpinned[cls], fresh = open & ~t->cknown[cls];
+    uint32_t want = fresh ? fresh : open;
+    if (!want)
+        return TR_NOREG;
+    unsigned r = t->cnext[cls] % 32;
+    while (!(want >> r & 1))
+        r = (r + 1) % 32;
+    t->cnext[cls] = (uint8_t)(r + 1);
+    tr_const(t, cls, r, bits);
+    t->last_def = false; /* not a result a move could retarget */
+    t->cknown[cls] |= UINT32_C(1) << r;
+    t->cpinned[cls] |= UINT32_C(1) << r;
+    t->ckbits[cls][r] = bits;
+    return r;
+}
+
 unsigned tr_operand(tr_func *t, uint32_t d, unsigned scratch)
 {
     tr_val *v = &t->stack[d];
-    unsigned cls = tr_class(v->type);
+    unsigned cls = tr_class(v->type), r;
     tr_loc loc = tr_slot_loc(t, d);
     switch (v->kind) {
     case TV_LOCAL:
@@ -168,6 +217,8 @@ unsigned tr_operand(tr_func *t, uint32_t d, unsigned scratch)
             if (t->consts[i].reg != TR_NOREG && t->consts[i].cls == cls &&
                 t->consts[i].bits == v->bits)
                 return t->consts[i].reg;
+        if ((r = pooled_const(t, cls, v->bits)) != TR_NOREG)
+            return r;
         if (TR_IS_FRAME(loc)) {
             tr_const(t, cls, scratch, v->bits);
             return scratch;

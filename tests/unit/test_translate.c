@@ -1,7 +1,8 @@
 /*
  * test_translate.c - what the Wasm-to-bytecode translator emits: locals
  * read in place and written by the instruction that computes them, leaf
- * functions without frames, loops free of moves and constants, memory
+ * functions without frames, loops free of moves and constants, a constant
+ * loaded once per block, memory
  * accesses as bounds check + heap-base add + plain access, branches on
  * i32.eqz inverted; imports as trampolines, one host import per module and
  * name, so that the translation saves as .pbc and re-assembles; names from
@@ -129,6 +130,24 @@ static void loop_body_has_no_moves_or_constants(void **state)
     }
     assert_int_equal(back - head + 1, 5); /* compare, exit, add, add, jump */
     pvm_module_free(m);
+}
+
+/* A constant used twice in one block is materialised once, into a free
+ * register it stays in; each of the two blocks after it loads it again
+ * (a label forgets what registers hold).  And the result is right. */
+static void a_constant_is_loaded_once_per_block(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "same_const", in, 64);
+    assert_int_equal(count(in, n, PVM_OP_xconst16), 3);
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    assert_int_equal(wt_value(inst, "same_const", WT_ARGS(wt_i32(3), wt_i32(4), wt_i32(1))), 9000);
+    assert_int_equal(wt_value(inst, "same_const", WT_ARGS(wt_i32(3), wt_i32(4), wt_i32(0))), 8000);
+    pvm_wasm_store_free(s);
 }
 
 static void branch_on_eqz_is_inverted(void **state)
@@ -292,6 +311,7 @@ int main(void)
         cmocka_unit_test(leaf_function_computes_in_argument_registers),
         cmocka_unit_test(add_of_locals_is_one_instruction),
         cmocka_unit_test(loop_body_has_no_moves_or_constants),
+        cmocka_unit_test(a_constant_is_loaded_once_per_block),
         cmocka_unit_test(branch_on_eqz_is_inverted),
         cmocka_unit_test(memory_access_is_add_load),
         cmocka_unit_test(every_test_module_translates_and_verifies),

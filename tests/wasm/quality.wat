@@ -29,4 +29,14 @@
   ;; A load: bcheck32, xadd64 of the heap base, plain load.
   (func $load (export "load") (param i32) (result i32)
     (i32.load offset=4 (local.get 0)))
+  ;; One constant used twice in a block is loaded once; after a label it is
+  ;; loaded again (control may come from elsewhere): 1000a + 1000b, then
+  ;; + 1000 when c is not zero.
+  (func $same_const (export "same_const") (param $a i32) (param $b i32) (param $c i32)
+    (result i32) (local $r i32)
+    (local.set $r (i32.add (i32.mul (local.get $a) (i32.const 1000))
+                           (i32.mul (local.get $b) (i32.const 1000))))
+    (if (local.get $c)
+      (then (local.set $r (i32.add (local.get $r) (i32.const 1000)))))
+    (i32.add (local.get $r) (i32.const 1000)))
 )
