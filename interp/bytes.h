@@ -11,6 +11,23 @@
 #include <stdint.h>
 #include <string.h>
 
+/* On a little-endian host a read or write is one unaligned access
+ * (memcpy: no aliasing or alignment assumption; the compiler emits a
+ * single move); elsewhere it is assembled byte by byte. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PVM_LE_ACCESS(bits)                                                    \
+    static inline uint##bits##_t pvm_rd##bits(const uint8_t *p)               \
+    {                                                                          \
+        uint##bits##_t v;                                                      \
+        memcpy(&v, p, sizeof v);                                               \
+        return v;                                                              \
+    }                                                                          \
+    static inline void pvm_wr##bits(uint8_t *p, uint##bits##_t v) { memcpy(p, &v, sizeof v); }
+PVM_LE_ACCESS(16)
+PVM_LE_ACCESS(32)
+PVM_LE_ACCESS(64)
+#undef PVM_LE_ACCESS
+#else
 static inline uint16_t pvm_rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static inline uint32_t pvm_rd32(const uint8_t *p)
 {
@@ -28,6 +45,7 @@ static inline void pvm_wr64(uint8_t *p, uint64_t v)
     pvm_wr32(p, (uint32_t)v);
     pvm_wr32(p + 4, (uint32_t)(v >> 32));
 }
+#endif
 
 static inline uint32_t pvm_f32_bits(float v)
 {
