@@ -896,6 +896,17 @@ static int parse_line(assembler *A)
     return advance(A);
 }
 
+/* The index of function `name`, named at (line, col), into *out. */
+static int find_function(const assembler *A, const char *name, unsigned line, unsigned col,
+                         uint32_t *out)
+{
+    const symbol *s = sym_find(&A->funcs, name, strlen(name));
+    if (!s)
+        return error_at(A, line, col, "unknown function '%s'", name);
+    *out = s->value;
+    return 0;
+}
+
 /* Resolve names now that every function and import is known. */
 static int finish(assembler *A)
 {
@@ -914,27 +925,17 @@ static int finish(assembler *A)
     }
     for (size_t i = 0; i < A->elem_refs.n; i++) {
         const fixup *f = &A->elem_refs.v[i];
-        const symbol *s = sym_find(&A->funcs, f->name, strlen(f->name));
-        if (!s)
-            return error_at(A, f->line, f->col, "unknown function '%s'", f->name);
-        m->elems[f->func].funcs[f->at] = s->value;
+        if (find_function(A, f->name, f->line, f->col, &m->elems[f->func].funcs[f->at]))
+            return -1;
     }
-    if (A->start_name) {
-        const symbol *s = sym_find(&A->funcs, A->start_name, strlen(A->start_name));
-        if (!s)
-            return error_at(A, A->start_line, A->start_col, "unknown function '%s'",
-                            A->start_name);
-        m->start = s->value;
-    }
+    if (A->start_name && find_function(A, A->start_name, A->start_line, A->start_col, &m->start))
+        return -1;
     pvm_error e;
     if (pvm_module_check_state(m, &e))
         return error_at(A, AT(&A->tok), "%s", e.msg);
     if (A->entry_name) {
-        const symbol *s = sym_find(&A->funcs, A->entry_name, strlen(A->entry_name));
-        if (!s)
-            return error_at(A, A->entry_line, A->entry_col, "unknown function '%s'",
-                            A->entry_name);
-        m->entry = s->value;
+        if (find_function(A, A->entry_name, A->entry_line, A->entry_col, &m->entry))
+            return -1;
     } else if (A->entry_line) {
         if (A->entry != PVM_NO_ENTRY && A->entry >= m->nfuncs)
             return error_at(A, A->entry_line, A->entry_col,
