@@ -162,9 +162,6 @@ int pvm_module_set_global(pvm_module *m, uint32_t i, uint64_t value, pvm_error *
 int pvm_module_set_table(pvm_module *m, uint32_t i, uint32_t size, uint32_t max, pvm_error *err);
 int pvm_module_add_elem(pvm_module *m, uint32_t table, uint32_t offset, const uint32_t *funcs,
                         uint32_t count, pvm_error *err);
-/* Does m set anything beyond counts: initial values of globals, table
- * sizes, element segments or a start function? */
-bool pvm_module_has_state(const pvm_module *m);
 /* Are the start function and every element segment's table, range (within
  * the table's initial size) and functions valid for m?  0, or -1 with err
  * naming the first problem. */

@@ -50,12 +50,6 @@ int pvm_module_add_elem(pvm_module *m, uint32_t table, uint32_t offset, const ui
     return 0;
 }
 
-bool pvm_module_has_state(const pvm_module *m)
-{
-    return m->global_init || m->table_decl || m->nelems || m->start != PVM_NO_ENTRY ||
-           m->heap_reg != PVM_NO_HEAP_REG;
-}
-
 int pvm_module_check_state(const pvm_module *m, pvm_error *err)
 {
     if (m->heap_reg != PVM_NO_HEAP_REG && m->heap_reg >= 32)
