@@ -80,27 +80,6 @@ int collect_report_counts(collect_session *s, const pvm_vm *vm, const int *handl
     return rc;
 }
 
-/* The outcome of a call that ended with `trap` into outcome[64]; prints the
- * results of a return; returns the exit status. */
-static int ending(const cli_tool *t, const pvm_vm *vm, pvm_trap_kind trap, const pvm_function *fn,
-                  char *outcome)
-{
-    if (trap == PVM_TRAP_NONE) {
-        run_print_results(vm, fn->results);
-        snprintf(outcome, 64, "return");
-        return CLI_OK;
-    }
-    if (trap == PVM_TRAP_EXIT) {
-        snprintf(outcome, 64, "exit");
-        return vm->exit_status;
-    }
-    fflush(stdout);
-    cli_error(t, "trap: %s (%s) in function %s at offset 0x%04" PRIx32, pvm_trap_message(trap),
-              pvm_trap_name(trap), vm->module->funcs[vm->trap_func].name, vm->trap_offset);
-    snprintf(outcome, 64, "trap: %s", pvm_trap_name(trap));
-    return CLI_TRAP;
-}
-
 /* Run the start function, then function `index`, on a VM whose slot the
  * agent samples (profiling build) or whose counts it records (counting
  * build).  A WASI program's arguments are its argv, unless --invoke. */
@@ -154,7 +133,7 @@ static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint3
     }
     bool counts_ok = collect_report_counts(s, vm, handles) == 0;
     char outcome[64];
-    status = ending(t, vm, trap, fn, outcome);
+    status = run_ending(t, vm, trap, fn, outcome);
     if (!counts_ok)
         status = CLI_FAILURE;
     module_host_free(&host);

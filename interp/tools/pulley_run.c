@@ -168,23 +168,6 @@ static pvm_module *load(const char *path, bool fuse)
     return m;
 }
 
-/* The exit status of a call that ended with `trap`; prints the results
- * of a return. */
-static int outcome(const pvm_vm *vm, pvm_trap_kind trap, const pvm_function *fn)
-{
-    if (trap == PVM_TRAP_NONE) {
-        run_print_results(vm, fn->results);
-        return CLI_OK;
-    }
-    if (trap == PVM_TRAP_EXIT)
-        return vm->exit_status;
-    fflush(stdout); /* the program's output comes before the trap */
-    cli_error(&tool, "trap: %s (%s) in function %s at offset 0x%04" PRIx32,
-              pvm_trap_message(trap), pvm_trap_name(trap), vm->module->funcs[vm->trap_func].name,
-              vm->trap_offset);
-    return CLI_TRAP;
-}
-
 /* Run function `index` of m (after its start function); returns the exit
  * status.  A WASI program's arguments are its argv, unless --invoke. */
 static int run(const pvm_module *m, uint32_t index, const options *o)
@@ -203,6 +186,7 @@ static int run(const pvm_module *m, uint32_t index, const options *o)
                               .out = stdout};
     int status = CLI_FAILURE;
     char message[300];
+    char ended[64];
     const char *bad;
     pvm_trap_kind trap;
     if (module_host_bind(&host, vm, &ho, &err) != 0)
@@ -211,9 +195,9 @@ static int run(const pvm_module *m, uint32_t index, const options *o)
                                       argv_args ? 0 : o->nargs, message, sizeof message)))
         status = cli_usage_error(&tool, bad);
     else if ((trap = module_host_start(vm)) != PVM_TRAP_NONE)
-        status = outcome(vm, trap, &m->funcs[m->start]);
+        status = run_ending(&tool, vm, trap, &m->funcs[m->start], ended);
     else
-        status = outcome(vm, pvm_vm_call(vm, index), &m->funcs[index]);
+        status = run_ending(&tool, vm, pvm_vm_call(vm, index), &m->funcs[index], ended);
     module_host_free(&host);
     pvm_vm_free(vm);
     return status;

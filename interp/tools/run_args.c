@@ -1,8 +1,8 @@
 /*
  * run_args.c - choosing the function to run, parsing its arguments into
- * registers and printing its results (argument and result k in x[k] or
- * f[k], as translated Wasm passes them), for pulley-run and
- * pulley-collect.
+ * registers, printing its results (argument and result k in x[k] or f[k],
+ * as translated Wasm passes them) and reporting how the call ended, for
+ * pulley-run and pulley-collect.
  */
 #include "run_args.h"
 
@@ -129,4 +129,23 @@ void run_print_results(const pvm_vm *vm, const char *results)
         }
         }
     }
+}
+
+int run_ending(const cli_tool *t, const pvm_vm *vm, pvm_trap_kind trap, const pvm_function *fn,
+               char outcome[64])
+{
+    if (trap == PVM_TRAP_NONE) {
+        run_print_results(vm, fn->results);
+        snprintf(outcome, 64, "return");
+        return CLI_OK;
+    }
+    if (trap == PVM_TRAP_EXIT) {
+        snprintf(outcome, 64, "exit");
+        return vm->exit_status;
+    }
+    fflush(stdout); /* the program's output comes before the trap */
+    cli_error(t, "trap: %s (%s) in function %s at offset 0x%04" PRIx32, pvm_trap_message(trap),
+              pvm_trap_name(trap), vm->module->funcs[vm->trap_func].name, vm->trap_offset);
+    snprintf(outcome, 64, "trap: %s", pvm_trap_name(trap));
+    return CLI_TRAP;
 }

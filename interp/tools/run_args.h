@@ -1,7 +1,8 @@
 /*
  * run_args.h - what the tools that run one function of a bytecode module
  * from the command line (pulley-run, pulley-collect) share: choosing the
- * function, putting its arguments into registers and printing its results.
+ * function, putting its arguments into registers, printing its results and
+ * reporting how the call ended.
  * Argument k (0-based position) goes in register k of its class: x[k] for
  * integers and references, f[k] for floats; result k is read from there
  * (the convention of translated Wasm, interp/wasm/TRANSLATION.md).
@@ -34,5 +35,12 @@ const char *run_set_arguments(pvm_vm *vm, const pvm_function *fn, char **args, i
  * references as unsigned, f32 with %.9g, f64 with %.17g (at most
  * RUN_ARG_REGS results, as run_set_arguments checked). */
 void run_print_results(const pvm_vm *vm, const char *results);
+
+/* The exit status of a call of fn that ended with `trap`: 0 after a return
+ * (its results printed), the program's status after exit, CLI_TRAP after a
+ * trap (reported with its kind, function and offset).  outcome (64 bytes)
+ * gets "return", "exit" or "trap: KIND". */
+int run_ending(const cli_tool *t, const pvm_vm *vm, pvm_trap_kind trap, const pvm_function *fn,
+               char outcome[64]);
 
 #endif

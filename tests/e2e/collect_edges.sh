@@ -20,16 +20,11 @@ set -eu
 
 # A program with much code: 3000 functions of 40 instructions (several MB
 # of stored instructions), and a main that spins for its argument's rounds.
-awk 'BEGIN {
-    print ".func main i64\n    xconst8 x1, 1\nspin:\n    br_if_not x0, done"
-    print "    xsub64 x0, x0, x1\n    jump spin\ndone:\n    ret\n.end"
-    for (f = 0; f < 3000; f++) {
-        printf ".func pad%d\n", f
-        for (i = 0; i < 40; i++)
-            printf "    xadd64 x%d, x%d, x%d\n", i % 8, (i + 1) % 8, (i + 2) % 8
-        print "    ret\n.end"
-    }
-}' >"$tmp/big.pasm"
+{
+    printf '.func main i64\n    xconst8 x1, 1\nspin:\n    br_if_not x0, done\n'
+    printf '    xsub64 x0, x0, x1\n    jump spin\ndone:\n    ret\n.end\n'
+    pad_functions 3000
+} >"$tmp/big.pasm"
 
 # ---- a full disk -----------------------------------------------------------
 # 2048 blocks (1 or 2 MiB, as the shell counts them): room for the schema,

@@ -118,17 +118,14 @@ grep -q "no run is labelled 'nosuch'" "$tmp/err" || fail "--train nosuch: $(cat 
 # A report of 200 functions of 40 instructions, all executed (an exact run),
 # is over 1 MB; the file size limit (512 KiB or 1 MiB, as the shell counts
 # blocks) leaves room for the database's 32 KiB shared-memory file only.
-awk 'BEGIN {
-    print ".func main\n    push_frame"
-    for (f = 0; f < 200; f++) printf "    call pad%d\n", f
-    print "    pop_frame\n    ret\n.end"
-    for (f = 0; f < 200; f++) {
-        printf ".func pad%d\n", f
-        for (i = 0; i < 40; i++)
-            printf "    xadd64 x%d, x%d, x%d\n", i % 8, (i + 1) % 8, (i + 2) % 8
-        print "    ret\n.end"
-    }
-}' >"$tmp/wide.pasm"
+{
+    awk 'BEGIN {
+        print ".func main\n    push_frame"
+        for (f = 0; f < 200; f++) printf "    call pad%d\n", f
+        print "    pop_frame\n    ret\n.end"
+    }'
+    pad_functions 200
+} >"$tmp/wide.pasm"
 "$PULLEY_COLLECT" --no-fuse --exact -o "$tmp/wide.db" -- "$tmp/wide.pasm" >/dev/null 2>"$tmp/err" ||
     fail "collecting wide.pasm: $(cat "$tmp/err")"
 expect_status 0 "$PULLEY_REPORT" "$tmp/wide.db" --threshold 0 --functions 1000 -o "$tmp/whole.html"
