@@ -6,12 +6,24 @@
  */
 #include "isa_table.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "legacy_roles.h"
 #include "opcode_decode.h"
+
+static unsigned count_words(const char *s)
+{
+    unsigned n = 0;
+    for (const char *p = s ? s : ""; *p;) {
+        size_t len = strcspn(p, " ");
+        n += len > 0;
+        p += len + (p[len] == ' ');
+    }
+    return n;
+}
 
 /* The roles "w r r" of a row with nregs register operands into read and
  * written masks.  Returns NULL, or what is wrong. */
@@ -74,7 +86,9 @@ int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const c
         isa->ops = grown;
         isa->cap = n;
     }
-    if (ot_table_add(&isa->rows, id, name, operands, length, reg_bits, err, cap) != 0)
+    if (reg_bits == 0 ? ot_table_add_declared(&isa->rows, id, name, operands, count_words(roles),
+                                              err, cap)
+                      : ot_table_add(&isa->rows, id, name, operands, length, reg_bits, err, cap))
         return -1;
     const ot_opcode *row = &isa->rows.ops[isa->rows.n - 1];
     an_isa_op *op = &isa->ops[isa->rows.n - 1];
@@ -264,6 +278,85 @@ int an_decode(const an_isa *isa, const uint8_t *code, size_t size, size_t off, a
         } else if (kind == AN_IMM_REL && (int64_t)off + in.imms[i] >= 0) {
             edge(ctx, (uint32_t)((int64_t)off + in.imms[i]));
         }
+    }
+    return 0;
+}
+
+/* Up to max integers of the list "a b c" into v; how many, or -1 if it is
+ * not such a list or holds more. */
+static int parse_ints(const char *text, int64_t *v, unsigned max)
+{
+    int n = 0;
+    for (const char *p = text ? text : ""; *p;) {
+        if (*p == ' ') {
+            p++;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        long long x = strtoll(p, &end, 10);
+        if (end == p || errno || (*end && *end != ' ') || (unsigned)n == max)
+            return -1;
+        v[n++] = x;
+        p = end;
+    }
+    return n;
+}
+
+int an_insn_from_row(const an_isa *isa, uint32_t off, int64_t len, int64_t opcode,
+                     const char *regs, const char *imms, const char *targets, an_insn *out,
+                     an_edge_fn edge, void *ctx, int *unanalysed, const char **why)
+{
+    const ot_opcode *row = opcode >= 0 && opcode <= UINT32_MAX
+                               ? ot_table_find(&isa->rows, (uint32_t)opcode)
+                               : NULL;
+    int64_t reg[AN_MAX_REGS], imm[OT_MAX_IMMS];
+    int nregs = parse_ints(regs, reg, AN_MAX_REGS), nimms = parse_ints(imms, imm, OT_MAX_IMMS);
+    *why = !row                             ? "an opcode of no row of the run's table"
+           : len <= 0 || len > UINT32_MAX   ? "a length that is none"
+           : nregs != row->nregs            ? "register operands that are not its row's"
+           : nimms < 0                      ? "immediates that are not a list of numbers"
+           : row->nimms && nimms != row->nimms ? "immediates that are not its row's"
+                                            : NULL;
+    if (*why)
+        return -1;
+    const an_isa_op *op = &isa->ops[row - isa->rows.ops];
+    memset(out, 0, sizeof *out);
+    out->off = off;
+    out->len = (uint32_t)len;
+    out->op = op->gop;
+    out->flags = op->flags;
+    int analysed = !row->foreign;
+    for (int i = 0; i < nregs; i++)
+        analysed &= reg[i] >= 0 && reg[i] < 32;
+    if (analysed) {
+        out->nregs = row->nregs;
+        out->regf = row->regf;
+        out->uses = op->uses;
+        out->defs = op->defs;
+        for (int i = 0; i < nregs; i++)
+            out->reg[i] = (uint8_t)reg[i];
+    }
+    *unanalysed = !analysed;
+    out->nimms = (uint8_t)nimms;
+    for (int i = 0; i < nimms; i++) {
+        an_imm kind = row->nimms ? imm_class((ot_imm)row->imm[i]) : AN_IMM_OTHER;
+        if (out->imm_kind == AN_IMM_NONE || out->imm_kind == AN_IMM_REL) {
+            out->imm_kind = (uint8_t)kind;
+            out->imm = imm[i];
+        }
+    }
+    for (const char *p = targets ? targets : ""; edge && *p;) {
+        char *end;
+        errno = 0;
+        unsigned long long t = strtoull(p, &end, 10);
+        if (end == p || errno || t > UINT32_MAX) {
+            *why = "branch targets that are not a list of offsets";
+            return -1;
+        }
+        edge(ctx, (uint32_t)t);
+        for (p = end; *p == ' '; p++)
+            ;
     }
     return 0;
 }

@@ -54,4 +54,14 @@ typedef void (*an_edge_fn)(void *ctx, uint32_t target);
 int an_decode(const an_isa *isa, const uint8_t *code, size_t size, size_t off, an_insn *out,
               an_edge_fn edge, void *ctx);
 
+/* An instruction from its stored row (schema version 6: the run's rows
+ * carry their operands as its interpreter's decoder reported them):
+ * offset, length, opcode, and the lists regs, imms and targets.  Register
+ * operands of another class than x and f, or numbered 32 or more, are
+ * left out of the analysis (*unanalysed is set).  Returns 0, or -1 with
+ * why saying what is wrong with the row. */
+int an_insn_from_row(const an_isa *isa, uint32_t off, int64_t len, int64_t opcode,
+                     const char *regs, const char *imms, const char *targets, an_insn *out,
+                     an_edge_fn edge, void *ctx, int *unanalysed, const char **why);
+
 #endif

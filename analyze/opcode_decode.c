@@ -52,6 +52,11 @@ int ot_decode(const ot_table *t, const uint8_t *code, size_t size, size_t off, o
         id = 256 + (uint32_t)read_le(code + off + 1, 2);
     }
     const ot_opcode *op = ot_table_find(t, id);
+    if (op && op->declared) {
+        snprintf(err, cap, "opcode %s is not in Pulley's encoding: read the stored instruction rows",
+                 op->name);
+        return -1;
+    }
     if (!op) {
         if (id < 256)
             snprintf(err, cap, "unknown opcode 0x%02x", (unsigned)id);

@@ -62,15 +62,11 @@ static const char *parse_operands(ot_opcode *d, const char *operands, int *unkno
     return NULL;
 }
 
-int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands,
-                 int64_t length, int64_t reg_bits, char *err, size_t cap)
+/* Is row `id` one that may follow t's last row?  0, or -1 with err. */
+static int check_row_id(const ot_table *t, int64_t id, const char *name, const char *operands,
+                        int declared, char *err, size_t cap)
 {
-    if (reg_bits != 5 && reg_bits != 8) {
-        snprintf(err, cap, "opcode %s (%lld): %lld bits per register operand (5 or 8)",
-                 name ? name : "?", (long long)id, (long long)reg_bits);
-        return -1;
-    }
-    if (id < 0 || id == OT_ESCAPE_BYTE || id > 256 + 0xFFFF) {
+    if (id < 0 || (!declared && (id == OT_ESCAPE_BYTE || id > 256 + 0xFFFF)) || id > UINT32_MAX) {
         snprintf(err, cap, "opcode id %lld is not an opcode number", (long long)id);
         return -1;
     }
@@ -82,6 +78,82 @@ int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands
         snprintf(err, cap, "opcode %lld has no name or no operands", (long long)id);
         return -1;
     }
+    return 0;
+}
+
+/* Append d (its name copied); 0, or -1 with err. */
+static int append_row(ot_table *t, ot_opcode d, const char *name, char *err, size_t cap)
+{
+    if (t->n == t->cap) {
+        size_t ncap = t->cap ? 2 * t->cap : 256;
+        ot_opcode *grown = realloc(t->ops, ncap * sizeof *grown);
+        if (!grown) {
+            snprintf(err, cap, "out of memory");
+            return -1;
+        }
+        t->ops = grown;
+        t->cap = ncap;
+    }
+    if (!(d.name = strdup(name))) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    t->ops[t->n++] = d;
+    return 0;
+}
+
+int ot_table_add_declared(ot_table *t, int64_t id, const char *name, const char *operands,
+                          unsigned nregs, char *err, size_t cap)
+{
+    if (check_row_id(t, id, name, operands, 1, err, cap) != 0)
+        return -1;
+    ot_opcode d = {.id = (uint32_t)id, .declared = 1};
+    const char *problem = nregs > OT_MAX_REGS ? "more than 16 register operands" : NULL;
+    for (const char *p = operands; *p && !problem;) {
+        size_t len = strcspn(p, " ");
+        if (len && d.nregs < nregs) {
+            if (len == 1 && *p == 'f')
+                d.regf |= (uint16_t)(1u << d.nregs);
+            else if (!(len == 1 && *p == 'x'))
+                d.foreign = 1;
+            d.nregs++;
+        } else if (len && d.nimms == OT_MAX_IMMS) {
+            problem = "more than 8 immediates";
+        } else if (len) {
+            unsigned i = d.nimms++;
+            d.imm[i] = OT_IMM_UNKNOWN;
+            for (size_t k = 0; k < sizeof imm_words / sizeof imm_words[0]; k++)
+                if (strlen(imm_words[k].word) == len && memcmp(p, imm_words[k].word, len) == 0)
+                    d.imm[i] = (uint8_t)imm_words[k].kind;
+        }
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    if (!problem && *operands && d.nregs != nregs)
+        problem = "fewer operand kinds than roles";
+    if (!*operands)
+        d.nregs = (uint8_t)nregs, d.foreign = nregs > 0; /* undeclared kinds */
+    if (problem) {
+        snprintf(err, cap, "opcode %s (%lld), operands '%s': %s", name, (long long)id, operands,
+                 problem);
+        return -1;
+    }
+    return append_row(t, d, name, err, cap);
+}
+
+int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands,
+                 int64_t length, int64_t reg_bits, char *err, size_t cap)
+{
+    if (reg_bits != 5 && reg_bits != 8) {
+        snprintf(err, cap,
+                 "opcode %s (%lld): %lld bits per register operand (5 or 8; 0 is a code"
+                 " not in Pulley's encoding, whose instructions cannot be decoded here)",
+                 name ? name : "?", (long long)id, (long long)reg_bits);
+        return -1;
+    }
+    if (check_row_id(t, id, name, operands, 0, err, cap) != 0)
+        return -1;
     ot_opcode d = {.id = (uint32_t)id, .hdr = id >= 256 ? 3 : 1, .reg_bits = (uint8_t)reg_bits};
     int unknown;
     const char *problem = parse_operands(&d, operands, &unknown);
@@ -107,22 +179,7 @@ int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands
     }
     d.imm_bytes = (uint8_t)imm_bytes;
     d.length = (uint8_t)length;
-    if (t->n == t->cap) {
-        size_t ncap = t->cap ? 2 * t->cap : 256;
-        ot_opcode *grown = realloc(t->ops, ncap * sizeof *grown);
-        if (!grown) {
-            snprintf(err, cap, "out of memory");
-            return -1;
-        }
-        t->ops = grown;
-        t->cap = ncap;
-    }
-    if (!(d.name = strdup(name))) {
-        snprintf(err, cap, "out of memory");
-        return -1;
-    }
-    t->ops[t->n++] = d;
-    return 0;
+    return append_row(t, d, name, err, cap);
 }
 
 void ot_table_drop_last(ot_table *t)

@@ -58,6 +58,9 @@ typedef struct ot_opcode {
     uint8_t imm_size[OT_MAX_IMMS]; /* bytes of each, 1 .. 8 */
     uint8_t imm_bytes; /* bytes of all immediates */
     uint8_t length;    /* encoded bytes, jump table entries excluded */
+    uint8_t declared;  /* a row of another encoding (reg_bits 0): its operands are
+                        * declared, not decodable here (ot_decode refuses it) */
+    uint8_t foreign;   /* declared: a register operand of a class other than x, f */
 } ot_opcode;
 
 typedef struct ot_table {
@@ -71,6 +74,14 @@ typedef struct ot_table {
  * not fit the length, out of memory); t is unchanged then. */
 int ot_table_add(ot_table *t, int64_t id, const char *name, const char *operands,
                  int64_t length, int64_t reg_bits, char *err, size_t cap);
+
+/* Append a row of an ISA whose code is not in Pulley's encoding (stored
+ * reg_bits 0): its first nregs operand words are register operands of the
+ * class each names (x, f, or another: then foreign), the rest immediates;
+ * the instruction rows stored with the run give their values.  Returns 0,
+ * or -1 with err as ot_table_add. */
+int ot_table_add_declared(ot_table *t, int64_t id, const char *name, const char *operands,
+                          unsigned nregs, char *err, size_t cap);
 
 /* Remove the row added last (a reader that refuses it after all). */
 void ot_table_drop_last(ot_table *t);

@@ -75,6 +75,9 @@ typedef struct an_run {
     char *benchmark;
     uint32_t bench;  /* index into an_profile.benches */
     int exact;       /* counts are exact executions */
+    int operands_stored; /* instructions built from stored rows (schema 6) */
+    uint64_t unanalysed; /* instructions whose register operands the analysis
+                          * leaves out (not x/f registers below 32) */
     double total;    /* estimated dynamic instructions (raw units) */
     an_func *funcs;
     size_t nfuncs;

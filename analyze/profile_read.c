@@ -59,20 +59,28 @@ static void add_edge(void *ctx, uint32_t target)
     c->f->edges[c->f->nedges++] = (an_edge){c->f->ninsns, target};
 }
 
+/* Room for one more instruction in f (cap its capacity); 0 or -1. */
+static int grow_insns(an_func *f, size_t *cap, size_t hint)
+{
+    if (f->ninsns < *cap)
+        return 0;
+    size_t n = *cap ? 2 * *cap : hint + 4;
+    an_insn *g = realloc(f->insns, n * sizeof *g);
+    if (!g)
+        return -1;
+    f->insns = g;
+    *cap = n;
+    return 0;
+}
+
 /* Decode code into f->insns (stopping at undecodable bytes) and split it. */
 static int decode_function(an_func *f, const an_isa *isa, const uint8_t *code, size_t size)
 {
     size_t cap = 0;
     edge_ctx ec = {f, 0, 0};
     for (size_t off = 0; off < size;) {
-        if (f->ninsns == cap) {
-            size_t n = cap ? 2 * cap : size / 4 + 4;
-            an_insn *g = realloc(f->insns, n * sizeof *g);
-            if (!g)
-                return -1;
-            f->insns = g;
-            cap = n;
-        }
+        if (grow_insns(f, &cap, size / 4) != 0)
+            return -1;
         if (an_decode(isa, code, size, off, &f->insns[f->ninsns], add_edge, &ec) != 0)
             break; /* the rest is not code of this table: analyse what decoded */
         off += f->insns[f->ninsns].len;
@@ -93,7 +101,78 @@ static an_func *find_func(an_run *run, int64_t id)
     return bsearch(&key, run->funcs, run->nfuncs, sizeof key, cmp_func_id);
 }
 
-static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa *isa)
+/* The instructions of a run whose rows carry their operands (schema
+ * version 6), built from those rows instead of decoding the code: the
+ * analysis then needs nothing of the ISA's encoding.  0, 1 when a row is
+ * not an instruction of its function (why says which), -1 on failure. */
+static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, size_t cap)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db,
+                                "SELECT i.function_id, i.offset, i.length, i.opcode, i.regs, i.imms,"
+                                " i.targets, f.size FROM instructions i"
+                                " JOIN functions f ON f.id = i.function_id"
+                                " WHERE f.run_id = ?1 ORDER BY i.function_id, i.offset",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, run->id);
+    an_func *f = NULL;
+    size_t icap = 0;
+    edge_ctx ec = {0};
+    int result = 0;
+    while (result == 0 && (rc == SQLITE_OK || rc == SQLITE_ROW) &&
+           (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        an_func *g = find_func(run, sqlite3_column_int64(st, 0));
+        if (!g)
+            continue; /* added since the run was listed */
+        if (g != f) {
+            f = g;
+            icap = 0;
+            ec = (edge_ctx){f, 0, 0};
+        }
+        int64_t off = sqlite3_column_int64(st, 1), len = sqlite3_column_int64(st, 2);
+        int64_t end = f->ninsns ? (int64_t)f->insns[f->ninsns - 1].off + f->insns[f->ninsns - 1].len
+                                : 0;
+        const char *bad = NULL;
+        int unanalysed = 0;
+        if (off != end || len <= 0 || off + len > sqlite3_column_int64(st, 7))
+            bad = "it does not follow the instruction before it inside the code";
+        else if (grow_insns(f, &icap, 16) != 0)
+            result = -1;
+        else if (an_insn_from_row(isa, (uint32_t)off, len, sqlite3_column_int64(st, 3),
+                                  (const char *)sqlite3_column_text(st, 4),
+                                  (const char *)sqlite3_column_text(st, 5),
+                                  (const char *)sqlite3_column_text(st, 6), &f->insns[f->ninsns],
+                                  add_edge, &ec, &unanalysed, &bad) == 0)
+            f->ninsns++;
+        run->unanalysed += unanalysed;
+        if (ec.failed)
+            result = -1;
+        if (bad) {
+            snprintf(why, cap, "function %s: the instruction row at offset 0x%04" PRIx64 ": %s",
+                     f->name, off, bad);
+            result = 1;
+        }
+    }
+    if (result == 0 && rc != SQLITE_DONE) {
+        snprintf(why, cap, "reading instructions: %s", sqlite3_errmsg(db));
+        result = -1;
+    } else if (result == -1) {
+        snprintf(why, cap, "out of memory");
+    }
+    sqlite3_finalize(st);
+    for (size_t i = 0; result == 0 && i < run->nfuncs; i++)
+        if (an_split_blocks(&run->funcs[i]) != 0) {
+            snprintf(why, cap, "out of memory");
+            result = -1;
+        }
+    return result;
+}
+
+/* The run's functions, decoded from their code with isa unless
+ * `from_rows` (load_rows builds their instructions). */
+static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa *isa,
+                          int from_rows)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db, "SELECT id, name, code FROM functions WHERE run_id = ?1 ORDER BY id",
@@ -117,7 +196,7 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
         f->serial = p->nfuncs++;
         const uint8_t *code = sqlite3_column_blob(st, 2);
         size_t size = (size_t)sqlite3_column_bytes(st, 2);
-        if (!f->name || (size && decode_function(f, isa, code, size) != 0)) {
+        if (!f->name || (size && !from_rows && decode_function(f, isa, code, size) != 0)) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -206,15 +285,19 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *
     an_isa isa;
     if (an_isa_load(db, run->id, p, &isa, err, cap) != 0)
         return -1;
-    int rc = load_functions(db, p, run, &isa);
-    if (rc == 0) {
-        rc = an_check_run(db, run, &isa, version >= 4, err, cap);
-        if (rc != 0) {
-            an_isa_free(&isa);
-            return rc;
-        }
+    int rc = load_functions(db, p, run, &isa, run->operands_stored);
+    if (rc != 0) {
+        snprintf(err, cap, "reading functions: %s", sqlite3_errmsg(db));
+        an_isa_free(&isa);
+        return -1;
     }
+    if (run->operands_stored)
+        rc = load_rows(db, run, &isa, err, cap);
+    if (rc == 0)
+        rc = an_check_run(db, run, &isa, version >= 4, run->operands_stored, err, cap);
     an_isa_free(&isa);
+    if (rc != 0)
+        return rc;
     /* Rows naming one instruction add up in attach() (no GROUP BY, which
      * would sort every row first). */
     if (rc == 0)
@@ -259,9 +342,12 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
     char why[512];
     int rc = sqlite3_prepare_v2(
         db,
-        "SELECT id, label, benchmark, exact, outcome, samples_written,"
-        " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id)"
-        " FROM runs ORDER BY id",
+        version >= 6 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
+                       " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
+                       " operands_stored FROM runs ORDER BY id"
+                     : "SELECT id, label, benchmark, exact, outcome, samples_written,"
+                       " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
+                       " 0 FROM runs ORDER BY id",
         -1, &st, NULL);
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(st, 0);
@@ -287,6 +373,7 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
         run->label = dup_col(st, 1);
         run->benchmark = dup_col(st, 2);
         run->exact = facts.exact;
+        run->operands_stored = sqlite3_column_int(st, 7) != 0;
         if (!run->db) {
             an_run_free(run);
             rc = SQLITE_NOMEM;

@@ -38,7 +38,7 @@ static long global_op(const an_isa *isa, int64_t id)
  * offset) into its checksum h, stepping past them; 1 with why when a row
  * is not the instruction f's code decodes to at its offset. */
 static int check_rows(sqlite3_stmt *rows, int *more, const an_func *f, const an_isa *isa,
-                      uint64_t *h, char *why, size_t cap)
+                      int operands_stored, uint64_t *h, char *why, size_t cap)
 {
     while (*more == SQLITE_ROW && sqlite3_column_int64(rows, 0) == f->id) {
         int64_t off = sqlite3_column_int64(rows, 1), len = sqlite3_column_int64(rows, 2);
@@ -53,13 +53,22 @@ static int check_rows(sqlite3_stmt *rows, int *more, const an_func *f, const an_
             return 1;
         }
         *h = pvm_checksum_row(*h, off, len, op, (const char *)sqlite3_column_text(rows, 4));
+        if (operands_stored)
+            *h = pvm_checksum_operands(*h, (const char *)sqlite3_column_text(rows, 5),
+                                       (const char *)sqlite3_column_text(rows, 6),
+                                       (const char *)sqlite3_column_text(rows, 7));
         *more = sqlite3_step(rows);
     }
     return 0;
 }
 
-int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_checksum, char *why,
-                 size_t cap)
+/* The instruction rows of run ?1, by function and offset. */
+#define RUN_ROWS                                                                                   \
+    " FROM instructions i JOIN functions f ON f.id = i.function_id"                                \
+    " WHERE f.run_id = ?1 ORDER BY i.function_id, i.offset"
+
+int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_checksum,
+                 int operands_stored, char *why, size_t cap)
 {
     sqlite3_stmt *funcs = NULL, *rows = NULL;
     int rc = sqlite3_prepare_v2(db,
@@ -71,15 +80,19 @@ int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_chec
                                 -1, &funcs, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(db,
-                                "SELECT i.function_id, i.offset, i.length, i.opcode, i.text"
-                                " FROM instructions i JOIN functions f ON f.id = i.function_id"
-                                " WHERE f.run_id = ?1 ORDER BY i.function_id, i.offset",
+                                operands_stored
+                                    ? "SELECT i.function_id, i.offset, i.length, i.opcode, i.text,"
+                                      " i.regs, i.imms, i.targets" RUN_ROWS
+                                    : "SELECT i.function_id, i.offset, i.length, i.opcode, i.text"
+                                      RUN_ROWS,
                                 -1, &rows, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(funcs, 1, run->id);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(rows, 1, run->id);
     int result = rc == SQLITE_OK ? 0 : -1;
+    if (result != 0)
+        snprintf(why, cap, "checking the functions: %s", sqlite3_errmsg(db));
     int more = rc == SQLITE_OK ? sqlite3_step(rows) : rc;
     while (result == 0 && (rc = sqlite3_step(funcs)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(funcs, 0);
@@ -91,7 +104,7 @@ int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_chec
             more = sqlite3_step(rows);
         uint64_t h = pvm_checksum_bytes(PVM_CHECKSUM_START, sqlite3_column_blob(funcs, 1),
                                         (size_t)sqlite3_column_bytes(funcs, 1));
-        result = check_rows(rows, &more, f, isa, &h, why, cap);
+        result = check_rows(rows, &more, f, isa, operands_stored, &h, why, cap);
         if (result == 0 && sqlite3_column_type(funcs, 2) != SQLITE_NULL &&
             (uint64_t)sqlite3_column_int64(funcs, 2) != h) {
             snprintf(why, cap,

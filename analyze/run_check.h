@@ -16,10 +16,11 @@
 #include "profile.h"
 
 /* Check run (its functions loaded and decoded with isa, sorted by id)
- * against db; has_checksum: the file has functions.checksum.  Returns 0
+ * against db; has_checksum: the file has functions.checksum;
+ * operands_stored: the rows carry operands, which the checksum covers.  Returns 0
  * when intact, 1 when damaged (why names the function and what is wrong),
  * -1 when the database cannot be read (why says why). */
-int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_checksum, char *why,
-                 size_t cap);
+int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_checksum,
+                 int operands_stored, char *why, size_t cap);
 
 #endif

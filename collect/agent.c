@@ -1,5 +1,5 @@
 /*
- * agent.c - the profiling agent (interp/profile_agent.h): ties together
+ * agent.c - the profiling agent (include/pulley/profile.h): ties together
  * the database (profile_db, run_store), the registry of what the VM
  * registered, the sampler thread and the writer thread.
  *
@@ -12,7 +12,7 @@
  * the registry and the outcome; the sampler has its own for slots; the
  * database connection has its own for transactions.
  */
-#include "profile_agent.h"
+#include <pulley/profile.h>
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa_rows.h"
 #include "pc_hist.h"
 #include "profile_db.h"
 #include "registry.h"
@@ -34,8 +35,8 @@
  * more samples), and 4 times larger ones gain less than 1% more. */
 enum { QUEUE_BUFFERS = 16, BUFFER_SAMPLES = 16384 };
 
-struct pvm_agent {
-    const pvm_agent_isa *isa;
+struct pulleyprof_agent {
+    isa_rows isa; /* the checked opcode table */
     unsigned hz;
     uint64_t started_ns;
     profile_db db;
@@ -66,43 +67,47 @@ static void set_err(char *err, size_t cap, const char *msg)
 
 /* End the run row without its content (nothing was registered or the
  * registry cannot be indexed). */
-static void end_run_only(pvm_agent *a, const run_end *end)
+static void end_run_only(pulleyprof_agent *a, const run_end *end)
 {
     char ignored[256];
     registry none = {0};
-    run_store_finish(&a->db, a->run_id, a->isa, &none, &(pc_hist){0}, &a->catalog, end, ignored,
+    run_store_finish(&a->db, a->run_id, &a->isa, &none, &(pc_hist){0}, &a->catalog, end, ignored,
                      sizeof ignored);
 }
 
-pvm_agent *pvm_agent_open(const pvm_agent_config *cfg, char *err, size_t errcap)
+pulleyprof_agent *pulleyprof_open(const pulleyprof_config *cfg, char *err, size_t errcap)
 {
     if (!cfg || !cfg->db_path || !cfg->isa) {
-        set_err(err, errcap, "pvm_agent_open: a database path and an ISA are required");
+        set_err(err, errcap, "pulleyprof_open: a database path and an ISA are required");
         return NULL;
     }
-    unsigned hz = cfg->sample_hz ? cfg->sample_hz : PVM_AGENT_DEFAULT_HZ;
-    if (hz > PVM_AGENT_MAX_HZ) {
+    unsigned hz = cfg->sample_hz ? cfg->sample_hz : PULLEYPROF_DEFAULT_HZ;
+    if (hz > PULLEYPROF_MAX_HZ) {
         snprintf(err, errcap, "sample rate %u Hz is above the maximum (%u Hz)", hz,
-                 PVM_AGENT_MAX_HZ);
+                 PULLEYPROF_MAX_HZ);
         return NULL;
     }
-    pvm_agent *a = calloc(1, sizeof *a);
+    pulleyprof_agent *a = calloc(1, sizeof *a);
     if (!a) {
         set_err(err, errcap, "out of memory");
         return NULL;
     }
-    a->isa = cfg->isa;
+    if (isa_rows_init(&a->isa, cfg->isa, err, errcap) != 0) {
+        free(a);
+        return NULL;
+    }
     a->hz = hz;
     a->exact = cfg->exact != 0;
     a->started_ns = sampler_now_ns();
     if (pthread_mutex_init(&a->lock, NULL) != 0) {
         set_err(err, errcap, "cannot create a mutex");
+        isa_rows_free(&a->isa);
         free(a);
         return NULL;
     }
     if (pdb_open(&a->db, cfg->db_path, err, errcap) != 0)
         goto no_db;
-    if (run_store_begin(&a->db, cfg, hz, &a->run_id, err, errcap) != 0)
+    if (run_store_begin(&a->db, cfg, &a->isa, hz, &a->run_id, err, errcap) != 0)
         goto no_run;
     if (sample_queue_init(&a->queue, QUEUE_BUFFERS, BUFFER_SAMPLES) != 0) {
         set_err(err, errcap, "out of memory for sample buffers");
@@ -122,16 +127,22 @@ no_writer:
     sample_queue_destroy(&a->queue);
 no_queue:
     end_run_only(a, &(run_end){.outcome = "collector failed to start",
-                               .summary = &(pvm_agent_summary){0}});
+                               .summary = &(pulleyprof_summary){0}});
 no_run:
     pdb_close(&a->db, (char[256]){0}, 256);
 no_db:
     pthread_mutex_destroy(&a->lock);
+    isa_rows_free(&a->isa);
     free(a);
     return NULL;
 }
 
-int pvm_agent_register_module(pvm_agent *a, const char *name, const void *decode_ctx)
+const char *pulleyprof_version(void)
+{
+    return PULLEY_VERSION;
+}
+
+int pulleyprof_register_module(pulleyprof_agent *a, const char *name, const void *decode_ctx)
 {
     pthread_mutex_lock(&a->lock);
     int h = a->closing ? -1 : registry_add_module(&a->reg, name, decode_ctx);
@@ -139,7 +150,7 @@ int pvm_agent_register_module(pvm_agent *a, const char *name, const void *decode
     return h;
 }
 
-int pvm_agent_register_function(pvm_agent *a, int module, uint32_t index, const char *name,
+int pulleyprof_register_function(pulleyprof_agent *a, int module, uint32_t index, const char *name,
                                 uintptr_t address, const uint8_t *code, size_t size)
 {
     pthread_mutex_lock(&a->lock);
@@ -152,7 +163,7 @@ int pvm_agent_register_function(pvm_agent *a, int module, uint32_t index, const 
 /* What the catalog thread writes: a copy of the registry's lists (their
  * names and code stay where the registry keeps them until close). */
 typedef struct catalog_job {
-    pvm_agent *a;
+    pulleyprof_agent *a;
     reg_module *mods;
     reg_function *funcs;
     size_t nmods, nfuncs;
@@ -161,10 +172,10 @@ typedef struct catalog_job {
 static void *catalog_main(void *arg)
 {
     catalog_job *j = arg;
-    pvm_agent *a = j->a;
+    pulleyprof_agent *a = j->a;
     char ignored[512];
     /* After a failure, close writes what the catalog does not hold. */
-    run_store_catalog(&a->db, a->run_id, a->isa, j->mods, j->nmods, j->funcs, j->nfuncs,
+    run_store_catalog(&a->db, a->run_id, &a->isa, j->mods, j->nmods, j->funcs, j->nfuncs,
                       &a->catalog, ignored, sizeof ignored);
     free(j->mods);
     free(j->funcs);
@@ -180,7 +191,7 @@ static void *copy_of(const void *items, size_t n, size_t size)
 
 /* Under a->lock: start writing what is registered, once (when nothing
  * can be copied or no thread started, close writes it all). */
-static void start_catalog(pvm_agent *a)
+static void start_catalog(pulleyprof_agent *a)
 {
     if (a->catalog_started || a->closing || a->reg.nfuncs == 0)
         return;
@@ -203,7 +214,7 @@ static void start_catalog(pvm_agent *a)
     free(j);
 }
 
-int pvm_agent_register_slot(pvm_agent *a, _Atomic(uintptr_t) *slot)
+int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot)
 {
     if (!slot || sampler_add_slot(&a->sampler, slot) != 0)
         return -1;
@@ -213,14 +224,14 @@ int pvm_agent_register_slot(pvm_agent *a, _Atomic(uintptr_t) *slot)
     return 0;
 }
 
-int pvm_agent_unregister_slot(pvm_agent *a, _Atomic(uintptr_t) *slot)
+int pulleyprof_unregister_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot)
 {
     return sampler_remove_slot(&a->sampler, slot);
 }
 
 /* Record an exact count, a transfer's (edge) or an instruction's; -1 when
  * closing, out of memory, or not attributable (then counted). */
-static int add_count(pvm_agent *a, int func, uint32_t from, int to_func, uint32_t to,
+static int add_count(pulleyprof_agent *a, int func, uint32_t from, int to_func, uint32_t to,
                      uint64_t count, bool edge)
 {
     pthread_mutex_lock(&a->lock);
@@ -237,23 +248,23 @@ static int add_count(pvm_agent *a, int func, uint32_t from, int to_func, uint32_
     return rc;
 }
 
-int pvm_agent_add_exec_count(pvm_agent *a, int func, uint32_t offset, uint64_t count)
+int pulleyprof_add_exec_count(pulleyprof_agent *a, int func, uint32_t offset, uint64_t count)
 {
     return add_count(a, func, offset, -1, 0, count, false);
 }
 
-int pvm_agent_add_transfer_count(pvm_agent *a, int func, uint32_t from, int to_func, uint32_t to,
+int pulleyprof_add_transfer_count(pulleyprof_agent *a, int func, uint32_t from, int to_func, uint32_t to,
                                  uint64_t count)
 {
     return add_count(a, func, from, to_func, to, count, true);
 }
 
-int pvm_agent_add_edge_count(pvm_agent *a, int func, uint32_t from, uint32_t to, uint64_t count)
+int pulleyprof_add_edge_count(pulleyprof_agent *a, int func, uint32_t from, uint32_t to, uint64_t count)
 {
     return add_count(a, func, from, func, to, count, true);
 }
 
-void pvm_agent_set_outcome(pvm_agent *a, const char *outcome, int exit_status)
+void pulleyprof_set_outcome(pulleyprof_agent *a, const char *outcome, int exit_status)
 {
     char *copy = outcome ? strdup(outcome) : NULL;
     pthread_mutex_lock(&a->lock);
@@ -264,7 +275,7 @@ void pvm_agent_set_outcome(pvm_agent *a, const char *outcome, int exit_status)
     pthread_mutex_unlock(&a->lock);
 }
 
-int pvm_agent_close(pvm_agent *a, pvm_agent_summary *summary, char *err, size_t errcap)
+int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err, size_t errcap)
 {
     pthread_mutex_lock(&a->lock);
     a->closing = true; /* no catalog thread starts after this */
@@ -275,7 +286,7 @@ int pvm_agent_close(pvm_agent *a, pvm_agent_summary *summary, char *err, size_t 
 
     sampler_stop(&a->sampler); /* queues the last buffer, closes the queue */
     writer_join(&a->writer);
-    pvm_agent_summary s = {
+    pulleyprof_summary s = {
         .run_id = a->run_id,
         .samples_taken = a->sampler.taken,
         .samples_written = a->writer.written,
@@ -318,7 +329,7 @@ int pvm_agent_close(pvm_agent *a, pvm_agent_summary *summary, char *err, size_t 
         snprintf(store_err, sizeof store_err, "out of memory sorting the functions");
         end_run_only(a, &end);
     } else {
-        run_store_finish(&a->db, a->run_id, a->isa, &a->reg, &a->writer.hist, &a->catalog, &end,
+        run_store_finish(&a->db, a->run_id, &a->isa, &a->reg, &a->writer.hist, &a->catalog, &end,
                          store_err, sizeof store_err);
     }
     pthread_mutex_unlock(&a->lock);
@@ -329,6 +340,7 @@ int pvm_agent_close(pvm_agent *a, pvm_agent_summary *summary, char *err, size_t 
         set_err(err, errcap, store_err);
         rc = -1;
     }
+    s.functions_cut_short = a->catalog.cut_short;
     if (summary)
         *summary = s;
     sampler_destroy(&a->sampler);
@@ -336,6 +348,7 @@ int pvm_agent_close(pvm_agent *a, pvm_agent_summary *summary, char *err, size_t 
     pc_hist_free(&a->writer.hist);
     registry_free(&a->reg);
     run_catalog_free(&a->catalog);
+    isa_rows_free(&a->isa);
     free(a->outcome);
     pthread_mutex_destroy(&a->lock);
     free(a);

@@ -75,12 +75,23 @@ static const char migrate_3_to_4[] =
 /* Version 4 -> 5: only the views changed (views.sql re-creates them). */
 static const char migrate_4_to_5[] = "PRAGMA user_version = 5;";
 
+/* Version 5 -> 6: instruction rows carry their operands and branch
+ * targets (NULL in runs written before), runs say so, and count the
+ * functions whose code stopped decoding. */
+static const char migrate_5_to_6[] =
+    "ALTER TABLE instructions ADD COLUMN regs TEXT;"
+    "ALTER TABLE instructions ADD COLUMN imms TEXT;"
+    "ALTER TABLE instructions ADD COLUMN targets TEXT;"
+    "ALTER TABLE runs ADD COLUMN operands_stored INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE runs ADD COLUMN functions_cut_short INTEGER;"
+    "PRAGMA user_version = 6;";
+
 /* migrations[v - 1] takes a database from version v to v + 1.  An empty
  * file gets the current schema from schema.sql at once.  A new schema
  * version changes schema.sql and adds its migration here; views.sql is
  * applied after every creation or migration. */
 static const char *const migrations[] = {migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
-                                         migrate_4_to_5};
+                                         migrate_4_to_5, migrate_5_to_6};
 _Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION - 1,
                "one migration per schema version after the first");
 

@@ -69,7 +69,7 @@ static const cli_tool tool = {
 enum { MAX_DIRS = 64 };
 
 typedef struct options {
-    pvm_agent_config cfg;
+    pulleyprof_config cfg;
     collect_program prog;
     const char *dirs[MAX_DIRS];
     guest_env env;
@@ -81,7 +81,7 @@ static int parse_hz(const char *s, unsigned *hz)
     char *end;
     errno = 0;
     unsigned long v = strtoul(s, &end, 10);
-    if (errno || end == s || *end || v == 0 || v > PVM_AGENT_MAX_HZ)
+    if (errno || end == s || *end || v == 0 || v > PULLEYPROF_MAX_HZ)
         return -1;
     *hz = (unsigned)v;
     return 0;
@@ -237,6 +237,7 @@ static int collect(int argc, char **argv, options *o)
     o->cfg.benchmark = slash ? slash + 1 : o->prog.path;
     o->cfg.build_flags = build;
     o->cfg.isa = pulley_agent_isa();
+    o->cfg.tool = "pulley-collect " PULLEY_VERSION;
     char *command = quote_command(argc, argv);
     o->cfg.command_line = command;
     /* A closed stdout or a file size limit must not cost the profile: the

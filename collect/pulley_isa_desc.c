@@ -13,17 +13,21 @@
 #include "insn.h"
 #include "isa.h"
 
-static const char *const flag_words[] = {"branch", "term", "traps", "call", "return", "macro"};
-#define NFLAGS (sizeof flag_words / sizeof *flag_words)
+_Static_assert((unsigned)PVM_FLAG_BRANCH == PULLEYPROF_BRANCH &&
+                   (unsigned)PVM_FLAG_TERM == PULLEYPROF_TERMINATOR &&
+                   (unsigned)PVM_FLAG_TRAPS == PULLEYPROF_TRAPS &&
+                   (unsigned)PVM_FLAG_CALL == PULLEYPROF_CALL &&
+                   (unsigned)PVM_FLAG_RETURN == PULLEYPROF_RETURN &&
+                   (unsigned)PVM_FLAG_MACRO == PULLEYPROF_MACRO,
+               "the VM's flags are the library's");
 
-static pvm_agent_opcode rows[PVM_OP_END];
+static pulleyprof_opcode rows[PVM_OP_END];
 static char operands[PVM_FMT_COUNT][8 * (PVM_MAX_REGS + PVM_MAX_IMMS)];
 static char roles[PVM_FMT_COUNT][3 * PVM_MAX_REGS + 1];
-static char flag_names[1u << NFLAGS][64];
 /* Macro parts: their rows, and the operand index lists they point to. */
-static pvm_agent_part parts[PVM_OP_END][PVM_MAX_PARTS];
+static pulleyprof_part parts[PVM_OP_END][PVM_MAX_PARTS];
 static char part_lists[PVM_OP_END][PVM_MAX_PARTS][2][4 * (PVM_MAX_REGS + PVM_MAX_IMMS)];
-static pvm_agent_isa isa;
+static pulleyprof_isa isa;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* "0 1 2" from n indices. */
@@ -44,20 +48,40 @@ static unsigned describe_parts(unsigned op)
         char *regs = part_lists[op][k][0], *imms = part_lists[op][k][1];
         index_list(regs, sizeof part_lists[op][k][0], m->part[k].reg, pf->nregs);
         index_list(imms, sizeof part_lists[op][k][1], m->part[k].imm, pf->nimms);
-        parts[op][k] = (pvm_agent_part){m->part[k].op, regs, imms};
+        parts[op][k] = (pulleyprof_part){m->part[k].op, regs, imms};
     }
     return m ? m->nparts : 0;
 }
 
+/* Decode with the VM's own decoder; register numbers, immediates and
+ * branch targets (relative offsets and jump table entries, from the
+ * instruction's start) as the public API reports them. */
 static int decode(const void *module, const uint8_t *code, size_t size, size_t off,
-                  unsigned *length, unsigned *opcode, char *text, size_t cap)
+                  pulleyprof_insn *out)
 {
     pvm_insn insn;
     if (pvm_decode(code, size, off, &insn) != NULL)
         return -1;
-    *length = insn.length;
-    *opcode = insn.op;
-    pvm_format_insn(text, cap, &insn, off, module);
+    const pvm_format_info *f = &pvm_formats[pvm_ops[insn.op].format];
+    out->length = insn.length;
+    out->opcode = insn.op;
+    out->nregs = f->nregs;
+    for (unsigned i = 0; i < f->nregs; i++)
+        out->regs[i] = insn.reg[i];
+    out->nimms = f->nimms;
+    for (unsigned i = 0; i < f->nimms; i++) {
+        out->imms[i] = insn.imms[i];
+        int64_t target = (int64_t)off + insn.imms[i];
+        if (f->imm[i] == PVM_IMM_REL32 && target >= 0 &&
+            pulleyprof_insn_add_target(out, (uint32_t)target) != 0)
+            return -1;
+        for (int64_t e = 0; f->imm[i] == PVM_IMM_TABLE && e < insn.imms[i]; e++) {
+            target = (int64_t)off + pvm_insn_table_entry(&insn, (uint32_t)e);
+            if (target >= 0 && pulleyprof_insn_add_target(out, (uint32_t)target) != 0)
+                return -1;
+        }
+    }
+    pvm_format_insn(out->text, out->text_cap, &insn, off, module);
     return 0;
 }
 
@@ -67,20 +91,13 @@ static void build(void)
         pvm_format_operands(&pvm_formats[f], operands[f], sizeof operands[f]);
         pvm_format_roles(&pvm_formats[f], roles[f], sizeof roles[f]);
     }
-    for (unsigned bits = 0; bits < 1u << NFLAGS; bits++) {
-        size_t n = 0;
-        for (unsigned b = 0; b < NFLAGS; b++)
-            if (bits >> b & 1)
-                n += (size_t)snprintf(flag_names[bits] + n, sizeof flag_names[bits] - n, "%s%s",
-                                      n ? " " : "", flag_words[b]);
-    }
     size_t n = 0;
     for (unsigned op = 0; op < PVM_OP_END; op++) {
         const pvm_op_info *o = &pvm_ops[op];
         if (!o->name)
             continue;
         unsigned nparts = describe_parts(op);
-        rows[n++] = (pvm_agent_opcode){
+        rows[n++] = (pulleyprof_opcode){
             .id = op,
             .name = o->name,
             .format = pvm_formats[o->format].name,
@@ -89,13 +106,12 @@ static void build(void)
             .length = o->length,
             .reg_bits = PVM_REG_BITS,
             .flags = o->flags,
-            .flag_names = flag_names[o->flags & ((1u << NFLAGS) - 1)],
             .semantics = o->semantics ? o->semantics : "",
             .parts = nparts ? parts[op] : NULL,
             .nparts = nparts,
         };
     }
-    isa = (pvm_agent_isa){
+    isa = (pulleyprof_isa){
         .name = "pulley",
         .hash = pvm_isa_hash(),
         .opcodes = rows,
@@ -104,7 +120,7 @@ static void build(void)
     };
 }
 
-const pvm_agent_isa *pulley_agent_isa(void)
+const pulleyprof_isa *pulley_agent_isa(void)
 {
     pthread_once(&once, build);
     return &isa;

@@ -6,10 +6,10 @@
 #ifndef PULLEY_ISA_DESC_H
 #define PULLEY_ISA_DESC_H
 
-#include "profile_agent.h"
+#include <pulley/profile.h>
 
 /* The descriptor; a module's decode context is its pvm_module (function
  * operands are then printed by name), or NULL. */
-const pvm_agent_isa *pulley_agent_isa(void);
+const pulleyprof_isa *pulley_agent_isa(void);
 
 #endif

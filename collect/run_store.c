@@ -43,7 +43,7 @@ static int bind_text(sqlite3_stmt *st, int i, const char *s)
     return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
 }
 
-static int insert_parts(profile_db *p, int64_t run, const pvm_agent_isa *isa, char *err,
+static int insert_parts(profile_db *p, int64_t run, const isa_rows *isa, char *err,
                         size_t errcap)
 {
     sqlite3_stmt *st;
@@ -53,8 +53,8 @@ static int insert_parts(profile_db *p, int64_t run, const pvm_agent_isa *isa, ch
                     &st, err, errcap) != 0)
         return -1;
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < isa->nopcodes; i++) {
-        const pvm_agent_opcode *o = &isa->opcodes[i];
+    for (size_t i = 0; rc == 0 && i < isa->n; i++) {
+        const pulleyprof_opcode *o = isa->by_id[i];
         for (unsigned k = 0; rc == 0 && o->parts && k < o->nparts; k++) {
             int b = sqlite3_bind_int64(st, 1, run);
             b = b ? b : sqlite3_bind_int64(st, 2, o->id);
@@ -68,7 +68,18 @@ static int insert_parts(profile_db *p, int64_t run, const pvm_agent_isa *isa, ch
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
-static int insert_opcodes(profile_db *p, int64_t run, const pvm_agent_isa *isa, char *err,
+/* The flag bits as words: "branch term". */
+static void flag_words(unsigned flags, char *out, size_t cap)
+{
+    static const char *const words[] = {"branch", "term", "traps", "call", "return", "macro"};
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned b = 0; b < sizeof words / sizeof *words && n < cap; b++)
+        if (flags >> b & 1)
+            n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? " " : "", words[b]);
+}
+
+static int insert_opcodes(profile_db *p, int64_t run, const isa_rows *isa, char *err,
                           size_t errcap)
 {
     sqlite3_stmt *st;
@@ -78,8 +89,10 @@ static int insert_opcodes(profile_db *p, int64_t run, const pvm_agent_isa *isa, 
                     &st, err, errcap) != 0)
         return -1;
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < isa->nopcodes; i++) {
-        const pvm_agent_opcode *o = &isa->opcodes[i];
+    for (size_t i = 0; rc == 0 && i < isa->n; i++) {
+        const pulleyprof_opcode *o = isa->by_id[i];
+        char flags[64];
+        flag_words(o->flags, flags, sizeof flags);
         int b = sqlite3_bind_int64(st, 1, run);
         b = b ? b : sqlite3_bind_int64(st, 2, o->id);
         b = b ? b : bind_text(st, 3, o->name);
@@ -87,10 +100,10 @@ static int insert_opcodes(profile_db *p, int64_t run, const pvm_agent_isa *isa, 
         b = b ? b : bind_text(st, 5, o->operands ? o->operands : "");
         b = b ? b : sqlite3_bind_int64(st, 6, o->length);
         b = b ? b : sqlite3_bind_int64(st, 7, o->flags);
-        b = b ? b : bind_text(st, 8, o->flag_names ? o->flag_names : "");
+        b = b ? b : bind_text(st, 8, flags);
         b = b ? b : bind_text(st, 9, o->semantics ? o->semantics : "");
         b = b ? b : bind_text(st, 10, o->roles ? o->roles : "");
-        b = b ? b : sqlite3_bind_int64(st, 11, o->reg_bits ? o->reg_bits : 8);
+        b = b ? b : sqlite3_bind_int64(st, 11, o->reg_bits);
         rc = pdb_run(p, st, b, err, errcap);
     }
     if (pdb_finalize(p, st, err, errcap) || rc)
@@ -98,21 +111,21 @@ static int insert_opcodes(profile_db *p, int64_t run, const pvm_agent_isa *isa, 
     return insert_parts(p, run, isa, err, errcap);
 }
 
-int run_store_begin(profile_db *p, const pvm_agent_config *cfg, unsigned hz, int64_t *run_id,
-                    char *err, size_t errcap)
+int run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_rows *isa, unsigned hz,
+                    int64_t *run_id, char *err, size_t errcap)
 {
     char start[64], host[512], hash[32];
     utc_now(start, sizeof start);
     host_name(host, sizeof host);
-    snprintf(hash, sizeof hash, "%016" PRIx64, cfg->isa->hash);
+    snprintf(hash, sizeof hash, "%016" PRIx64, isa->hash);
     sqlite3_stmt *st;
     pdb_lock(p);
     if (pdb_begin(p, err, errcap) != 0)
         goto begin_failed;
     if (pdb_prepare(p,
                     "INSERT INTO runs (label, benchmark, command_line, start_time, sample_hz,"
-                    " exact, build_flags, host, isa_name, isa_hash, collector)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    " exact, build_flags, host, isa_name, isa_hash, collector, operands_stored)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,1)",
                     &st, err, errcap) != 0)
         goto failed;
     int b = bind_text(st, 1, cfg->label);
@@ -125,12 +138,12 @@ int run_store_begin(profile_db *p, const pvm_agent_config *cfg, unsigned hz, int
     b = b ? b : bind_text(st, 8, host);
     b = b ? b : bind_text(st, 9, cfg->isa->name ? cfg->isa->name : "unknown");
     b = b ? b : bind_text(st, 10, hash);
-    b = b ? b : bind_text(st, 11, "pulley-collect " PULLEY_VERSION);
+    b = b ? b : bind_text(st, 11, cfg->tool ? cfg->tool : "libpulleyprof " PULLEY_VERSION);
     int rc = pdb_run(p, st, b, err, errcap);
     if (pdb_finalize(p, st, err, errcap) != 0 || rc != 0)
         goto failed;
     *run_id = sqlite3_last_insert_rowid(p->db);
-    if (insert_opcodes(p, *run_id, cfg->isa, err, errcap) != 0 || pdb_commit(p, err, errcap) != 0)
+    if (insert_opcodes(p, *run_id, isa, err, errcap) != 0 || pdb_commit(p, err, errcap) != 0)
         goto failed;
     pdb_unlock(p);
     return 0;
@@ -218,17 +231,66 @@ static int insert_functions(profile_db *p, int64_t run, const reg_function *func
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
-/* Decode every function from its start (stopping at bytes that do not
- * decode) into its instruction rows, and store the function's checksum of
- * its code and those rows (sql/func_checksum.h). */
-static int insert_instructions(profile_db *p, const pvm_agent_isa *isa, const reg_module *mods,
+/* "a b c" from n integers into buf (cap bytes); NULL when it does not fit. */
+static const char *int_list(char *buf, size_t cap, const int64_t *v, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        int w = snprintf(buf + len, cap - len, "%s%" PRId64, i ? " " : "", v[i]);
+        if (w < 0 || (size_t)w >= cap - len)
+            return NULL;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+/* One decoded instruction's operand columns (regs, imms, targets) as
+ * text lists; targets may be long (a jump table), so they get a heap
+ * buffer.  0, or -1 when out of memory. */
+typedef struct operand_text {
+    char regs[PULLEYPROF_MAX_REGS * 12], imms[PULLEYPROF_MAX_IMMS * 22];
+    char *targets;
+    size_t targets_cap;
+} operand_text;
+
+static int format_operands(operand_text *t, const pulleyprof_insn *insn)
+{
+    int64_t v[PULLEYPROF_MAX_REGS > PULLEYPROF_MAX_IMMS ? PULLEYPROF_MAX_REGS
+                                                        : PULLEYPROF_MAX_IMMS];
+    for (unsigned i = 0; i < insn->nregs; i++)
+        v[i] = insn->regs[i];
+    int_list(t->regs, sizeof t->regs, v, insn->nregs);
+    int_list(t->imms, sizeof t->imms, insn->imms, insn->nimms);
+    size_t need = insn->ntargets * 11 + 1;
+    if (need > t->targets_cap) {
+        char *grown = realloc(t->targets, need);
+        if (!grown)
+            return -1;
+        t->targets = grown;
+        t->targets_cap = need;
+    }
+    size_t len = 0;
+    t->targets[0] = '\0';
+    for (size_t i = 0; i < insn->ntargets; i++)
+        len += (size_t)snprintf(t->targets + len, t->targets_cap - len, "%s%" PRIu32, i ? " " : "",
+                                insn->targets[i]);
+    return 0;
+}
+
+/* Decode every function from its start into its instruction rows, with
+ * their operands and branch targets, and store the function's checksum of
+ * its code and those rows (sql/func_checksum.h).  A function whose bytes
+ * stop decoding keeps the rows before them and counts in *cut_short. */
+static int insert_instructions(profile_db *p, const isa_rows *isa, const reg_module *mods,
                                const reg_function *funcs, size_t from, size_t to,
-                               const int64_t *ids, char *err, size_t errcap)
+                               const int64_t *ids, uint64_t *cut_short, char *err,
+                               size_t errcap)
 {
     sqlite3_stmt *st, *sum;
     if (pdb_prepare(p,
-                    "INSERT INTO instructions (function_id, offset, length, opcode, text)"
-                    " VALUES (?,?,?,?,?)",
+                    "INSERT INTO instructions (function_id, offset, length, opcode, text, regs,"
+                    " imms, targets) VALUES (?,?,?,?,?,?,?,?)",
                     &st, err, errcap) != 0)
         return -1;
     if (pdb_prepare(p, "UPDATE functions SET checksum = ? WHERE id = ?", &sum, err, errcap) != 0) {
@@ -237,21 +299,34 @@ static int insert_instructions(profile_db *p, const pvm_agent_isa *isa, const re
     }
     int rc = 0;
     char text[TEXT_CAP];
+    pulleyprof_insn insn = {0};
+    operand_text ot = {0};
     for (size_t i = from; rc == 0 && i < to; i++) {
         const reg_function *f = &funcs[i];
         const void *ctx = mods[f->module].decode_ctx;
         uint64_t h = pvm_checksum_bytes(PVM_CHECKSUM_START, f->code, f->size);
-        unsigned len, op;
-        for (size_t off = 0; isa->decode && rc == 0 && off < f->size; off += len) {
-            if (isa->decode(ctx, f->code, f->size, off, &len, &op, text, sizeof text) != 0 ||
-                len == 0)
+        const char *why;
+        for (size_t off = 0; rc == 0 && off < f->size; off += insn.length) {
+            if (isa_rows_decode(isa, ctx, f->code, f->size, off, &insn, text, sizeof text,
+                                &why) != 0) {
+                ++*cut_short;
                 break;
-            h = pvm_checksum_row(h, (int64_t)off, len, op, text);
+            }
+            if (format_operands(&ot, &insn) != 0) {
+                snprintf(err, errcap, "out of memory writing the instructions");
+                rc = -1;
+                break;
+            }
+            h = pvm_checksum_row(h, (int64_t)off, insn.length, insn.opcode, text);
+            h = pvm_checksum_operands(h, ot.regs, ot.imms, ot.targets);
             int b = sqlite3_bind_int64(st, 1, ids[i]);
             b = b ? b : sqlite3_bind_int64(st, 2, (sqlite3_int64)off);
-            b = b ? b : sqlite3_bind_int64(st, 3, len);
-            b = b ? b : sqlite3_bind_int64(st, 4, op);
+            b = b ? b : sqlite3_bind_int64(st, 3, insn.length);
+            b = b ? b : sqlite3_bind_int64(st, 4, insn.opcode);
             b = b ? b : bind_text(st, 5, text);
+            b = b ? b : bind_text(st, 6, ot.regs);
+            b = b ? b : bind_text(st, 7, ot.imms);
+            b = b ? b : bind_text(st, 8, ot.targets);
             rc = pdb_run(p, st, b, err, errcap);
         }
         if (rc == 0) {
@@ -260,6 +335,8 @@ static int insert_instructions(profile_db *p, const pvm_agent_isa *isa, const re
             rc = pdb_run(p, sum, b, err, errcap);
         }
     }
+    free(insn.targets);
+    free(ot.targets);
     int fin = pdb_finalize(p, sum, err, errcap);
     return pdb_finalize(p, st, err, errcap) || fin || rc ? -1 : 0;
 }
@@ -292,9 +369,10 @@ static int catalog_reserve(run_catalog *c, size_t nmods, size_t nfuncs, char *er
 
 /* Inside a transaction: the part of the lists c does not hold; c is
  * extended by the caller once the transaction commits. */
-static int write_catalog(profile_db *p, int64_t run, const pvm_agent_isa *isa,
+static int write_catalog(profile_db *p, int64_t run, const isa_rows *isa,
                          const reg_module *mods, size_t nmods, const reg_function *funcs,
-                         size_t nfuncs, run_catalog *c, char *err, size_t errcap)
+                         size_t nfuncs, run_catalog *c, uint64_t *cut_short, char *err,
+                         size_t errcap)
 {
     size_t m0 = c->nmodules < nmods ? c->nmodules : nmods;
     size_t f0 = c->nfuncs < nfuncs ? c->nfuncs : nfuncs;
@@ -302,13 +380,15 @@ static int write_catalog(profile_db *p, int64_t run, const pvm_agent_isa *isa,
                    insert_modules(p, run, mods, m0, nmods, c->module_ids, err, errcap) ||
                    insert_functions(p, run, funcs, f0, nfuncs, c->module_ids, c->func_ids, err,
                                     errcap) ||
-                   insert_instructions(p, isa, mods, funcs, f0, nfuncs, c->func_ids, err, errcap)
+                   insert_instructions(p, isa, mods, funcs, f0, nfuncs, c->func_ids, cut_short, err,
+                                       errcap)
                ? -1
                : 0;
 }
 
-static void catalog_written(run_catalog *c, size_t nmods, size_t nfuncs)
+static void catalog_written(run_catalog *c, size_t nmods, size_t nfuncs, uint64_t cut_short)
 {
+    c->cut_short += cut_short;
     if (nmods > c->nmodules)
         c->nmodules = nmods;
     if (nfuncs > c->nfuncs)
@@ -320,7 +400,7 @@ static void catalog_written(run_catalog *c, size_t nmods, size_t nfuncs)
  * catalog (a large module under a sanitizer takes a minute). */
 enum { CATALOG_BATCH = 256 };
 
-int run_store_catalog(profile_db *p, int64_t run_id, const pvm_agent_isa *isa,
+int run_store_catalog(profile_db *p, int64_t run_id, const isa_rows *isa,
                       const reg_module *mods, size_t nmods, const reg_function *funcs,
                       size_t nfuncs, run_catalog *c, char *err, size_t errcap)
 {
@@ -331,15 +411,17 @@ int run_store_catalog(profile_db *p, int64_t run_id, const pvm_agent_isa *isa,
         size_t to = nfuncs - done > CATALOG_BATCH ? done + CATALOG_BATCH : nfuncs;
         pdb_lock(p);
         int rc = -1;
+        uint64_t cut_short = 0;
         if (pdb_begin(p, err, errcap) == 0) {
-            if (write_catalog(p, run_id, isa, mods, nmods, funcs, to, c, err, errcap) == 0 &&
+            if (write_catalog(p, run_id, isa, mods, nmods, funcs, to, c, &cut_short, err,
+                              errcap) == 0 &&
                 pdb_commit(p, err, errcap) == 0)
                 rc = 0;
             else
                 pdb_rollback(p);
         }
         if (rc == 0)
-            catalog_written(c, nmods, to);
+            catalog_written(c, nmods, to, cut_short);
         pdb_unlock(p);
         if (rc != 0)
             return -1;
@@ -407,11 +489,13 @@ static int insert_counts(profile_db *p, int64_t run, const reg_counts *c, int ed
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
-static int end_run_row(profile_db *p, int64_t run, const run_end *end, char *err, size_t errcap)
+/* The run row's totals; cut_short: functions whose code stopped decoding. */
+static int end_run_row(profile_db *p, int64_t run, const run_end *end, uint64_t cut_short,
+                       char *err, size_t errcap)
 {
     char now[64], incomplete[768];
     utc_now(now, sizeof now);
-    const pvm_agent_summary *s = end->summary;
+    const pulleyprof_summary *s = end->summary;
     const char *outcome = end->outcome;
     if (end->lost) {
         snprintf(incomplete, sizeof incomplete, "incomplete: %s (%s)", end->lost,
@@ -423,7 +507,7 @@ static int end_run_row(profile_db *p, int64_t run, const run_end *end, char *err
                     "UPDATE runs SET end_time = ?, duration_ns = ?, sampled_ns = ?,"
                     " samples_taken = ?, samples_written = ?, samples_dropped = ?,"
                     " ticks_missed = ?, bytes_stored = ?, outcome = ?, exit_status = ?,"
-                    " counts_unmapped = ? WHERE id = ?",
+                    " counts_unmapped = ?, functions_cut_short = ? WHERE id = ?",
                     &st, err, errcap) != 0)
         return -1;
     int b = bind_text(st, 1, now);
@@ -438,16 +522,18 @@ static int end_run_row(profile_db *p, int64_t run, const run_end *end, char *err
     b = b ? b : end->has_exit_status ? sqlite3_bind_int(st, 10, end->exit_status)
                                      : sqlite3_bind_null(st, 10);
     b = b ? b : sqlite3_bind_int64(st, 11, (sqlite3_int64)s->counts_unmapped);
-    b = b ? b : sqlite3_bind_int64(st, 12, run);
+    b = b ? b : sqlite3_bind_int64(st, 12, (sqlite3_int64)cut_short);
+    b = b ? b : sqlite3_bind_int64(st, 13, run);
     int rc = pdb_run(p, st, b, err, errcap);
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
-static int write_content(profile_db *p, int64_t run, const pvm_agent_isa *isa, const registry *r,
-                         const pc_hist *h, run_catalog *c, char *err, size_t errcap)
+static int write_content(profile_db *p, int64_t run, const isa_rows *isa, const registry *r,
+                         const pc_hist *h, run_catalog *c, uint64_t *cut_short, char *err,
+                         size_t errcap)
 {
-    return write_catalog(p, run, isa, r->modules, r->nmodules, r->funcs, r->nfuncs, c, err,
-                         errcap) ||
+    return write_catalog(p, run, isa, r->modules, r->nmodules, r->funcs, r->nfuncs, c, cut_short,
+                         err, errcap) ||
                    insert_pc_samples(p, run, r, h, c->func_ids, err, errcap) ||
                    insert_counts(p, run, &r->execs, 0, c->func_ids, err, errcap) ||
                    insert_counts(p, run, &r->edges, 1, c->func_ids, err, errcap)
@@ -455,21 +541,23 @@ static int write_content(profile_db *p, int64_t run, const pvm_agent_isa *isa, c
                : 0;
 }
 
-int run_store_finish(profile_db *p, int64_t run_id, const pvm_agent_isa *isa, const registry *r,
+int run_store_finish(profile_db *p, int64_t run_id, const isa_rows *isa, const registry *r,
                      const pc_hist *h, run_catalog *c, const run_end *end, char *err,
                      size_t errcap)
 {
     pdb_lock(p);
     int rc = -1;
+    uint64_t cut_short = 0;
     if (pdb_begin(p, err, errcap) == 0) {
-        if (write_content(p, run_id, isa, r, h, c, err, errcap) == 0 &&
-            end_run_row(p, run_id, end, err, errcap) == 0 && pdb_commit(p, err, errcap) == 0)
+        if (write_content(p, run_id, isa, r, h, c, &cut_short, err, errcap) == 0 &&
+            end_run_row(p, run_id, end, c->cut_short + cut_short, err, errcap) == 0 &&
+            pdb_commit(p, err, errcap) == 0)
             rc = 0;
         else
             pdb_rollback(p);
     }
     if (rc == 0) {
-        catalog_written(c, r->nmodules, r->nfuncs);
+        catalog_written(c, r->nmodules, r->nfuncs, cut_short);
     } else {
         /* The content could not be written: still end the run row. */
         char ignored[256], what[640];
@@ -480,7 +568,7 @@ int run_store_finish(profile_db *p, int64_t run_id, const pvm_agent_isa *isa, co
             lost.lost = what;
         }
         if (pdb_begin(p, ignored, sizeof ignored) == 0) {
-            if (end_run_row(p, run_id, &lost, ignored, sizeof ignored) != 0 ||
+            if (end_run_row(p, run_id, &lost, c->cut_short, ignored, sizeof ignored) != 0 ||
                 pdb_commit(p, ignored, sizeof ignored) != 0)
                 pdb_rollback(p);
         }

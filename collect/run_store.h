@@ -12,14 +12,15 @@
 
 #include <stdint.h>
 
+#include "isa_rows.h"
 #include "pc_hist.h"
-#include "profile_agent.h"
+#include <pulley/profile.h>
 #include "profile_db.h"
 #include "registry.h"
 
 /* Insert the run row (start time now) and the ISA's opcode table. */
-int run_store_begin(profile_db *p, const pvm_agent_config *cfg, unsigned hz, int64_t *run_id,
-                    char *err, size_t errcap);
+int run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_rows *isa, unsigned hz,
+                    int64_t *run_id, char *err, size_t errcap);
 
 /* One compressed chunk of n samples, its own transaction. */
 typedef struct run_chunk {
@@ -36,6 +37,7 @@ int run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err
 typedef struct run_catalog {
     int64_t *module_ids, *func_ids;
     size_t nmodules, nfuncs;
+    uint64_t cut_short; /* of those, functions whose code stopped decoding */
 } run_catalog;
 void run_catalog_free(run_catalog *c);
 
@@ -45,7 +47,7 @@ void run_catalog_free(run_catalog *c);
  * one fails, c holds what the ones before it wrote.  The lists may be a
  * copy of a registry still growing: what is already in c must be their
  * start. */
-int run_store_catalog(profile_db *p, int64_t run_id, const pvm_agent_isa *isa,
+int run_store_catalog(profile_db *p, int64_t run_id, const isa_rows *isa,
                       const reg_module *mods, size_t nmods, const reg_function *funcs,
                       size_t nfuncs, run_catalog *c, char *err, size_t errcap);
 
@@ -58,7 +60,7 @@ typedef struct run_end {
     int exit_status;
     int has_exit_status;
     uint64_t duration_ns;
-    const pvm_agent_summary *summary;
+    const pulleyprof_summary *summary;
 } run_end;
 
 /* Write what the run registered (the part of the catalog c does not hold
@@ -66,7 +68,7 @@ typedef struct run_end {
  * content cannot be written the run row is still ended, as incomplete
  * (when even that cannot be written its outcome stays NULL, which readers
  * take for a run that did not finish); returns -1 with err then. */
-int run_store_finish(profile_db *p, int64_t run_id, const pvm_agent_isa *isa, const registry *r,
+int run_store_finish(profile_db *p, int64_t run_id, const isa_rows *isa, const registry *r,
                      const pc_hist *h, run_catalog *c, const run_end *end, char *err,
                      size_t errcap);
 

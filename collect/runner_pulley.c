@@ -25,12 +25,12 @@ int collect_register_module(collect_session *s, const char *name, const pvm_modu
 {
     const char *slash = strrchr(name, '/');
     int rc = -1;
-    pvm_agent *a = session_lock(s);
-    int mod = a ? pvm_agent_register_module(a, slash ? slash + 1 : name, m) : -1;
+    pulleyprof_agent *a = session_lock(s);
+    int mod = a ? pulleyprof_register_module(a, slash ? slash + 1 : name, m) : -1;
     for (uint32_t i = 0; mod >= 0 && i < m->nfuncs; i++) {
         const pvm_function *f = &m->funcs[i];
         const uint8_t *code = m->code + f->offset;
-        int h = pvm_agent_register_function(a, mod, i, f->name, (uintptr_t)code, code, f->size);
+        int h = pulleyprof_register_function(a, mod, i, f->name, (uintptr_t)code, code, f->size);
         if (h < 0)
             mod = -1;
         else if (handles)
@@ -50,7 +50,7 @@ int collect_report_counts(collect_session *s, const pvm_vm *vm, const int *handl
         return 0;
     const pvm_module *m = vm->module;
     int rc = 0;
-    pvm_agent *a = session_lock(s);
+    pulleyprof_agent *a = session_lock(s);
     if (!a) { /* the run already ended (a signal): its counts are lost */
         session_unlock(s);
         return 0;
@@ -61,12 +61,12 @@ int collect_report_counts(collect_session *s, const pvm_vm *vm, const int *handl
     for (size_t off = 0; off < n; off++)
         if (counts[off]) {
             uint32_t f = pvm_vm_func_at(vm, off), at = (uint32_t)(off - m->funcs[f].offset);
-            refused += pvm_agent_add_exec_count(a, handles[f], at, counts[off]) != 0;
+            refused += pulleyprof_add_exec_count(a, handles[f], at, counts[off]) != 0;
         }
     pvm_edge_count e;
     for (size_t it = 0; pvm_vm_edge_next(vm, &it, &e);) {
         uint32_t f = pvm_vm_func_at(vm, e.from), g = pvm_vm_func_at(vm, e.to);
-        refused += pvm_agent_add_transfer_count(a, handles[f], e.from - m->funcs[f].offset,
+        refused += pulleyprof_add_transfer_count(a, handles[f], e.from - m->funcs[f].offset,
                                                 handles[g], e.to - m->funcs[g].offset,
                                                 e.count) != 0;
     }
@@ -114,8 +114,8 @@ static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint3
     }
     _Atomic(uintptr_t) *slot = vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
     bool sampled = pvm_built_with_profile(); /* else a counting build */
-    pvm_agent *a = session_lock(s);
-    int registered = a && (!sampled || pvm_agent_register_slot(a, slot) == 0);
+    pulleyprof_agent *a = session_lock(s);
+    int registered = a && (!sampled || pulleyprof_register_slot(a, slot) == 0);
     session_unlock(s);
     if (!registered) {
         cli_error(t, "cannot register the VM with the profiling agent");
@@ -128,7 +128,7 @@ static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint3
         fn = &m->funcs[m->start];
     if (sampled) {
         if ((a = session_lock(s)))
-            pvm_agent_unregister_slot(a, slot);
+            pulleyprof_unregister_slot(a, slot);
         session_unlock(s);
     }
     bool counts_ok = collect_report_counts(s, vm, handles) == 0;

@@ -99,8 +99,8 @@ static int on_vm(pvm_vm *vm, const pvm_module *m, void *ctx, pvm_error *err)
         return add_vm(c, vm, handles) == 0 ? 0 : pvm_errorf(err, "out of memory");
     free(handles);
     _Atomic(uintptr_t) *slot = vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
-    pvm_agent *a = session_lock(c->s);
-    int registered = a && pvm_agent_register_slot(a, slot) == 0;
+    pulleyprof_agent *a = session_lock(c->s);
+    int registered = a && pulleyprof_register_slot(a, slot) == 0;
     session_unlock(c->s);
     if (!registered)
         return pvm_errorf(err, "cannot register the VM with the profiling agent");
@@ -111,9 +111,9 @@ static int on_vm(pvm_vm *vm, const pvm_module *m, void *ctx, pvm_error *err)
 /* Stop sampling every registered VM (before they are freed). */
 static void unregister_slots(wasm_ctx *c)
 {
-    pvm_agent *a = session_lock(c->s);
+    pulleyprof_agent *a = session_lock(c->s);
     for (size_t i = 0; a && i < c->nslots; i++)
-        if (pvm_agent_unregister_slot(a, c->slots[i]) != 0)
+        if (pulleyprof_unregister_slot(a, c->slots[i]) != 0)
             fprintf(stderr, "%s: cannot unregister a VM from the profiling agent\n", c->s->tool);
     session_unlock(c->s);
     c->nslots = 0;

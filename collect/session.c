@@ -29,7 +29,7 @@ int session_block_signals(void)
     return pthread_sigmask(SIG_BLOCK, &set, NULL) == 0 ? 0 : -1;
 }
 
-static void print_summary(const collect_session *s, const pvm_agent_summary *sum)
+static void print_summary(const collect_session *s, const pulleyprof_summary *sum)
 {
     if (sum->exact) {
         fprintf(stderr, "%s: %llu instructions executed (exact counts) in %.3f s, run %lld in %s\n",
@@ -49,7 +49,7 @@ static void print_summary(const collect_session *s, const pvm_agent_summary *sum
             s->db_path);
     /* Asked for more than the machine gives: say so (over a tenth of a
      * second, so that the first ticks' jitter does not count). */
-    unsigned hz = s->hz ? s->hz : PVM_AGENT_DEFAULT_HZ;
+    unsigned hz = s->hz ? s->hz : PULLEYPROF_DEFAULT_HZ;
     if (secs >= 0.1 && sum->ticks_missed && rate < 0.5 * hz)
         fprintf(stderr,
                 "%s: warning: sampled at %.0f Hz of the %u Hz asked for (%llu ticks missed): the"
@@ -62,9 +62,9 @@ int session_finish(collect_session *s, const char *outcome, int exit_status)
     pthread_mutex_lock(&s->lock);
     if (s->agent) {
         char err[512] = "";
-        pvm_agent_summary sum;
-        pvm_agent_set_outcome(s->agent, outcome, exit_status);
-        if (pvm_agent_close(s->agent, &sum, err, sizeof err) != 0) {
+        pulleyprof_summary sum;
+        pulleyprof_set_outcome(s->agent, outcome, exit_status);
+        if (pulleyprof_close(s->agent, &sum, err, sizeof err) != 0) {
             fprintf(stderr, "%s: run %lld in %s is incomplete: %s\n", s->tool,
                     (long long)sum.run_id, s->db_path, err);
             s->close_status = 1;
@@ -99,7 +99,7 @@ static void *signal_main(void *arg)
     _exit(128 + sig);
 }
 
-int session_start(collect_session *s, const pvm_agent_config *cfg)
+int session_start(collect_session *s, const pulleyprof_config *cfg)
 {
     char err[512] = "";
     s->db_path = cfg->db_path;
@@ -109,7 +109,7 @@ int session_start(collect_session *s, const pvm_agent_config *cfg)
         fprintf(stderr, "%s: cannot create a mutex\n", s->tool);
         return -1;
     }
-    s->agent = pvm_agent_open(cfg, err, sizeof err);
+    s->agent = pulleyprof_open(cfg, err, sizeof err);
     if (!s->agent) {
         fprintf(stderr, "%s: %s\n", s->tool, err);
         return -1;
@@ -124,7 +124,7 @@ int session_start(collect_session *s, const pvm_agent_config *cfg)
     return 0;
 }
 
-pvm_agent *session_lock(collect_session *s)
+pulleyprof_agent *session_lock(collect_session *s)
 {
     pthread_mutex_lock(&s->lock);
     return s->agent;

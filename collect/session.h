@@ -11,14 +11,14 @@
 
 #include <pthread.h>
 
-#include "profile_agent.h"
+#include <pulley/profile.h>
 
 typedef struct collect_session {
     const char *tool;    /* for messages */
     const char *db_path;
     unsigned hz;         /* the rate asked for (0: the default) */
     pthread_mutex_t lock;
-    pvm_agent *agent;    /* NULL once the run is closed */
+    pulleyprof_agent *agent;    /* NULL once the run is closed */
     int close_status;    /* 0, or 1 if closing reported an error */
 } collect_session;
 
@@ -29,11 +29,11 @@ int session_block_signals(void);
 
 /* Open the agent; then a thread waits for the blocked signals and ends
  * the run when one comes.  Returns 0, or -1 after printing the error. */
-int session_start(collect_session *s, const pvm_agent_config *cfg);
+int session_start(collect_session *s, const pulleyprof_config *cfg);
 
 /* The agent, locked; NULL (still locked) once the run has ended.  Every
  * use of the agent goes between session_lock and session_unlock. */
-pvm_agent *session_lock(collect_session *s);
+pulleyprof_agent *session_lock(collect_session *s);
 void session_unlock(collect_session *s);
 
 /* End the run (if a signal has not already): record the outcome, close

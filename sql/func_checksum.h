@@ -7,7 +7,9 @@
  * from what they read, so that a byte changed in the file (a damaged disk,
  * a bad copy, a hand edit) is found and named instead of analysed.  It
  * detects damage, it does not authenticate.  Stored as the INTEGER with
- * the same 64 bits.
+ * the same 64 bits.  In a run whose rows store their operands (schema
+ * version 6, runs.operands_stored) each row's regs, imms and targets
+ * follow its text, each with its terminating NUL.
  */
 #ifndef PULLEY_SQL_FUNC_CHECKSUM_H
 #define PULLEY_SQL_FUNC_CHECKSUM_H
@@ -33,6 +35,15 @@ static inline uint64_t pvm_checksum_int(uint64_t h, int64_t v)
     return pvm_checksum_bytes(h, le, sizeof le);
 }
 
+static inline uint64_t pvm_checksum_str(uint64_t h, const char *s)
+{
+    const char *t = s ? s : "";
+    size_t n = 0;
+    while (t[n])
+        n++;
+    return pvm_checksum_bytes(h, t, n + 1);
+}
+
 /* One instruction row; text NULL counts as "". */
 static inline uint64_t pvm_checksum_row(uint64_t h, int64_t offset, int64_t length, int64_t opcode,
                                         const char *text)
@@ -40,11 +51,14 @@ static inline uint64_t pvm_checksum_row(uint64_t h, int64_t offset, int64_t leng
     h = pvm_checksum_int(h, offset);
     h = pvm_checksum_int(h, length);
     h = pvm_checksum_int(h, opcode);
-    const char *t = text ? text : "";
-    size_t n = 0;
-    while (t[n])
-        n++;
-    return pvm_checksum_bytes(h, t, n + 1);
+    return pvm_checksum_str(h, text);
+}
+
+/* The stored operands of the row just added (NULL counts as ""). */
+static inline uint64_t pvm_checksum_operands(uint64_t h, const char *regs, const char *imms,
+                                             const char *targets)
+{
+    return pvm_checksum_str(pvm_checksum_str(pvm_checksum_str(h, regs), imms), targets);
 }
 
 #endif

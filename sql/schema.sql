@@ -1,4 +1,4 @@
--- schema.sql - the profile database's tables, schema version 5.
+-- schema.sql - the profile database's tables, schema version 6.
 --
 -- Written by pulley-collect (collect/), read by sql/queries, notebooks and
 -- analyze/.  A database is identified by PRAGMA application_id = 0x50564D50
@@ -41,6 +41,15 @@
 --      (measure); hot_functions, hot_instructions and opcode_profile give
 --      the run's measure, its weight and the percent of it, with samples
 --      and executions in their own columns.  No table changed.
+--   6  the profile library (include/pulley/profile.h) serves any
+--      interpreter: instruction rows carry their operands and branch
+--      targets as the interpreter's decoder reported them (regs, imms,
+--      targets), so readers need no knowledge of an ISA's encoding;
+--      runs.operands_stored says a run's rows have them (0 for runs
+--      written before, whose code readers decode in Pulley's encoding);
+--      runs.functions_cut_short; opcodes.reg_bits 0 for code not in
+--      Pulley's encoding; opcodes.length 0 for an opcode whose length
+--      varies.  The checksum covers the new columns of such runs.
 --
 -- Identifiers: every run, module and function gets its own id, so several
 -- runs (from several machines) live side by side in one file.  Addresses
@@ -48,7 +57,7 @@
 -- start of a function.  Times are nanoseconds unless said otherwise.
 
 PRAGMA application_id = 1347833168; -- 0x50564D50, "PVMP"
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 
 -- One row per recorded program run.
 CREATE TABLE runs (
@@ -75,13 +84,17 @@ CREATE TABLE runs (
   exact           INTEGER NOT NULL,     -- 1: counting build (exec_counts, edge_counts filled)
   build_flags     TEXT,                 -- the VM build, e.g. 'dispatch=goto profile'
   host            TEXT,                 -- 'nodename sysname release machine'
-  isa_name        TEXT NOT NULL,        -- instruction set, 'pulley'
+  isa_name        TEXT NOT NULL,        -- instruction set: 'pulley', 'cpython-3.11', ...
   isa_hash        TEXT NOT NULL,        -- hash of its opcode table (16 hex digits)
-  collector       TEXT NOT NULL,        -- 'pulley-collect VERSION'
-  counts_unmapped INTEGER               -- exact counts (instructions, transfers) the VM
+  collector       TEXT NOT NULL,        -- 'pulley-collect VERSION', 'libpulleyprof VERSION'
+  counts_unmapped INTEGER,              -- exact counts (instructions, transfers) the VM
                                         -- reported for no registered function or for an
                                         -- offset outside its code: not stored; 0 normally
                                         -- (since version 2; NULL for older runs)
+  operands_stored INTEGER NOT NULL DEFAULT 0, -- 1: instruction rows carry regs, imms
+                                        -- and targets (version 6); 0: written before
+  functions_cut_short INTEGER           -- functions whose code stopped decoding before
+                                        -- its end (their rows stop there); NULL before 6
 );
 
 -- The opcode table a run was taken with (decode old runs with their ISA).
@@ -90,9 +103,11 @@ CREATE TABLE opcodes (
   id         INTEGER NOT NULL,          -- opcode number (extended: 256 + code)
   name       TEXT NOT NULL,             -- mnemonic
   format     TEXT NOT NULL,             -- operand format name
-  operands   TEXT NOT NULL,             -- operand kinds in encoding order: registers
-                                        -- (x, f), then immediates, e.g. 'x x s32'
-  length     INTEGER NOT NULL,          -- encoded bytes (jump table entries excluded)
+  operands   TEXT NOT NULL,             -- operand kinds: register classes (as many as
+                                        -- roles), then immediates, e.g. 'x x s32'
+                                        -- ('' when the ISA declares none)
+  length     INTEGER NOT NULL,          -- encoded bytes (jump table entries excluded;
+                                        -- 0: varies, the instruction rows say)
   flags      INTEGER NOT NULL,          -- flag bits: 1 branch, 2 terminator, 4 may trap,
                                         -- 8 call, 16 returns (the caller reads its
                                         -- results from registers), 32 macro op
@@ -101,9 +116,11 @@ CREATE TABLE opcodes (
   roles      TEXT NOT NULL DEFAULT '',  -- per register operand, in order: 'r' read,
                                         -- 'w' written, 'rw' read then written, e.g.
                                         -- 'w r r' (since version 3)
-  reg_bits   INTEGER NOT NULL DEFAULT 5, -- bits of each register operand in the
-                                        -- register pack: 8 (a byte each) or 5 (packed
-                                        -- from bit 0, as versions 1 and 2 stored)
+  reg_bits   INTEGER NOT NULL DEFAULT 5, -- code in Pulley's encoding: bits of each
+                                        -- register operand in the register pack, 8 (a
+                                        -- byte each) or 5 (packed from bit 0, as
+                                        -- versions 1 and 2 stored); 0: another encoding
+                                        -- (read the stored instruction rows)
   PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 
@@ -151,6 +168,11 @@ CREATE TABLE instructions (
   length      INTEGER NOT NULL,         -- encoded bytes
   opcode      INTEGER NOT NULL,         -- opcodes.id
   text        TEXT NOT NULL,            -- disassembly; branch targets as +/- byte offsets
+  regs        TEXT,                     -- register numbers of its register operands, in
+                                        -- the opcode's order: '3 5 7' (version 6)
+  imms        TEXT,                     -- its immediates' values, in order: '-8'; a
+                                        -- jump table's is its entry count (version 6)
+  targets     TEXT,                     -- byte offsets it may branch to: '12 40' (6)
   PRIMARY KEY (function_id, offset)
 ) WITHOUT ROWID;
 

@@ -309,8 +309,8 @@ static double now_s(void)
 }
 
 /* Samples and content of the run; the run row is ended either way. */
-static int write_run(profile_db *db, int64_t run, const big_code *code, const options *o,
-                     char *err, size_t errcap)
+static int write_run(profile_db *db, int64_t run, const isa_rows *isa, const big_code *code,
+                     const options *o, char *err, size_t errcap)
 {
     model m = {0};
     registry reg = {0};
@@ -331,15 +331,15 @@ static int write_run(profile_db *db, int64_t run, const big_code *code, const op
         }
     }
     uint64_t ns = m.tick * (1000000000u / SAMPLE_HZ);
-    pvm_agent_summary s = {.run_id = run, .samples_taken = o->samples, .samples_written = t.written,
+    pulleyprof_summary s = {.run_id = run, .samples_taken = o->samples, .samples_written = t.written,
                            .samples_dropped = o->samples - t.written, .ticks_missed = m.ticks_missed,
                            .sampled_ns = ns, .bytes_stored = t.bytes, .chunks = t.chunks};
     run_end end = {.outcome = rc == 0 ? "return" : "collector failed", .exit_status = 0,
                    .has_exit_status = rc == 0, .duration_ns = ns, .summary = &s};
     char finish_err[512];
     run_catalog catalog = {0};
-    int finished = run_store_finish(db, run, pulley_agent_isa(), &reg, &hist, &catalog, &end,
-                                    finish_err, sizeof finish_err);
+    int finished = run_store_finish(db, run, isa, &reg, &hist, &catalog, &end, finish_err,
+                                    sizeof finish_err);
     run_catalog_free(&catalog);
     if (finished != 0 && rc == 0) {
         snprintf(err, errcap, "%s", finish_err);
@@ -373,19 +373,22 @@ int main(int argc, char **argv)
     char *cmd = command_line(argc, argv);
     char bench[64];
     snprintf(bench, sizeof bench, "synthetic-%" PRIu64, o.seed);
-    pvm_agent_config cfg = {.db_path = o.out, .sample_hz = SAMPLE_HZ, .isa = pulley_agent_isa(),
+    pulleyprof_config cfg = {.db_path = o.out, .sample_hz = SAMPLE_HZ, .isa = pulley_agent_isa(),
                             .label = o.label, .benchmark = bench, .command_line = cmd,
                             .build_flags = "synthetic (make_big_profile)"};
     profile_db db;
     int64_t run;
     int status = 1;
+    isa_rows isa = {0};
     if (!cmd) {
         fprintf(stderr, "make_big_profile: out of memory\n");
+    } else if (isa_rows_init(&isa, cfg.isa, err, sizeof err) != 0) {
+        fprintf(stderr, "make_big_profile: %s\n", err);
     } else if (pdb_open(&db, o.out, err, sizeof err) != 0) {
         fprintf(stderr, "make_big_profile: %s: %s\n", o.out, err);
     } else {
-        if (run_store_begin(&db, &cfg, SAMPLE_HZ, &run, err, sizeof err) != 0 ||
-            write_run(&db, run, &code, &o, err, sizeof err) != 0)
+        if (run_store_begin(&db, &cfg, &isa, SAMPLE_HZ, &run, err, sizeof err) != 0 ||
+            write_run(&db, run, &isa, &code, &o, err, sizeof err) != 0)
             fprintf(stderr, "make_big_profile: %s: %s\n", o.out, err);
         else
             status = 0;
@@ -396,6 +399,7 @@ int main(int argc, char **argv)
     }
     if (status == 0 && !o.quiet)
         fprintf(stderr, "make_big_profile: %.2f s\n", now_s() - t0);
+    isa_rows_free(&isa);
     free(cmd);
     big_code_free(&code);
     return status;

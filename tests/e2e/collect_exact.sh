@@ -214,7 +214,16 @@ run 0 -o "$db" --exact -- "$PROGRAMS/fib.pasm"
 # fib(32) runs for about 0.15 s, long enough to be sampled on a loaded
 # machine (fib(25), 6 ms, once got no sample at all under CI).
 run 0 -o "$db" --freq 2000 --invoke fib -- "$PROGRAMS/fib.pasm" 32
-[ "$(sql 'PRAGMA user_version')" = 5 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
+[ "$(sql 'PRAGMA user_version')" = 6 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
+# The old run's rows carry no operands and say so; the new runs' rows do.
+[ "$(sql "SELECT group_concat(id || ':' || operands_stored || ':' ||
+                              coalesce(functions_cut_short, 'null'), ' ') FROM runs")" = \
+  "1:0:null 2:1:0 3:1:0" ] || fail "migrated operands_stored: $(sql 'SELECT * FROM runs')"
+[ "$(sql "SELECT count(*) FROM instructions i JOIN functions f ON f.id = i.function_id
+          WHERE f.run_id = 1 AND i.regs IS NOT NULL")" = 0 ] || fail "old rows got operands"
+[ "$(sql "SELECT count(*) = sum(i.regs IS NOT NULL AND i.imms IS NOT NULL AND i.targets IS NOT NULL)
+          FROM instructions i JOIN functions f ON f.id = i.function_id WHERE f.run_id = 3")" = 1 ] ||
+    fail "new rows without operands"
 [ "$(sql "SELECT group_concat(name || ':' || roles || ':' || flags, ',') FROM
           (SELECT * FROM opcodes WHERE run_id = 1 ORDER BY id)")" = \
   "xadd32:w r r:0,xstore8:r r:4,fload64:w r:4,ret::22,trap::6,xeq32:w r r:0,xselect:w r r r:0,br_if:r:1" ] ||

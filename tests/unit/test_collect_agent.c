@@ -31,29 +31,31 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "profile_agent.h"
+#include <pulley/profile.h>
 #include "sample_codec.h"
 
 /* ---- a synthetic instruction set: every instruction is 4 bytes ---------- */
 
-static const pvm_agent_opcode synth_ops[] = {
+static const pulleyprof_opcode synth_ops[] = {
     {.id = 0, .name = "op", .format = "X", .operands = "x", .roles = "rw", .length = 4,
-     .flags = 0, .flag_names = "", .semantics = "a := a"},
+     .flags = 0, .semantics = "a := a"},
 };
 
 static int synth_decode(const void *ctx, const uint8_t *code, size_t size, size_t off,
-                        unsigned *length, unsigned *opcode, char *text, size_t cap)
+                        pulleyprof_insn *insn)
 {
     (void)ctx, (void)code;
     if (size - off < 4)
         return -1;
-    *length = 4;
-    *opcode = 0;
-    snprintf(text, cap, "op x%zu", off / 4);
+    insn->length = 4;
+    insn->opcode = 0;
+    insn->nregs = 1;
+    insn->regs[0] = (uint32_t)(off / 4 % 32);
+    snprintf(insn->text, insn->text_cap, "op x%u", insn->regs[0]);
     return 0;
 }
 
-static const pvm_agent_isa synth_isa = {"synthetic", 42, synth_ops, 1, synth_decode};
+static const pulleyprof_isa synth_isa = {"synthetic", 42, synth_ops, 1, synth_decode};
 
 enum { HOT = 0x10000, HZ = 10000, PHASES = 4, MAX_CHANGES = 1 << 16 };
 
@@ -70,7 +72,7 @@ static uint64_t now_ns(void)
  * phase follows the clock, so a thread descheduled for a while holds one
  * value longer: the log says how long. */
 typedef struct synth_vm {
-    pvm_agent *agent;
+    pulleyprof_agent *agent;
     _Atomic(uintptr_t) slot;
     unsigned ms;
     uint64_t changed_at[MAX_CHANGES]; /* when phase[i] was stored */
@@ -93,7 +95,7 @@ static void *synth_vm_main(void *arg)
 {
     synth_vm *vm = arg;
     log_change(vm, now_ns(), 3); /* 0 from the start */
-    vm->registered = pvm_agent_register_slot(vm->agent, &vm->slot);
+    vm->registered = pulleyprof_register_slot(vm->agent, &vm->slot);
     uint64_t t0 = now_ns(), end = t0 + vm->ms * 1000000ull;
     for (uint64_t t = t0; t < end; t = now_ns()) {
         unsigned phase = (unsigned)((t - t0) / 1000000u % PHASES);
@@ -102,7 +104,7 @@ static void *synth_vm_main(void *arg)
     }
     log_change(vm, now_ns(), 3);
     atomic_store_explicit(&vm->slot, 0, memory_order_relaxed);
-    vm->unregistered = pvm_agent_unregister_slot(vm->agent, &vm->slot);
+    vm->unregistered = pulleyprof_unregister_slot(vm->agent, &vm->slot);
     vm->ended_at = now_ns();
     return NULL;
 }
@@ -129,25 +131,25 @@ static int teardown(void **state)
     return 0;
 }
 
-static pvm_agent *open_agent(const char *label, int exact)
+static pulleyprof_agent *open_agent(const char *label, int exact)
 {
     char err[512] = "";
-    pvm_agent_config cfg = {.db_path = db_path, .sample_hz = HZ, .isa = &synth_isa,
+    pulleyprof_config cfg = {.db_path = db_path, .sample_hz = HZ, .isa = &synth_isa,
                             .label = label, .command_line = "test", .exact = exact};
-    pvm_agent *a = pvm_agent_open(&cfg, err, sizeof err);
+    pulleyprof_agent *a = pulleyprof_open(&cfg, err, sizeof err);
     if (!a)
         fail_msg("%s", err);
     return a;
 }
 
 /* Run the synthetic VM (vm->ms set) under a new agent. */
-static pvm_agent_summary profile_synth_vm(const char *label, synth_vm *vm)
+static pulleyprof_summary profile_synth_vm(const char *label, synth_vm *vm)
 {
-    pvm_agent *a = open_agent(label, 0);
+    pulleyprof_agent *a = open_agent(label, 0);
     static const uint8_t code[16];
-    int mod = pvm_agent_register_module(a, "synthetic", NULL);
+    int mod = pulleyprof_register_module(a, "synthetic", NULL);
     assert_true(mod >= 0);
-    assert_true(pvm_agent_register_function(a, mod, 0, "hot", HOT, code, sizeof code) >= 0);
+    assert_true(pulleyprof_register_function(a, mod, 0, "hot", HOT, code, sizeof code) >= 0);
     vm->agent = a;
     atomic_init(&vm->slot, 0);
     pthread_t t;
@@ -155,10 +157,10 @@ static pvm_agent_summary profile_synth_vm(const char *label, synth_vm *vm)
     pthread_join(t, NULL);
     assert_int_equal(vm->registered, 0);
     assert_int_equal(vm->unregistered, 0);
-    pvm_agent_set_outcome(a, "return", 0);
-    pvm_agent_summary s;
+    pulleyprof_set_outcome(a, "return", 0);
+    pulleyprof_summary s;
     char err[512] = "";
-    if (pvm_agent_close(a, &s, err, sizeof err) != 0)
+    if (pulleyprof_close(a, &s, err, sizeof err) != 0)
         fail_msg("%s", err);
     return s;
 }
@@ -226,7 +228,7 @@ static void the_histogram_follows_the_vm_pattern(void **state)
     synth_vm *vm = calloc(1, sizeof *vm);
     assert_non_null(vm);
     vm->ms = 600;
-    pvm_agent_summary s = profile_synth_vm("pattern", vm);
+    pulleyprof_summary s = profile_synth_vm("pattern", vm);
     assert_true(vm->nchanges >= PHASES);
     assert_int_equal(s.samples_taken, s.samples_written + s.samples_dropped);
     assert_int_equal(s.samples_dropped, 0);
@@ -311,27 +313,27 @@ static void the_histogram_follows_the_vm_pattern(void **state)
 static void transfer_counts_are_stored_with_their_target(void **state)
 {
     (void)state;
-    pvm_agent *a = open_agent("exact", 1);
+    pulleyprof_agent *a = open_agent("exact", 1);
     static const uint8_t code[16];
-    int mod = pvm_agent_register_module(a, "synthetic", NULL);
-    int f = pvm_agent_register_function(a, mod, 0, "f", HOT, code, 16);
-    int g = pvm_agent_register_function(a, mod, 1, "g", HOT + 0x100, code, 8);
+    int mod = pulleyprof_register_module(a, "synthetic", NULL);
+    int f = pulleyprof_register_function(a, mod, 0, "f", HOT, code, 16);
+    int g = pulleyprof_register_function(a, mod, 1, "g", HOT + 0x100, code, 8);
     assert_true(mod >= 0 && f >= 0 && g >= 0);
-    assert_int_equal(pvm_agent_add_transfer_count(a, f, 4, g, 0, 10), 0); /* call */
-    assert_int_equal(pvm_agent_add_transfer_count(a, g, 4, f, 8, 10), 0); /* return */
-    assert_int_equal(pvm_agent_add_edge_count(a, f, 12, 0, 3), 0);        /* branch */
-    assert_int_equal(pvm_agent_add_transfer_count(a, f, 4, g, 0, 5), 0);  /* another VM */
-    assert_int_equal(pvm_agent_add_exec_count(a, g, 4, 20), 0);
+    assert_int_equal(pulleyprof_add_transfer_count(a, f, 4, g, 0, 10), 0); /* call */
+    assert_int_equal(pulleyprof_add_transfer_count(a, g, 4, f, 8, 10), 0); /* return */
+    assert_int_equal(pulleyprof_add_edge_count(a, f, 12, 0, 3), 0);        /* branch */
+    assert_int_equal(pulleyprof_add_transfer_count(a, f, 4, g, 0, 5), 0);  /* another VM */
+    assert_int_equal(pulleyprof_add_exec_count(a, g, 4, 20), 0);
     /* Not attributable: from or to outside its function, unknown handles. */
-    assert_int_equal(pvm_agent_add_transfer_count(a, f, 16, g, 0, 1), -1);
-    assert_int_equal(pvm_agent_add_transfer_count(a, f, 4, g, 8, 1), -1);
-    assert_int_equal(pvm_agent_add_transfer_count(a, f, 4, 7, 0, 1), -1);
-    assert_int_equal(pvm_agent_add_edge_count(a, -1, 0, 0, 1), -1);
-    assert_int_equal(pvm_agent_add_exec_count(a, f, 16, 1), -1);
-    pvm_agent_set_outcome(a, "return", 0);
-    pvm_agent_summary s;
+    assert_int_equal(pulleyprof_add_transfer_count(a, f, 16, g, 0, 1), -1);
+    assert_int_equal(pulleyprof_add_transfer_count(a, f, 4, g, 8, 1), -1);
+    assert_int_equal(pulleyprof_add_transfer_count(a, f, 4, 7, 0, 1), -1);
+    assert_int_equal(pulleyprof_add_edge_count(a, -1, 0, 0, 1), -1);
+    assert_int_equal(pulleyprof_add_exec_count(a, f, 16, 1), -1);
+    pulleyprof_set_outcome(a, "return", 0);
+    pulleyprof_summary s;
     char err[512] = "";
-    assert_int_equal(pvm_agent_close(a, &s, err, sizeof err), -1);
+    assert_int_equal(pulleyprof_close(a, &s, err, sizeof err), -1);
     if (!strstr(err, "5 exact counts not stored"))
         fail_msg("close said \"%s\"", err);
     assert_int_equal(s.counts_unmapped, 5);
@@ -365,7 +367,7 @@ static void transfer_counts_are_stored_with_their_target(void **state)
 
 typedef struct concurrent {
     synth_vm vm;
-    pvm_agent_summary summary;
+    pulleyprof_summary summary;
 } concurrent;
 
 static void *concurrent_run(void *arg)
@@ -404,14 +406,14 @@ static int64_t stored_instructions(const char *name)
 static void functions_are_written_while_the_program_runs(void **state)
 {
     (void)state;
-    pvm_agent *a = open_agent("catalog", 0);
+    pulleyprof_agent *a = open_agent("catalog", 0);
     static const uint8_t code[16];
-    int mod = pvm_agent_register_module(a, "m", NULL);
-    assert_true(pvm_agent_register_function(a, mod, 0, "early", HOT, code, sizeof code) >= 0);
+    int mod = pulleyprof_register_module(a, "m", NULL);
+    assert_true(pulleyprof_register_function(a, mod, 0, "early", HOT, code, sizeof code) >= 0);
     _Atomic(uintptr_t) slot, second;
     atomic_init(&slot, 0);
     atomic_init(&second, 0);
-    assert_int_equal(pvm_agent_register_slot(a, &slot), 0);
+    assert_int_equal(pulleyprof_register_slot(a, &slot), 0);
     /* Still running: wait (at most a minute) for early's 4 instructions. */
     int64_t early = 0;
     for (int tries = 0; tries < 600 && early != 4; tries++) {
@@ -420,14 +422,14 @@ static void functions_are_written_while_the_program_runs(void **state)
             nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
     }
     assert_int_equal(early, 4);
-    assert_true(pvm_agent_register_function(a, mod, 1, "late", HOT + 64, code, 8) >= 0);
-    assert_int_equal(pvm_agent_register_slot(a, &second), 0);
+    assert_true(pulleyprof_register_function(a, mod, 1, "late", HOT + 64, code, 8) >= 0);
+    assert_int_equal(pulleyprof_register_slot(a, &second), 0);
     assert_int_equal(stored_instructions("late"), 0);
-    assert_int_equal(pvm_agent_unregister_slot(a, &second), 0);
-    assert_int_equal(pvm_agent_unregister_slot(a, &slot), 0);
-    pvm_agent_set_outcome(a, "return", 0);
+    assert_int_equal(pulleyprof_unregister_slot(a, &second), 0);
+    assert_int_equal(pulleyprof_unregister_slot(a, &slot), 0);
+    pulleyprof_set_outcome(a, "return", 0);
     char err[512] = "";
-    if (pvm_agent_close(a, NULL, err, sizeof err) != 0)
+    if (pulleyprof_close(a, NULL, err, sizeof err) != 0)
         fail_msg("%s", err);
 
     assert_int_equal(stored_instructions("early"), 4);
@@ -451,7 +453,7 @@ static void two_agents_write_one_database_at_once(void **state)
         assert_int_equal(pthread_create(&t[i], NULL, concurrent_run, &c[i]), 0);
     for (int i = 0; i < 2; i++)
         pthread_join(t[i], NULL);
-    pvm_agent_summary s[2] = {c[0].summary, c[1].summary};
+    pulleyprof_summary s[2] = {c[0].summary, c[1].summary};
     free(c);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
@@ -476,15 +478,15 @@ static unsigned char *slurp(const char *path, size_t *size)
     return buf;
 }
 
-/* pvm_agent_open refuses db_path with a message containing `why`, and the
+/* pulleyprof_open refuses db_path with a message containing `why`, and the
  * file is byte for byte what it was. */
 static void assert_refused(const char *why)
 {
     size_t before_size, after_size;
     unsigned char *before = slurp(db_path, &before_size);
     char err[512] = "";
-    pvm_agent_config cfg = {.db_path = db_path, .isa = &synth_isa};
-    pvm_agent *a = pvm_agent_open(&cfg, err, sizeof err);
+    pulleyprof_config cfg = {.db_path = db_path, .isa = &synth_isa};
+    pulleyprof_agent *a = pulleyprof_open(&cfg, err, sizeof err);
     assert_null(a);
     if (!strstr(err, why))
         fail_msg("error \"%s\" does not say \"%s\"", err, why);

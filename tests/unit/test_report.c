@@ -200,7 +200,7 @@ static void run_summary_and_disassembly(void **state)
     loop_function(&t, 1, 1, "loop");
     exec_sql(&t, "INSERT INTO pc_samples VALUES (1, NULL, NULL, 0, 5);"
                  "UPDATE runs SET samples_taken = 105, outcome = 'return' WHERE id = 1;"
-                 "INSERT INTO instructions VALUES (1, 12, 3, 4, 'stored add');");
+                 "INSERT INTO instructions (function_id, offset, length, opcode, text) VALUES (1, 12, 3, 4, 'stored add');");
     tdb_close(&t);
     an_profile p;
     hc_view v;
@@ -279,7 +279,7 @@ static void html_escapes_names_and_links_within(void **state)
     tdb_create(&t);
     tdb_run(&t, 1, "<i>label</i>", "a.wasm", 0);
     loop_function(&t, 1, 1, "<script>alert(\"x\")</script>");
-    exec_sql(&t, "INSERT INTO instructions VALUES (1, 12, 3, 4, '<b>add</b> & co');");
+    exec_sql(&t, "INSERT INTO instructions (function_id, offset, length, opcode, text) VALUES (1, 12, 3, 4, '<b>add</b> & co');");
     tdb_close(&t);
     an_profile p;
     hc_view v;

@@ -1,0 +1,218 @@
+/*
+ * isa_rows.c - the opcode table checked and indexed, and instructions
+ * decoded and checked against it (see isa_rows.h).
+ */
+#include "isa_rows.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+unsigned isa_count_words(const char *s)
+{
+    unsigned n = 0;
+    for (const char *p = s ? s : ""; *p;) {
+        size_t len = strcspn(p, " ");
+        n += len > 0;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    return n;
+}
+
+/* Every word of roles is r, w or rw. */
+static int roles_are_roles(const char *roles)
+{
+    for (const char *p = roles ? roles : ""; *p;) {
+        size_t len = strcspn(p, " ");
+        if (len && !(len == 1 && (*p == 'r' || *p == 'w')) &&
+            !(len == 2 && p[0] == 'r' && p[1] == 'w'))
+            return 0;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    return 1;
+}
+
+static int by_id(const void *x, const void *y)
+{
+    unsigned a = (*(const pulleyprof_opcode *const *)x)->id;
+    unsigned b = (*(const pulleyprof_opcode *const *)y)->id;
+    return a < b ? -1 : a > b;
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+    return fnv(h, s ? s : "", strlen(s ? s : "") + 1);
+}
+
+/* A hash of the rows, in id order, for an ISA that gives none. */
+static uint64_t hash_rows(const isa_rows *r)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < r->n; i++) {
+        const pulleyprof_opcode *o = r->by_id[i];
+        unsigned nums[4] = {o->id, o->length, o->flags, o->nparts};
+        h = fnv(h, nums, sizeof nums);
+        h = fnv_str(fnv_str(fnv_str(h, o->name), o->operands), o->roles);
+        for (unsigned k = 0; o->parts && k < o->nparts; k++)
+            h = fnv_str(fnv_str(fnv(h, &o->parts[k].opcode, sizeof(unsigned)), o->parts[k].regs),
+                        o->parts[k].imms);
+    }
+    return h;
+}
+
+/* What is wrong with row o, or NULL. */
+static const char *row_problem(const pulleyprof_opcode *o)
+{
+    unsigned nregs = isa_count_words(o->roles), nwords = isa_count_words(o->operands);
+    if (!o->name || !*o->name)
+        return "it has no name";
+    if (!roles_are_roles(o->roles))
+        return "a role is not r, w or rw";
+    if (nregs > PULLEYPROF_MAX_REGS)
+        return "more than 16 register operands";
+    if (nwords && nwords < nregs)
+        return "fewer operand kinds than roles";
+    if (nwords > nregs + PULLEYPROF_MAX_IMMS)
+        return "more than 8 immediates";
+    if (o->flags >= 64)
+        return "flags that are not PULLEYPROF_ flags";
+    if (o->nparts && !o->parts)
+        return "nparts without parts";
+    if (o->parts && (o->nparts < 2 || o->nparts > 8))
+        return "a macro op has 2 to 8 parts";
+    if (o->parts && !(o->flags & PULLEYPROF_MACRO))
+        return "parts without the PULLEYPROF_MACRO flag";
+    if (o->reg_bits && o->reg_bits != 5 && o->reg_bits != 8)
+        return "reg_bits is neither 0, 5 nor 8";
+    return NULL;
+}
+
+int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
+{
+    memset(r, 0, sizeof *r);
+    r->isa = isa;
+    if (!isa->opcodes || isa->nopcodes == 0) {
+        snprintf(err, cap, "the instruction set '%s' has no opcodes", isa->name ? isa->name : "?");
+        return -1;
+    }
+    r->by_id = malloc(isa->nopcodes * sizeof *r->by_id);
+    r->nregs = malloc(isa->nopcodes);
+    if (!r->by_id || !r->nregs) {
+        snprintf(err, cap, "out of memory");
+        isa_rows_free(r);
+        return -1;
+    }
+    r->n = isa->nopcodes;
+    for (size_t i = 0; i < r->n; i++)
+        r->by_id[i] = &isa->opcodes[i];
+    qsort(r->by_id, r->n, sizeof *r->by_id, by_id);
+    for (size_t i = 0; i < r->n; i++) {
+        const pulleyprof_opcode *o = r->by_id[i];
+        const char *problem = row_problem(o);
+        if (!problem && i > 0 && r->by_id[i - 1]->id == o->id)
+            problem = "its id is also another row's";
+        for (unsigned k = 0; !problem && o->parts && k < o->nparts; k++)
+            if (o->parts[k].opcode == o->id || !isa_rows_find(r, o->parts[k].opcode, NULL))
+                problem = "a part is no other row of the table";
+        if (problem) {
+            snprintf(err, cap, "opcode table '%s', row %u (%s): %s", isa->name ? isa->name : "?",
+                     o->id, o->name ? o->name : "no name", problem);
+            isa_rows_free(r);
+            return -1;
+        }
+        r->nregs[i] = (unsigned char)isa_count_words(o->roles);
+    }
+    r->hash = isa->hash ? isa->hash : hash_rows(r);
+    return 0;
+}
+
+void isa_rows_free(isa_rows *r)
+{
+    free(r->by_id);
+    free(r->nregs);
+    memset(r, 0, sizeof *r);
+}
+
+const pulleyprof_opcode *isa_rows_find(const isa_rows *r, unsigned id, unsigned *nregs)
+{
+    size_t lo = 0, hi = r->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->by_id[mid]->id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == r->n || r->by_id[lo]->id != id)
+        return NULL;
+    if (nregs)
+        *nregs = r->nregs[lo];
+    return r->by_id[lo];
+}
+
+int pulleyprof_insn_add_target(pulleyprof_insn *insn, uint32_t offset)
+{
+    if (insn->ntargets == insn->targets_cap) {
+        size_t ncap = insn->targets_cap ? 2 * insn->targets_cap : 8;
+        uint32_t *grown = realloc(insn->targets, ncap * sizeof *grown);
+        if (!grown)
+            return -1;
+        insn->targets = grown;
+        insn->targets_cap = ncap;
+    }
+    insn->targets[insn->ntargets++] = offset;
+    return 0;
+}
+
+int isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code, size_t size,
+                    size_t off, pulleyprof_insn *insn, char *text, size_t cap, const char **why)
+{
+    uint32_t *targets = insn->targets;
+    size_t targets_cap = insn->targets_cap;
+    memset(insn, 0, sizeof *insn);
+    insn->targets = targets;
+    insn->targets_cap = targets_cap;
+    insn->text = text;
+    insn->text_cap = cap;
+    text[0] = '\0';
+    const pulleyprof_opcode *row;
+    unsigned nregs = 0;
+    if (r->isa->decode) {
+        if (r->isa->decode(ctx, code, size, off, insn) != 0) {
+            *why = "the decoder refused the bytes";
+            return -1;
+        }
+        row = isa_rows_find(r, insn->opcode, &nregs);
+    } else {
+        row = isa_rows_find(r, code[off], &nregs);
+        insn->opcode = code[off];
+        insn->length = row ? row->length : 0;
+    }
+    *why = !row                                      ? "an opcode that is in no row of the table"
+           : insn->length == 0                       ? "an instruction of no length"
+           : insn->length > size - off               ? "an instruction running past the code"
+           : r->isa->decode && insn->nregs != nregs  ? "register operands that are not its row's"
+           : insn->nimms > PULLEYPROF_MAX_IMMS       ? "more than 8 immediates"
+                                                     : NULL;
+    for (size_t i = 0; !*why && i < insn->ntargets; i++)
+        if (insn->targets[i] >= size)
+            *why = "a branch target outside the code";
+    if (*why)
+        return -1;
+    text[cap - 1] = '\0';
+    if (!text[0])
+        snprintf(text, cap, "%s", row->name);
+    return 0;
+}

@@ -1,0 +1,247 @@
+/*
+ * pulley/profile.h - libpulleyprof, the profiling library of the pulley
+ * toolkit: the one public contract between a bytecode interpreter (this
+ * project's VM or anybody else's) and the profile database that
+ * pulley-ngrams, pulley-report, the SQL queries and the notebook read.
+ * Every public name starts with pulleyprof_ (PULLEYPROF_ for macros).
+ *
+ * Build against it with `pkg-config --cflags --libs pulley-profile`, or in
+ * CMake with find_package(PulleyProfile) and the target PulleyProfile::pulleyprof.
+ *
+ * The life of a run:
+ *
+ *   1. pulleyprof_open: open (or create) the profile database, start a
+ *      run row, check and store the interpreter's opcode table
+ *      (pulleyprof_isa), start the sampler and writer threads.
+ *   2. Register every module and every bytecode function (code object) at
+ *      any time before close, from any thread: a name, an address (what
+ *      the interpreter publishes for its first instruction) and its code
+ *      bytes (copied).  The library decodes them into instruction rows
+ *      with the ISA's decoder.
+ *   3. Register the slot of each interpreter thread before it runs
+ *      bytecode.  Before every instruction the interpreter stores the
+ *      address of that instruction (function address + byte offset) into
+ *      its slot - one relaxed atomic store - and 0 whenever control is
+ *      outside bytecode (host code, return to the embedder).  The sampler
+ *      thread reads every registered slot `sample_hz` times a second and
+ *      records what it finds; a writer thread compresses the samples and
+ *      stores them.  Neither thread ever blocks the interpreter.
+ *      Unregister the slot before its memory goes away.
+ *   4. Or count instead of sampling (config.exact): report exact
+ *      per-instruction execution counts and taken control transfers.
+ *   5. pulleyprof_set_outcome, then pulleyprof_close: stop sampling, write
+ *      the rest and end the run.
+ *
+ * An address is attributed to the registered function whose
+ * [address, address + size) contains it (offset = address - function
+ * address); 0 is host time.  Functions must not overlap.  An interpreter
+ * whose code objects have no stable address may give each one an address
+ * range of its own (for example a counter times a large stride).
+ *
+ * Every function may be called from any thread, concurrently with the
+ * others, except pulleyprof_close (once, and last).  Functions returning
+ * int return 0 (or a handle >= 0) on success and -1 on failure.  Strings
+ * are copied.  Errors are one line of text written into (err, errcap).
+ */
+#ifndef PULLEY_PROFILE_H
+#define PULLEY_PROFILE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define PULLEYPROF_API __attribute__((visibility("default")))
+#else
+#define PULLEYPROF_API
+#endif
+
+#define PULLEYPROF_DEFAULT_HZ 10000u
+#define PULLEYPROF_MAX_HZ 1000000u
+#define PULLEYPROF_MAX_REGS 16 /* register operands of one instruction */
+#define PULLEYPROF_MAX_IMMS 8  /* immediates of one instruction */
+
+/* What an opcode does to control flow, stored as opcodes.flags. */
+enum {
+    PULLEYPROF_BRANCH = 1,     /* may transfer control to its targets */
+    PULLEYPROF_TERMINATOR = 2, /* never falls through to the next instruction */
+    PULLEYPROF_TRAPS = 4,      /* may trap (raise) */
+    PULLEYPROF_CALL = 8,       /* calls another function */
+    PULLEYPROF_RETURN = 16,    /* returns to the caller */
+    PULLEYPROF_MACRO = 32,     /* a macro op: does the work of its parts */
+};
+
+/* One part of a macro op: the opcode whose work it does, and which of the
+ * macro's operands its operands are (space-separated indices, "0 1 2"). */
+typedef struct pulleyprof_part {
+    unsigned opcode;   /* id of another row of the same table */
+    const char *regs;  /* per register operand of the part: the macro's register operand */
+    const char *imms;  /* per immediate of the part: the macro's immediate */
+} pulleyprof_part;
+
+/* One row of the interpreter's opcode table, stored with every run so that
+ * a profile is read with the instruction set it was taken with. */
+typedef struct pulleyprof_opcode {
+    unsigned id;           /* opcode number, unique in the table */
+    const char *name;      /* mnemonic (required) */
+    const char *format;    /* operand format name, or NULL */
+    /* Operand kinds, one word each, register operands first: "x x s32".
+     * A register kind is any word naming its register class; immediate
+     * words the analysis knows are s8 s16 s32 i64 u32 off32 rel32 (a
+     * branch offset) and table (a jump table), others are indices.  NULL
+     * or "": no operands declared (operand facts are then not reported). */
+    const char *operands;
+    /* Per register operand: "r" read, "w" written, "rw" both: "w r".  The
+     * number of words is the number of register operands. */
+    const char *roles;
+    /* Encoded bytes of every instruction with this opcode; 0: it varies
+     * and the decoder says. */
+    unsigned length;
+    unsigned flags;        /* PULLEYPROF_BRANCH ... */
+    const char *semantics; /* one line, or NULL */
+    const pulleyprof_part *parts; /* a macro op's parts, in order (NULL: not one) */
+    unsigned nparts;
+    /* Only for code in the Pulley VM's own byte encoding (interp/opcodes.def),
+     * which the SQL extension can decode from raw code: 8.  0 for any other
+     * encoding; readers then use the instruction rows stored by the library. */
+    unsigned reg_bits;
+} pulleyprof_opcode;
+
+/* One decoded instruction, filled by the ISA's decoder.  The library
+ * zeroes it and sets text/text_cap before each call. */
+typedef struct pulleyprof_insn {
+    unsigned length;                    /* encoded bytes, > 0 */
+    unsigned opcode;                    /* a row's id */
+    unsigned nregs;                     /* register operands, in the row's order */
+    uint32_t regs[PULLEYPROF_MAX_REGS]; /* their register numbers */
+    unsigned nimms;                     /* immediates, in the row's order */
+    int64_t imms[PULLEYPROF_MAX_IMMS];  /* their values */
+    char *text;                         /* disassembly to write (NUL-terminated); */
+    size_t text_cap;                    /* left "" it becomes the mnemonic */
+    /* Branch targets, added with pulleyprof_insn_add_target; the
+     * library's own. */
+    uint32_t *targets;
+    size_t ntargets, targets_cap;
+} pulleyprof_insn;
+
+/* A control transfer of a branch instruction to `offset` (bytes from the
+ * function's start).  0, or -1 when out of memory. */
+PULLEYPROF_API int pulleyprof_insn_add_target(pulleyprof_insn *insn, uint32_t offset);
+
+/* Decode the instruction at code[off] (off < size; never read code[size]):
+ * fill insn.  module_ctx is what the function's module was registered
+ * with.  Returns 0, or -1 if the bytes do not decode (the function's rows
+ * then stop there, and the run says how many functions were cut short). */
+typedef int (*pulleyprof_decode_fn)(const void *module_ctx, const uint8_t *code, size_t size,
+                                    size_t off, pulleyprof_insn *insn);
+
+/* The interpreter's instruction set. */
+typedef struct pulleyprof_isa {
+    const char *name;                  /* "pulley", "cpython-3.11" */
+    uint64_t hash;                     /* identifies the opcode table; 0: computed from it */
+    const pulleyprof_opcode *opcodes;  /* nopcodes rows */
+    size_t nopcodes;
+    /* NULL: each instruction is one opcode byte (the row's id) followed by
+     * operand bytes the library does not read, row.length bytes in all. */
+    pulleyprof_decode_fn decode;
+} pulleyprof_isa;
+
+typedef struct pulleyprof_config {
+    const char *db_path;          /* the SQLite profile database (required) */
+    unsigned sample_hz;           /* 0: PULLEYPROF_DEFAULT_HZ; at most _MAX_HZ */
+    const pulleyprof_isa *isa;    /* required; must outlive the agent */
+    /* Stored in the run row; each may be NULL. */
+    const char *label;            /* a name the user chose */
+    const char *benchmark;        /* the program run */
+    const char *command_line;
+    const char *build_flags;      /* how the interpreter was built */
+    const char *tool;             /* who collected: "pulley-collect 0.4" (NULL: the library) */
+    int exact;                    /* 1: counts instead of samples (exact counts follow) */
+} pulleyprof_config;
+
+/* What a closed run recorded. */
+typedef struct pulleyprof_summary {
+    int64_t run_id;
+    uint64_t samples_taken;   /* slot reads by the sampler */
+    uint64_t samples_written; /* committed to the database */
+    uint64_t samples_dropped; /* taken but not written (buffers full, write errors) */
+    uint64_t ticks_missed;    /* deadlines the sampler woke too late for */
+    uint64_t sampled_ns;      /* time during which at least one slot was registered */
+    uint64_t bytes_stored;    /* compressed sample bytes written */
+    uint64_t chunks;
+    uint64_t counts_unmapped; /* exact counts refused: unknown function, offset outside it */
+    int exact;                /* config.exact */
+    uint64_t executed;        /* exact: instruction executions counted and stored */
+    uint64_t duration_ns;     /* wall time from open to close */
+    uint64_t functions_cut_short; /* whose code stopped decoding before its end */
+} pulleyprof_summary;
+
+typedef struct pulleyprof_agent pulleyprof_agent;
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+PULLEYPROF_API const char *pulleyprof_version(void);
+
+/* Check the ISA, open the database (created if missing; a new run is
+ * appended to an existing one) and start sampling.  Refuses, without
+ * writing anything, an opcode table that is not one (duplicate ids, no
+ * name, too many operands, a macro part of no row), a file that is not a
+ * profile database, one of a newer schema, or a damaged one.  NULL with
+ * err on failure. */
+PULLEYPROF_API pulleyprof_agent *pulleyprof_open(const pulleyprof_config *cfg, char *err,
+                                                 size_t errcap);
+
+/* A module: its name and the context passed to isa->decode for its
+ * functions (which must stay valid until pulleyprof_close returns).
+ * Returns its handle. */
+PULLEYPROF_API int pulleyprof_register_module(pulleyprof_agent *a, const char *name,
+                                              const void *decode_ctx);
+
+/* A bytecode function of module `module`: its index in the module, name,
+ * address (what the interpreter publishes for its first instruction) and
+ * its `size` code bytes (copied).  Returns its handle. */
+PULLEYPROF_API int pulleyprof_register_function(pulleyprof_agent *a, int module, uint32_t index,
+                                                const char *name, uintptr_t address,
+                                                const uint8_t *code, size_t size);
+
+/* Start / stop sampling an interpreter thread's slot.  After unregister
+ * returns, the sampler no longer reads the slot.  Register functions
+ * before the slot: the first slot tells the library the program is about
+ * to run, and it then writes the functions registered so far while the
+ * program runs (later ones are written at close). */
+PULLEYPROF_API int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
+PULLEYPROF_API int pulleyprof_unregister_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
+
+/* Publish the instruction at `address` (0: host code) in a slot: the one
+ * relaxed store an interpreter makes before each instruction. */
+static inline void pulleyprof_publish(_Atomic(uintptr_t) *slot, uintptr_t address)
+{
+    atomic_store_explicit(slot, address, memory_order_relaxed);
+}
+
+/* Exact counts: the instruction at `offset` of function `func` ran
+ * `count` more times; the control transfer (branch, call, return) at
+ * offset `from` of `func` went to offset `to` of function `to_func`
+ * `count` more times; _add_edge_count is a transfer inside `func`.
+ * Offsets must lie inside the function's code: a count with an unknown
+ * function or an offset outside it is not stored, is counted
+ * (summary.counts_unmapped) and makes the call return -1. */
+PULLEYPROF_API int pulleyprof_add_exec_count(pulleyprof_agent *a, int func, uint32_t offset,
+                                             uint64_t count);
+PULLEYPROF_API int pulleyprof_add_transfer_count(pulleyprof_agent *a, int func, uint32_t from,
+                                                 int to_func, uint32_t to, uint64_t count);
+PULLEYPROF_API int pulleyprof_add_edge_count(pulleyprof_agent *a, int func, uint32_t from,
+                                             uint32_t to, uint64_t count);
+
+/* How the program ended ("return", "exit", "trap: ...", "signal SIGINT")
+ * and its exit status; stored in the run row. */
+PULLEYPROF_API void pulleyprof_set_outcome(pulleyprof_agent *a, const char *outcome,
+                                           int exit_status);
+
+/* Stop sampling, write everything and end the run; frees the agent.  The
+ * run row is ended even when something failed: then its outcome is
+ * "incomplete: WHAT WAS LOST (OUTCOME)", and close returns -1 with err
+ * (the summary says what was written). */
+PULLEYPROF_API int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err,
+                                    size_t errcap);
+
+#endif
