@@ -33,3 +33,9 @@ set_tests_properties(e2e_collect_exact PROPERTIES ENVIRONMENT
 set_tests_properties(test_collect_agent e2e_collect_cli e2e_collect_reliability e2e_collect_wasm
                      e2e_collect_edges
                      PROPERTIES RUN_SERIAL TRUE)
+
+# The installed library, used by an interpreter outside the source tree
+# (pkg-config and find_package), and its profile read by the installed tools.
+add_test(NAME e2e_installed_library COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/installed_library.sh)
+set_tests_properties(e2e_installed_library PROPERTIES ENVIRONMENT
+  "BUILD=${PROJECT_BINARY_DIR};SRC=${PROJECT_SOURCE_DIR}")
