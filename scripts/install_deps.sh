@@ -8,7 +8,7 @@
 #                                      and matplotlib (the notebook)
 set -eu
 
-packages="cmake make gcc clang lld libclang-rt-14-dev wasi-libc libclang-rt-14-dev-wasm32 wabt pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev sqlite3"
+packages="cmake make gcc clang lld libclang-rt-14-dev wasi-libc libclang-rt-14-dev-wasm32 wabt pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev sqlite3 python3-dev"
 case "${1:-}" in
   "") ;;
   --test) packages="$packages chromium jupyter-nbconvert python3-nbformat python3-ipykernel python3-pandas python3-matplotlib" ;;

@@ -36,6 +36,12 @@ set_tests_properties(test_collect_agent e2e_collect_cli e2e_collect_reliability 
 
 # The installed library, used by an interpreter outside the source tree
 # (pkg-config and find_package), and its profile read by the installed tools.
+# In a sanitizer build the library is instrumented, so the outside
+# interpreter is compiled with the same flags.
+set(outside_cflags "")
+if(PULLEY_SANITIZE)
+  set(outside_cflags "-fsanitize=address,undefined")
+endif()
 add_test(NAME e2e_installed_library COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/installed_library.sh)
 set_tests_properties(e2e_installed_library PROPERTIES ENVIRONMENT
-  "BUILD=${PROJECT_BINARY_DIR};SRC=${PROJECT_SOURCE_DIR}")
+  "BUILD=${PROJECT_BINARY_DIR};SRC=${PROJECT_SOURCE_DIR};CC=${CMAKE_C_COMPILER};OUTSIDE_CFLAGS=${outside_cflags}")

@@ -7,10 +7,14 @@
 # pulley-ngrams and pulley-report.  Also: the library exports nothing but
 # pulleyprof_ names, and the header compiles on its own.
 #
-# Environment: BUILD (the build directory), SRC (the source tree).
+# Environment: BUILD (the build directory), SRC (the source tree), CC (the
+# compiler, default cc), OUTSIDE_CFLAGS (sanitizer flags of an instrumented
+# build, else empty).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+cc=${CC:-cc}
+extra=${OUTSIDE_CFLAGS:-}
 prefix=$tmp/prefix
 expect_status 0 cmake --install "$BUILD" --prefix "$prefix"
 libdir=$(dirname "$(find "$prefix" -name pulley-profile.pc)")/..
@@ -37,20 +41,21 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig"
 cflags=$(pkg-config --cflags pulley-profile)
 case $cflags in *"$SRC"*) fail "pkg-config points into the source tree: $cflags" ;; esac
 # shellcheck disable=SC2086 # flags are words
-expect_status 0 cc -std=c11 -pedantic -Wall -Wextra -Werror $cflags -c "$tmp/header.c" -o "$tmp/header.o"
+expect_status 0 "$cc" -std=c11 -pedantic -Wall -Wextra -Werror $cflags -c "$tmp/header.c" -o "$tmp/header.o"
 
 mkdir "$tmp/outside"
 cp "$SRC/tests/outside/tiny_interp.c" "$SRC/tests/outside/CMakeLists.txt" "$tmp/outside/"
 cd "$tmp/outside"
 # shellcheck disable=SC2086
-expect_status 0 cc -std=c11 -Wall -Wextra -Werror -o tiny_shared tiny_interp.c \
+expect_status 0 "$cc" $extra -std=c11 -Wall -Wextra -Werror -o tiny_shared tiny_interp.c \
     $(pkg-config --cflags --libs pulley-profile) -Wl,-rpath,"$libdir"
 # shellcheck disable=SC2086
-expect_status 0 cc -std=c11 -Wall -Wextra -Werror -o tiny_static tiny_interp.c $cflags \
+expect_status 0 "$cc" $extra -std=c11 -Wall -Wextra -Werror -o tiny_static tiny_interp.c $cflags \
     "$libdir/libpulleyprof.a" $(pkg-config --static --libs-only-l --libs-only-other pulley-profile |
                                 sed 's/-lpulleyprof//')
 ldd tiny_static | grep -q pulleyprof && fail "tiny_static links the shared library"
-expect_status 0 cmake -S . -B build -DCMAKE_PREFIX_PATH="$prefix"
+expect_status 0 cmake -S . -B build -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+    -DCMAKE_C_FLAGS="$extra" -DCMAKE_EXE_LINKER_FLAGS="$extra"
 expect_status 0 cmake --build build
 for bin in ./tiny_shared ./tiny_static ./build/tiny_interp; do
     expect_status 0 "$bin" "$tmp/check.db" 1000

@@ -1,0 +1,89 @@
+#!/bin/sh
+# rediscover_cpython.sh - does pulley-ngrams, mining CPython 3.11 profiles
+# taken with the CPython adapter (adapters/cpython, libpulleyprof), propose
+# the five superinstructions CPython's developers chose from opcode-pair
+# counts (LOAD_FAST__LOAD_FAST, LOAD_FAST__LOAD_CONST, STORE_FAST__LOAD_FAST,
+# STORE_FAST__STORE_FAST, LOAD_CONST__LOAD_FAST)?
+#
+# Runs the pure-Python workloads of bench/cpython (five programs and five
+# standard-library modules) under `python3 -m pulleyprof`, once counting
+# every instruction and once sampling, into two databases; asks
+# pulley-ngrams for its top K pair proposals (--max-n 2) from each, and
+# prints a table: each superinstruction's rank among the proposals and
+# among the hottest pairs, exact and sampled, then the proposals CPython did
+# not add.  A measurement for the notes, not a test: it asserts nothing
+# about what is found.
+set -eu
+prog=rediscover_cpython.sh
+
+usage() {
+    cat <<'USAGE'
+usage: sh bench/quality/rediscover_cpython.sh [OPTIONS]
+
+  -B DIR     the build directory (default build): its adapters/cpython holds
+             the adapter and analyze/pulley-ngrams the miner
+  -o DIR     keep exact.db, sampled.db and the JSON in DIR (default: a
+             temporary directory, removed)
+  -k K       proposals and pairs to rank (default 10)
+  -f HZ      sample rate of the sampled runs (default 10000)
+  -h, --help this help
+
+Environment: PYTHON (default: python3 on PATH; CPython 3.11).  Exit
+status: 0; 1 when the adapter or a workload fails; 2 for bad usage.
+USAGE
+}
+
+case ${1:-} in -h | --help) usage; exit 0 ;; esac
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$top/build out_dir= k=10 hz=10000
+while getopts B:o:k:f:h opt; do
+    case $opt in
+        B) build=$OPTARG ;;
+        o) out_dir=$OPTARG ;;
+        k) k=$OPTARG ;;
+        f) hz=$OPTARG ;;
+        h) usage; exit 0 ;;
+        *) echo "Try '$prog --help'." >&2; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || { echo "$prog: no operands expected: $*" >&2; exit 2; }
+case $k$hz in *[!0-9]*) echo "$prog: -k and -f take positive integers" >&2; exit 2 ;; esac
+py=${PYTHON:-python3}
+adapter=$build/adapters/cpython
+ngrams=$build/analyze/pulley-ngrams
+[ -f "$adapter/pulleyprof/__main__.py" ] ||
+    { echo "$prog: no CPython adapter in $adapter (build with python3-dev installed)" >&2; exit 1; }
+[ -x "$ngrams" ] || { echo "$prog: no $ngrams" >&2; exit 1; }
+
+if [ -n "$out_dir" ]; then
+    mkdir -p "$out_dir"
+    work=$(cd "$out_dir" && pwd)
+    rm -f "$work/exact.db" "$work/sampled.db"
+else
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT INT TERM
+fi
+
+programs="objects numeric strings parser recursion"
+modules="tomllib difflib textwrap fractions statistics"
+run() { # DB MODE SCRIPT ARGS...
+    db=$1 mode=$2
+    shift 2
+    echo "$prog: $mode $*" >&2
+    PYTHONPATH=$adapter "$py" -m pulleyprof -o "$db" --hz "$hz" $mode --label cpython "$@" \
+        >/dev/null 2>"$work/last.err" ||
+        { echo "$prog: failed: $*: $(cat "$work/last.err")" >&2; exit 1; }
+}
+for db_mode in "exact.db --exact" "sampled.db "; do
+    name=${db_mode%%.db*} mode=${db_mode#* }
+    db=$work/$name.db
+    for p in $programs; do run "$db" "$mode" --name "$p" "$top/bench/cpython/$p.py"; done
+    for m in $modules; do
+        run "$db" "$mode" --name "$m" "$top/bench/cpython/stdlib_modules.py" "$m"
+    done
+    "$ngrams" "$db" --max-n 2 --top "$k" --ngrams "$k" --format json --quiet \
+        > "$work/$name.json"
+done
+"$py" "$here/rediscover_cpython.py" "$work/exact.json" "$work/sampled.json" "$k"

@@ -1,0 +1,113 @@
+#!/bin/sh
+# cpython_adapter.sh - CPython 3.11 profiled through libpulleyprof by the
+# adapter (adapters/cpython): the script runs as under plain python3 (its
+# output and exit status), the run stores CPython's opcode table and every
+# code object met, decoded as CPython's dis module decodes it (lengths,
+# arguments, jump targets); exact counts are exact; a script that raises
+# still leaves a whole profile; pulley-ngrams and pulley-report read it.
+#
+# Environment: ADAPTER (the build's adapters/cpython), PYTHON (the Python
+# it was built for), PULLEY_NGRAMS, PULLEY_REPORT; PYTHON_PRELOAD, in a
+# sanitizer build, the sanitizer runtime python3 must load first.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+if [ -n "${PYTHON_PRELOAD:-}" ]; then # only python3 gets it, not the tools
+    printf '#!/bin/sh\nLD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 exec %s "$@"\n' \
+        "$PYTHON_PRELOAD" "$PYTHON" > "$tmp/python"
+    chmod +x "$tmp/python"
+    PYTHON=$tmp/python
+fi
+
+export PYTHONPATH="$ADAPTER"
+db=$tmp/py.db
+sql() { sqlite3 "$db" "$1"; }
+
+cat > "$tmp/work.py" <<'PY'
+import sys
+
+def total(n):
+    s = 0
+    for i in range(n):
+        if i % 3 == 0:
+            s += i
+    return s
+
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+print(total(int(sys.argv[1])), fib(18))
+if len(sys.argv) > 2:
+    sys.exit(int(sys.argv[2]))
+PY
+
+expect_status 0 "$PYTHON" "$tmp/work.py" 1000
+plain=$(cat "$tmp/out")
+expect_status 0 "$PYTHON" -m pulleyprof -o "$db" "$tmp/work.py" 1000
+[ "$(cat "$tmp/out")" = "$plain" ] || fail "sampled output $(cat "$tmp/out"), plain $plain"
+grep -q "samples in .* run 1 in $db" "$tmp/err" || fail "summary: $(cat "$tmp/err")"
+expect_status 0 "$PYTHON" -m pulleyprof --exact -o "$db" "$tmp/work.py" 1000
+[ "$(cat "$tmp/out")" = "$plain" ] || fail "exact output $(cat "$tmp/out"), plain $plain"
+grep -q "instructions executed (exact counts)" "$tmp/err" || fail "summary: $(cat "$tmp/err")"
+
+# The run rows and CPython's opcode table.
+[ "$(sql "SELECT group_concat(isa_name || ' ' || exact || ' ' || outcome || ' ' || exit_status
+          || ' ' || operands_stored || ' ' || functions_cut_short, ',') FROM runs")" = \
+  "cpython-3.11 0 return 0 1 0,cpython-3.11 1 return 0 1 0" ] || fail "runs: $(sql 'SELECT * FROM runs')"
+[ "$(sql "SELECT group_concat(name || ':' || length || ':' || flags || ':' || operands, ' ') FROM
+          opcodes WHERE run_id = 2 AND name IN ('LOAD_FAST', 'BINARY_OP', 'CALL', 'RETURN_VALUE',
+          'JUMP_BACKWARD') ORDER BY id")" = \
+  "RETURN_VALUE:2:18: BINARY_OP:4:0:arg LOAD_FAST:2:0:arg JUMP_BACKWARD:2:3:arg CALL:10:8:arg" ] ||
+    fail "opcode rows: $(sql "SELECT * FROM opcodes WHERE run_id = 2 AND name LIKE '%FAST'")"
+
+# Every instruction of total() and fib() as dis decodes it: offset, name,
+# argument, jump target.
+"$PYTHON" - "$tmp/work.py" "$db" <<'PY' || fail "rows differ from dis"
+import dis, sqlite3, sys
+src = open(sys.argv[1]).read()
+module = compile(src, sys.argv[1], "exec")
+db = sqlite3.connect(sys.argv[2])
+for code in [c for c in module.co_consts if hasattr(c, "co_code")]:
+    want = []
+    for ins in dis.get_instructions(code):
+        target = str(ins.argval) if ins.opcode in dis.hasjrel + dis.hasjabs else ""
+        imms = str(ins.arg) if ins.arg is not None else ""
+        want.append((ins.offset, ins.opname, imms, target))
+    got = [(off, text.split()[0], imms, targets) for off, text, imms, targets in db.execute(
+        "SELECT i.offset, i.text, i.imms, i.targets FROM instructions i JOIN functions f"
+        " ON f.id = i.function_id WHERE f.run_id = 2 AND f.name LIKE ? ORDER BY i.offset",
+        (code.co_name + " (%",))]
+    assert got == want, (code.co_name, got, want)
+PY
+# Exact counts: the loop of total(1000) tests its condition 1000 times.
+[ "$(sql "SELECT c.count FROM exec_counts c JOIN instructions i
+          ON i.function_id = c.function_id AND i.offset = c.offset
+          JOIN functions f ON f.id = c.function_id
+          WHERE c.run_id = 2 AND f.name LIKE 'total (%' AND i.text LIKE 'FOR_ITER%'")" = 1001 ] ||
+    fail "FOR_ITER count: $(sql 'SELECT * FROM exec_counts WHERE run_id = 2 LIMIT 20')"
+
+# Exit statuses pass through; an exception still leaves a whole run.
+expect_status 3 "$PYTHON" -m pulleyprof -o "$db" "$tmp/work.py" 10 3
+printf 'def boom():\n    raise ValueError("no")\nboom()\n' > "$tmp/raise.py"
+expect_status 1 "$PYTHON" -m pulleyprof -o "$db" "$tmp/raise.py"
+grep -q "ValueError: no" "$tmp/err" || fail "no traceback: $(cat "$tmp/err")"
+[ "$(sql "SELECT group_concat(outcome || ':' || exit_status, ',') FROM runs WHERE id > 2")" = \
+  "exit:3,exception: ValueError:1" ] || fail "outcomes: $(sql 'SELECT id, outcome FROM runs')"
+[ "$(sql "SELECT count(*) FROM functions WHERE run_id = 4 AND name LIKE 'boom (%'")" = 1 ] ||
+    fail "the raising run lost its functions"
+expect_status 2 "$PYTHON" -m pulleyprof -o "$db"
+expect_status 2 "$PYTHON" -m pulleyprof -o "$db" "$tmp/missing.py"
+grep -q "no such script" "$tmp/err" || fail "missing script: $(cat "$tmp/err")"
+
+# The readers, on an ISA they were not written for.
+expect_status 0 "$PULLEY_NGRAMS" "$db" --runs 2 --max-n 2 --top 5 --format json --quiet
+"$PYTHON" - "$tmp/out" <<'PY' || fail "pulley-ngrams: $(cat "$tmp/out")"
+import json, opcode, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["shares"] == "exact" and doc["proposals"], doc
+for p in doc["proposals"]:
+    assert len(p["ops"]) == 2 and all(op in opcode.opmap for op in p["ops"]), p
+PY
+expect_status 0 "$PULLEY_REPORT" "$db" --runs 1 --text
+grep -q "LOAD_FAST" "$tmp/out" || fail "pulley-report: $(cat "$tmp/out")"
+echo "cpython_adapter: ok"
