@@ -471,4 +471,11 @@ void an_print_skipped(FILE *out, const char *tool, const an_profile *p)
         else
             fprintf(out, "%s: %s: %s\n", tool, s->db, s->why);
     }
+    for (size_t i = 0; i < p->nruns; i++)
+        if (p->runs[i].unanalysed)
+            fprintf(out,
+                    "%s: note: run %" PRId64 " of %s: %" PRIu64 " instructions have register"
+                    " operands of another kind than x and f below 32; the analysis leaves"
+                    " their registers out (no operand facts, no liveness through them)\n",
+                    tool, p->runs[i].id, p->runs[i].db, p->runs[i].unanalysed);
 }

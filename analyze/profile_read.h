@@ -26,7 +26,9 @@ int an_profile_read(an_profile *p, const char *path, an_runsel *sel, char *err, 
 int an_profile_read_all(an_profile *p, char *const *paths, int n, an_runsel *sel, char *err,
                         size_t cap);
 
-/* "TOOL: left out run 4 of a.db: it did not finish ..." for each note. */
+/* "TOOL: left out run 4 of a.db: it did not finish ..." for each run
+ * left out, and a note for each run whose register operands the analysis
+ * could not use. */
 void an_print_skipped(FILE *out, const char *tool, const an_profile *p);
 
 #endif
