@@ -158,6 +158,7 @@ void an_run_free(an_run *run)
     free(run->db);
     free(run->label);
     free(run->benchmark);
+    free(run->isa);
     memset(run, 0, sizeof *run);
 }
 

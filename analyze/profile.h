@@ -73,6 +73,7 @@ typedef struct an_run {
     char *db;        /* path of its database */
     char *label;     /* may be NULL */
     char *benchmark;
+    char *isa;       /* runs.isa_name: 'pulley', 'cpython-3.11', ... */
     uint32_t bench;  /* index into an_profile.benches */
     int exact;       /* counts are exact executions */
     int operands_stored; /* instructions built from stored rows (schema 6) */

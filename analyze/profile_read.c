@@ -344,10 +344,10 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
         db,
         version >= 6 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
                        " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
-                       " operands_stored FROM runs ORDER BY id"
+                       " operands_stored, isa_name FROM runs ORDER BY id"
                      : "SELECT id, label, benchmark, exact, outcome, samples_written,"
                        " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
-                       " 0 FROM runs ORDER BY id",
+                       " 0, isa_name FROM runs ORDER BY id",
         -1, &st, NULL);
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(st, 0);
@@ -372,9 +372,10 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
         run->db = strdup(path);
         run->label = dup_col(st, 1);
         run->benchmark = dup_col(st, 2);
+        run->isa = dup_col(st, 8);
         run->exact = facts.exact;
         run->operands_stored = sqlite3_column_int(st, 7) != 0;
-        if (!run->db) {
+        if (!run->db || !run->isa) {
             an_run_free(run);
             rc = SQLITE_NOMEM;
             break;

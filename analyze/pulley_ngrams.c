@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "blocks.h"
@@ -136,6 +137,15 @@ out:
 static int emit_macros(const an_profile *p, const an_proposals *res, const char *file, int argc,
                        char **argv)
 {
+    for (size_t i = 0; i < p->nruns; i++)
+        if (strcmp(p->runs[i].isa, "pulley") != 0) {
+            fprintf(stderr,
+                    "pulley-ngrams: --emit-macros writes macro ops for this project's VM, but run"
+                    " %" PRId64 " of %s was taken on the instruction set '%s': its proposals are"
+                    " in the report\n",
+                    p->runs[i].id, p->runs[i].db, p->runs[i].isa);
+            return 1;
+        }
     fu_set set;
     char err[1024];
     if (an_macro_set(p, res->props, res->n, res->total, &set, err, sizeof err) != 0) {

@@ -108,6 +108,10 @@ assert doc["shares"] == "exact" and doc["proposals"], doc
 for p in doc["proposals"]:
     assert len(p["ops"]) == 2 and all(op in opcode.opmap for op in p["ops"]), p
 PY
+# Macro ops for this project's VM cannot come from CPython's opcodes.
+expect_status 1 "$PULLEY_NGRAMS" "$db" --runs 2 --emit-macros "$tmp/set.macros"
+grep -q "instruction set 'cpython-3.11'" "$tmp/err" || fail "--emit-macros: $(cat "$tmp/err")"
+[ ! -e "$tmp/set.macros" ] || fail "--emit-macros wrote a set for CPython"
 expect_status 0 "$PULLEY_REPORT" "$db" --runs 1 --text
 grep -q "LOAD_FAST" "$tmp/out" || fail "pulley-report: $(cat "$tmp/out")"
 echo "cpython_adapter: ok"
