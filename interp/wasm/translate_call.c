@@ -7,7 +7,7 @@
  * above to the stack at sp + 8 * (k - 16), where the callee also leaves
  * results of those positions.  Operand-stack values below the arguments
  * that live in caller-saved registers are pushed around the call; locals
- * live in callee-saved registers or the frame and need nothing.
+ * live across calls only in callee-saved registers or the frame.
  */
 #include <stdio.h>
 
@@ -15,6 +15,12 @@
 
 void tr_save_live(tr_func *t, uint32_t base)
 {
+    /* A local homed in a caller-saved register is dead across every call
+     * (translate_plan.c), but an entry may still read it after this one. */
+    for (uint32_t d = 0; d < base; d++)
+        if (t->stack[d].kind == TV_LOCAL && !TR_IS_FRAME(t->home[t->stack[d].local]) &&
+            t->home[t->stack[d].local] < TR_SAVED_FIRST)
+            tr_materialize(t, d);
     for (uint32_t d = 0; d < base; d++) {
         tr_loc loc = tr_slot_loc(t, d);
         if (t->stack[d].kind == TV_REG && !TR_IS_FRAME(loc))

@@ -218,6 +218,8 @@ void tr_dest_done(tr_func *t, uint32_t d, unsigned cls);
 void tr_materialize(tr_func *t, uint32_t d);
 /* Materialise every entry that reads local i (before i is written);
  * every TV_LOCAL entry when i is TR_NONE. */
+/* Entries below `below` that read local i's home (i TR_NONE: any local)
+ * into their slots. */
 void tr_materialize_local(tr_func *t, uint32_t i, uint32_t below);
 
 /* A move of a value into a location; sources are stack entries. */

@@ -1,12 +1,21 @@
 /*
  * translate_plan.c - the register plan of a function, from a first pass
  * over its body: does it call (a leaf keeps its parameters where they
- * arrive and may use the free caller-saved registers), how hot is each
- * local and each constant (uses weighted by 8 per enclosing loop), and
- * which locals are written before anything reads them (no zeroing).
- * Locals and constants then get registers hottest first; the locals left
- * over live in frame slots, the constants left over are materialised
- * where they are used.
+ * arrive), how hot is each local and each constant (uses weighted by 8
+ * per enclosing loop), which locals are written before anything reads them
+ * (no zeroing), and the live range of each local.
+ *
+ * A live range is the span of instruction positions from a local's first
+ * reference (the entry, for a parameter or a local read before written)
+ * to its last, widened to the whole of every outermost loop that refers to
+ * it (a value may travel around the loop).  Structured control flow keeps
+ * every path from a write to a read inside that span.  Locals and
+ * constants then get registers hottest first: locals whose ranges do not
+ * meet share a register, a local whose range holds no call may take a
+ * caller-saved register above the operand stack (nothing clobbers it
+ * there), the others take callee-saved ones; the locals left over live in
+ * frame slots, the constants left over are materialised where they are
+ * used.
  */
 #include <stdlib.h>
 
@@ -51,38 +60,166 @@ static tr_creg *const_entry(tr_func *t, unsigned cls, uint64_t bits)
     return &t->consts[t->nconsts++];
 }
 
-/* Weights of locals (weight[]) and constants, calls, zeroing. */
-static int first_pass(tr_func *t, uint64_t *weight)
+/* What the first pass learns about the locals beyond t's own fields. */
+typedef struct local_facts {
+    uint64_t *weight;         /* uses, weighted by loop depth */
+    uint32_t *lo, *hi;        /* live range, instruction positions */
+    uint32_t *calls;          /* positions of calls, increasing */
+    uint32_t ncalls, end;     /* end: positions in the body */
+} local_facts;
+
+/* A region of straight nesting: a block's, loop's or function's body, an
+ * if's then-arm or else-arm.  A loop's region is its body. */
+typedef struct region {
+    uint32_t start, end;
+    uint32_t loop;   /* the innermost loop holding it (its own, for a loop) */
+} region;
+
+typedef struct loop_info {
+    uint32_t start, end, parent; /* parent: the enclosing loop, or NO_LOOP */
+} loop_info;
+
+/* A reference to a local inside a loop (the innermost). */
+typedef struct loop_ref {
+    uint32_t local, loop;
+} loop_ref;
+
+#define NO_LOOP UINT32_MAX
+
+/* The first pass's bookkeeping, freed at its end. */
+typedef struct scan {
+    region *regions;
+    loop_info *loops;
+    loop_ref *refs;
+    uint32_t nregions, nloops, nrefs, cap_regions, cap_loops, cap_refs, cap_calls;
+    uint32_t *open;       /* regions open, innermost last */
+    uint32_t nopen;
+    uint32_t *first_region; /* per local: the region of its first reference */
+    bool *first_is_set;
+    bool failed;
+} scan;
+
+static bool grow(void **items, uint32_t *cap, uint32_t n, size_t size, bool *failed)
 {
+    if (n < *cap)
+        return true;
+    uint32_t ncap = *cap ? 2 * *cap : 16;
+    void *g = realloc(*items, (size_t)ncap * size);
+    if (!g) {
+        *failed = true;
+        return false;
+    }
+    *items = g;
+    *cap = ncap;
+    return true;
+}
+
+static void open_region(scan *sc, uint32_t pos, bool is_loop)
+{
+    uint32_t outer = sc->nopen ? sc->regions[sc->open[sc->nopen - 1]].loop : NO_LOOP;
+    if (is_loop && grow((void **)&sc->loops, &sc->cap_loops, sc->nloops, sizeof *sc->loops,
+                        &sc->failed))
+        sc->loops[sc->nloops++] = (loop_info){pos, pos, outer};
+    if (sc->failed || !grow((void **)&sc->regions, &sc->cap_regions, sc->nregions,
+                            sizeof *sc->regions, &sc->failed))
+        return;
+    sc->regions[sc->nregions] = (region){pos, pos, is_loop ? sc->nloops - 1 : outer};
+    sc->open[sc->nopen++] = sc->nregions++;
+}
+
+static void close_region(scan *sc, uint32_t pos)
+{
+    region *r = &sc->regions[sc->open[--sc->nopen]];
+    r->end = pos;
+    if (r->loop != NO_LOOP && sc->loops[r->loop].start == r->start)
+        sc->loops[r->loop].end = pos; /* the loop's own body */
+}
+
+static void widen(local_facts *lf, uint32_t i, uint32_t lo, uint32_t hi)
+{
+    if (lo < lf->lo[i])
+        lf->lo[i] = lo;
+    if (hi > lf->hi[i])
+        lf->hi[i] = hi;
+}
+
+/* Live ranges from the references.  A local whose first reference writes
+ * it, and whose every reference lies after that one in the same region,
+ * is dead wherever that region is entered: it needs no zeroing and lives
+ * from the write to its last reference, and through every loop inside
+ * the region that refers to it.  Any other local (parameters too) may be
+ * live from the entry: it lives from there, and through every outermost
+ * loop that refers to it. */
+static void live_ranges(tr_func *t, local_facts *lf, const scan *sc)
+{
+    for (uint32_t i = 0; i < t->nlocals; i++) {
+        bool dominated = i >= t->type->nparams && lf->lo[i] != UINT32_MAX && sc->first_is_set[i] &&
+                         lf->hi[i] < sc->regions[sc->first_region[i]].end;
+        if (i >= t->type->nparams)
+            t->zero_init[i] = !dominated;
+        if (!dominated)
+            lf->lo[i] = 0;
+        if (lf->hi[i] < lf->lo[i])
+            lf->hi[i] = lf->lo[i];
+    }
+    for (uint32_t k = 0; k < sc->nrefs; k++) {
+        uint32_t i = sc->refs[k].local, l = sc->refs[k].loop;
+        /* The outermost loop holding the reference that begins after the
+         * local's range does (lo 0: the outermost one). */
+        uint32_t lo = lf->lo[i];
+        while (sc->loops[l].parent != NO_LOOP && (lo == 0 || sc->loops[sc->loops[l].parent].start > lo))
+            l = sc->loops[l].parent;
+        if (lo == 0 || sc->loops[l].start > lo)
+            widen(lf, i, sc->loops[l].start, sc->loops[l].end);
+    }
+}
+
+/* Weights of locals and constants, calls, zeroing, live ranges. */
+static int first_pass(tr_func *t, local_facts *lf)
+{
+    uint64_t *weight = lf->weight;
     const pvm_wasm_func *f = t->func;
     pvm_error err;
     pvm_wasm_reader r = pvm_wasm_reader_at(t->wm->bytes, t->wm->size, f->body_pos,
                                            f->body_end, &err);
-    bool *is_loop = calloc((size_t)f->max_depth + 1, sizeof *is_loop);
-    bool *seen = calloc((size_t)t->nlocals + 1, sizeof *seen);
-    if (!is_loop || !seen) {
-        free(is_loop);
-        free(seen);
-        return tr_fail(t, "out of memory");
+    scan sc = {0};
+    bool *is_loop = calloc((size_t)f->max_depth + 2, sizeof *is_loop);
+    sc.open = malloc(((size_t)f->max_depth + 2) * sizeof *sc.open);
+    sc.first_region = malloc(((size_t)t->nlocals + 1) * sizeof *sc.first_region);
+    sc.first_is_set = malloc(((size_t)t->nlocals + 1) * sizeof *sc.first_is_set);
+    sc.failed = !is_loop || !sc.open || !sc.first_region || !sc.first_is_set;
+    for (uint32_t i = 0; !sc.failed && i < t->nlocals; i++) {
+        lf->lo[i] = UINT32_MAX; /* no reference yet */
+        lf->hi[i] = 0;
     }
-    uint32_t depth = 1, loops = 0;
+    uint32_t depth = 1, loops = 0, pos = 0;
+    if (!sc.failed)
+        open_region(&sc, 0, false); /* the body */
     tr_creg *last_const = NULL; /* the previous instruction's constant */
     t->leaf = true;
-    while (r.pos < r.end) {
+    while (r.pos < r.end && !sc.failed) {
         pvm_wasm_insn in;
         if (pvm_wasm_insn_read(&r, &in) != 0)
             break; /* cannot happen: the body is valid */
         uint64_t w = UINT64_C(1) << (loops < 10 ? 3 * loops : 30);
         tr_creg *c = NULL;
+        pos++;
         switch (in.op) {
         case PVM_WASM_OP_LOOP: loops++; /* fall through */
         case PVM_WASM_OP_BLOCK:
         case PVM_WASM_OP_IF:
             is_loop[depth++] = in.op == PVM_WASM_OP_LOOP;
+            open_region(&sc, pos, in.op == PVM_WASM_OP_LOOP);
+            break;
+        case PVM_WASM_OP_ELSE: /* the then-arm ends, the else-arm begins */
+            close_region(&sc, pos);
+            open_region(&sc, pos, false);
             break;
         case PVM_WASM_OP_END:
             depth--;
             loops -= depth > 0 && is_loop[depth];
+            if (sc.nopen > 1)
+                close_region(&sc, pos);
             break;
         case PVM_WASM_OP_I32_CONST:
         case PVM_WASM_OP_I64_CONST:
@@ -97,23 +234,60 @@ static int first_pass(tr_func *t, uint64_t *weight)
             if (last_const) /* written straight into the local's home */
                 last_const->weight -= w;
             /* fall through */
-        case PVM_WASM_OP_LOCAL_GET:
-            weight[in.idx] += w;
-            if (!seen[in.idx]) {
-                seen[in.idx] = true;
-                if (in.op != PVM_WASM_OP_LOCAL_GET && depth == 1)
-                    t->zero_init[in.idx] = false;
+        case PVM_WASM_OP_LOCAL_GET: {
+            uint32_t i = in.idx, here = sc.open[sc.nopen - 1];
+            weight[i] += w;
+            if (lf->lo[i] == UINT32_MAX) {
+                lf->lo[i] = pos;
+                sc.first_region[i] = here;
+                sc.first_is_set[i] = in.op != PVM_WASM_OP_LOCAL_GET;
             }
+            lf->hi[i] = pos;
+            uint32_t loop = sc.regions[here].loop;
+            if (loop != NO_LOOP &&
+                !(sc.nrefs > 0 && sc.refs[sc.nrefs - 1].local == i &&
+                  sc.refs[sc.nrefs - 1].loop == loop) &&
+                grow((void **)&sc.refs, &sc.cap_refs, sc.nrefs, sizeof *sc.refs, &sc.failed))
+                sc.refs[sc.nrefs++] = (loop_ref){i, loop};
             break;
+        }
         default:
-            if (is_call(in.op))
-                t->leaf = false;
+            if (!is_call(in.op))
+                break;
+            t->leaf = false;
+            if (grow((void **)&lf->calls, &sc.cap_calls, lf->ncalls, sizeof *lf->calls,
+                     &sc.failed))
+                lf->calls[lf->ncalls++] = pos;
         }
         last_const = c;
     }
+    lf->end = pos + 1;
+    if (!sc.failed) {
+        sc.regions[0].end = lf->end;
+        live_ranges(t, lf, &sc);
+    }
     free(is_loop);
-    free(seen);
-    return 0;
+    free(sc.open);
+    free(sc.first_region);
+    free(sc.first_is_set);
+    free(sc.regions);
+    free(sc.loops);
+    free(sc.refs);
+    return sc.failed ? tr_fail(t, "out of memory") : 0;
+}
+
+/* Does a call lie in [lo, hi]? */
+static bool holds_call(const local_facts *lf, uint32_t lo, uint32_t hi)
+{
+    uint32_t a = 0, b = lf->ncalls;
+    while (a < b) { /* the first call at or after lo */
+        uint32_t m = a + (b - a) / 2;
+        if (lf->calls[m] < lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < lf->ncalls && lf->calls[a] <= hi;
 }
 
 /* A local or a constant wanting a register. */
@@ -133,19 +307,56 @@ static int hottest_first(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Registers of class cls free for homes: in a leaf, the caller-saved ones
- * above the operand stack and the parameters' registers (so that moving
- * parameters home is never a cycle); then the callee-saved ones. */
-static uint32_t home_pool(const tr_func *t, bool frame, uint8_t *regs)
+/* The live ranges given to one register. */
+typedef struct reg_ranges {
+    uint32_t (*span)[2];
+    uint32_t n, cap;
+} reg_ranges;
+
+typedef struct plan {
+    tr_func *t;
+    const local_facts *lf;
+    reg_ranges ranges[2][32];
+    bool failed;
+} plan;
+
+static bool fits(const reg_ranges *rr, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t k = 0; k < rr->n; k++)
+        if (lo <= rr->span[k][1] && rr->span[k][0] <= hi)
+            return false;
+    return true;
+}
+
+static void take(plan *pl, reg_ranges *rr, uint32_t lo, uint32_t hi)
+{
+    if (rr->n == rr->cap) {
+        uint32_t n = rr->cap ? 2 * rr->cap : 4;
+        uint32_t(*g)[2] = realloc(rr->span, n * sizeof *g);
+        if (!g) {
+            pl->failed = true;
+            return;
+        }
+        rr->span = g;
+        rr->cap = n;
+    }
+    rr->span[rr->n][0] = lo;
+    rr->span[rr->n++][1] = hi;
+}
+
+/* Registers of class cls for homes, in the order they are tried: the
+ * caller-saved ones above the operand stack and the parameters' registers
+ * (so that moving parameters home is never a cycle), then the callee-saved
+ * ones.  *ncaller: how many of them are caller-saved. */
+static uint32_t home_pool(const tr_func *t, bool frame, uint8_t *regs, uint32_t *ncaller)
 {
     uint32_t n = 0;
-    if (t->leaf) {
-        uint64_t first = (uint64_t)t->sbase + t->func->max_stack;
-        if (first < t->type->nparams)
-            first = t->type->nparams;
-        for (uint64_t r = first; r < TR_NSLOTREGS; r++)
-            regs[n++] = (uint8_t)r;
-    }
+    uint64_t first = (uint64_t)t->sbase + t->func->max_stack;
+    if (first < t->type->nparams)
+        first = t->type->nparams;
+    for (uint64_t r = first; r < TR_NSLOTREGS; r++)
+        regs[n++] = (uint8_t)r;
+    *ncaller = n;
     for (unsigned r = TR_SAVED_FIRST; r <= TR_SAVED_LAST; r++)
         if (!(frame && r == TR_FRAME_BASE))
             regs[n++] = (uint8_t)r;
@@ -154,43 +365,58 @@ static uint32_t home_pool(const tr_func *t, bool frame, uint8_t *regs)
 
 /* Registers to candidates, hottest first; locals left over go to frame
  * slots.  Returns the number of locals in the frame. */
-static uint32_t assign_once(tr_func *t, const candidate *cands, uint32_t n, bool frame)
+static uint32_t assign_once(plan *pl, const candidate *cands, uint32_t n, bool frame)
 {
+    tr_func *t = pl->t;
+    const local_facts *lf = pl->lf;
     uint8_t pool[2][32];
-    uint32_t npool[2] = {home_pool(t, frame, pool[TR_X]), home_pool(t, false, pool[TR_F])};
-    uint32_t used[2] = {0, 0};
+    uint32_t ncaller[2], npool[2] = {home_pool(t, frame, pool[TR_X], &ncaller[TR_X]),
+                                     home_pool(t, false, pool[TR_F], &ncaller[TR_F])};
+    for (unsigned cls = 0; cls < 2; cls++)
+        for (unsigned r = 0; r < 32; r++)
+            pl->ranges[cls][r].n = 0;
     t->nframe = 0;
     t->saved[TR_X] = t->saved[TR_F] = 0;
     for (uint32_t k = 0; k < n; k++) {
         const candidate *c = &cands[k];
         tr_creg *cr = c->is_const ? &t->consts[c->index] : NULL;
         unsigned cls = cr ? cr->cls : tr_class(t->ltype[c->index]);
-        bool worth = !cr || used[cls] >= npool[cls] || pool[cls][used[cls]] < TR_SAVED_FIRST ||
-                     cr->weight >= MIN_SAVED_CONST_WEIGHT;
-        if (used[cls] < npool[cls] && worth) {
-            unsigned r = pool[cls][used[cls]++];
+        uint32_t lo = cr ? 0 : lf->lo[c->index], hi = cr ? lf->end : lf->hi[c->index];
+        /* Caller-saved registers keep what no call lies across. */
+        uint32_t from = t->leaf || !holds_call(lf, lo, hi) ? 0 : ncaller[cls];
+        unsigned r = TR_NOREG;
+        for (uint32_t j = from; j < npool[cls] && r == TR_NOREG; j++)
+            if (fits(&pl->ranges[cls][pool[cls][j]], lo, hi))
+                r = pool[cls][j];
+        /* A hoisted constant is worth a push and a pop only if hot. */
+        if (cr && r != TR_NOREG && r >= TR_SAVED_FIRST && cr->weight < MIN_SAVED_CONST_WEIGHT)
+            r = TR_NOREG;
+        if (r != TR_NOREG) {
+            take(pl, &pl->ranges[cls][r], lo, hi);
             if (r >= TR_SAVED_FIRST)
                 t->saved[cls] |= UINT32_C(1) << r;
-            if (cr)
-                cr->reg = (uint8_t)r;
-            else
-                t->home[c->index] = (tr_loc)r;
-        } else if (cr) {
-            cr->reg = TR_NOREG;
-        } else {
-            t->home[c->index] = TR_FRAME(t->nframe++);
         }
+        if (cr)
+            cr->reg = (uint8_t)r;
+        else
+            t->home[c->index] = r != TR_NOREG ? (tr_loc)r : TR_FRAME(t->nframe++);
     }
     return t->nframe;
 }
 
-static int assign(tr_func *t, candidate *cands, uint32_t n)
+static int assign(tr_func *t, const local_facts *lf, candidate *cands, uint32_t n)
 {
     qsort(cands, n, sizeof *cands, hottest_first);
+    plan pl = {.t = t, .lf = lf};
     uint64_t stack_top = (uint64_t)t->sbase + t->func->max_stack;
     bool frame = stack_top > TR_NSLOTREGS;
-    if (assign_once(t, cands, n, frame) > 0 && !frame) /* x29 is needed as frame base */
-        assign_once(t, cands, n, true);
+    if (assign_once(&pl, cands, n, frame) > 0 && !frame) /* x29 is needed as frame base */
+        assign_once(&pl, cands, n, true);
+    for (unsigned cls = 0; cls < 2; cls++)
+        for (unsigned r = 0; r < 32; r++)
+            free(pl.ranges[cls][r].span);
+    if (pl.failed)
+        return tr_fail(t, "out of memory");
     t->slot_frame0 = t->nframe;
     if (stack_top > TR_NSLOTREGS)
         t->nframe += (uint32_t)(stack_top - TR_NSLOTREGS);
@@ -203,13 +429,16 @@ static int assign(tr_func *t, candidate *cands, uint32_t n)
 
 int tr_plan(tr_func *t)
 {
-    uint64_t *weight = calloc((size_t)t->nlocals + 1, sizeof *weight);
+    size_t n1 = (size_t)t->nlocals + 1;
+    local_facts lf = {.weight = calloc(n1, sizeof *lf.weight), .lo = malloc(n1 * sizeof *lf.lo),
+                      .hi = malloc(n1 * sizeof *lf.hi)};
+    uint64_t *weight = lf.weight;
     candidate *cands = malloc(((size_t)t->nlocals + MAX_CONSTS + 1) * sizeof *cands);
     t->consts = malloc(MAX_CONSTS * sizeof *t->consts);
     int rc = -1;
-    if (!weight || !cands || !t->consts)
+    if (!weight || !lf.lo || !lf.hi || !cands || !t->consts)
         tr_fail(t, "out of memory");
-    else if (first_pass(t, weight) == 0) {
+    else if (first_pass(t, &lf) == 0) {
         uint32_t np = t->type->nparams, n = 0;
         t->sbase = t->leaf && np <= 8 ? np : 0;
         for (uint32_t i = 0; i < t->nlocals; i++) {
@@ -221,10 +450,13 @@ int tr_plan(tr_func *t)
         for (uint32_t i = 0; i < t->nconsts; i++)
             if (t->consts[i].weight >= MIN_CONST_WEIGHT)
                 cands[n++] = (candidate){t->consts[i].weight, i, true};
-        rc = assign(t, cands, n);
+        rc = assign(t, &lf, cands, n);
         t->has_frame = !t->leaf;
     }
     free(weight);
+    free(lf.lo);
+    free(lf.hi);
+    free(lf.calls);
     free(cands);
     return rc;
 }

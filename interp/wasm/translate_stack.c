@@ -259,8 +259,11 @@ void tr_materialize(tr_func *t, uint32_t d)
 
 void tr_materialize_local(tr_func *t, uint32_t i, uint32_t below)
 {
+    /* Locals whose live ranges do not meet may share a home register: an
+     * entry reading any of them is read before that register changes. */
     for (uint32_t d = 0; d < below; d++)
-        if (t->stack[d].kind == TV_LOCAL && (i == TR_NONE || t->stack[d].local == i))
+        if (t->stack[d].kind == TV_LOCAL &&
+            (i == TR_NONE || t->home[t->stack[d].local] == t->home[i]))
             tr_materialize(t, d);
 }
 
