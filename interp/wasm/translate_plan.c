@@ -99,29 +99,34 @@ typedef struct scan {
     bool failed;
 } scan;
 
-static bool grow(void **items, uint32_t *cap, uint32_t n, size_t size, bool *failed)
+/* items (n of them, room for *cap) with room for one more: the same or a
+ * larger copy; on failure items itself, with *failed set. */
+static void *grow(void *items, uint32_t *cap, uint32_t n, size_t size, bool *failed)
 {
     if (n < *cap)
-        return true;
+        return items;
     uint32_t ncap = *cap ? 2 * *cap : 16;
-    void *g = realloc(*items, (size_t)ncap * size);
+    void *g = realloc(items, (size_t)ncap * size);
     if (!g) {
         *failed = true;
-        return false;
+        return items;
     }
-    *items = g;
     *cap = ncap;
-    return true;
+    return g;
 }
 
 static void open_region(scan *sc, uint32_t pos, bool is_loop)
 {
     uint32_t outer = sc->nopen ? sc->regions[sc->open[sc->nopen - 1]].loop : NO_LOOP;
-    if (is_loop && grow((void **)&sc->loops, &sc->cap_loops, sc->nloops, sizeof *sc->loops,
-                        &sc->failed))
+    if (is_loop) {
+        sc->loops = grow(sc->loops, &sc->cap_loops, sc->nloops, sizeof *sc->loops, &sc->failed);
+        if (sc->failed)
+            return;
         sc->loops[sc->nloops++] = (loop_info){pos, pos, outer};
-    if (sc->failed || !grow((void **)&sc->regions, &sc->cap_regions, sc->nregions,
-                            sizeof *sc->regions, &sc->failed))
+    }
+    sc->regions = grow(sc->regions, &sc->cap_regions, sc->nregions, sizeof *sc->regions,
+                       &sc->failed);
+    if (sc->failed)
         return;
     sc->regions[sc->nregions] = (region){pos, pos, is_loop ? sc->nloops - 1 : outer};
     sc->open[sc->nopen++] = sc->nregions++;
@@ -244,19 +249,20 @@ static int first_pass(tr_func *t, local_facts *lf)
             }
             lf->hi[i] = pos;
             uint32_t loop = sc.regions[here].loop;
-            if (loop != NO_LOOP &&
-                !(sc.nrefs > 0 && sc.refs[sc.nrefs - 1].local == i &&
-                  sc.refs[sc.nrefs - 1].loop == loop) &&
-                grow((void **)&sc.refs, &sc.cap_refs, sc.nrefs, sizeof *sc.refs, &sc.failed))
-                sc.refs[sc.nrefs++] = (loop_ref){i, loop};
+            if (loop != NO_LOOP && !(sc.nrefs > 0 && sc.refs[sc.nrefs - 1].local == i &&
+                                     sc.refs[sc.nrefs - 1].loop == loop)) {
+                sc.refs = grow(sc.refs, &sc.cap_refs, sc.nrefs, sizeof *sc.refs, &sc.failed);
+                if (!sc.failed)
+                    sc.refs[sc.nrefs++] = (loop_ref){i, loop};
+            }
             break;
         }
         default:
             if (!is_call(in.op))
                 break;
             t->leaf = false;
-            if (grow((void **)&lf->calls, &sc.cap_calls, lf->ncalls, sizeof *lf->calls,
-                     &sc.failed))
+            lf->calls = grow(lf->calls, &sc.cap_calls, lf->ncalls, sizeof *lf->calls, &sc.failed);
+            if (!sc.failed)
                 lf->calls[lf->ncalls++] = pos;
         }
         last_const = c;
