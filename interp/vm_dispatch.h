@@ -17,15 +17,21 @@
  *                           musttail) through the table to the next handler.
  *
  * In every mode the interpreter state the ops touch most lives in locals or
- * arguments the compiler can keep in machine registers: pc, x (the integer
- * register file), heap and heap_size (the heap's bytes and size, reloaded
- * by RELOAD_HEAP after anything that may grow or move it: heap_grow and
- * every host call, since a host function may grow a shared memory); vm
- * holds the rest.
+ * arguments the compiler can keep in machine registers: pc, sp, heap and
+ * heap_size (the heap's bytes and size, reloaded by RELOAD_HEAP after
+ * anything that may grow or move it: heap_grow and every host call, since
+ * a host function may grow a shared memory), and in switch and goto
+ * dispatch x (the integer register file; tail dispatch reads it through
+ * vm, at a constant offset, so that sp takes the argument register); vm
+ * holds the rest.  vm->sp is brought up to date whenever control may leave
+ * the op bodies (a host call, a trap, the return to the embedder) and read
+ * back after a host call; the tracer, which shows sp after every
+ * instruction, reads vm->sp itself.
  *
  * Vocabulary of an op body (between OPCODE(name) and END_OPCODE):
  *   A B C D          register numbers of operands 0..3
  *   X(r)             integer register r (uint64_t lvalue)
+ *   SP               the stack pointer (uint64_t lvalue, an offset)
  *   FBITS(r)         float register r's bits (uint64_t lvalue)
  *   F32(r) F64(r)    its value as f32 (low half) or f64
  *   SET_F32(r, v)    f[r] = f32 v, upper half zero;  SET_F64(r, v)
@@ -75,7 +81,11 @@
  * into locals and map a part's A, B, C, D onto those). */
 #define MACRO_REG_(k) ((unsigned)pc[OP_REGS_ + (k)])
 
+#if defined(PULLEY_DISPATCH_TAIL)
+#define X_REG_(r) vm->x[r]
+#else
 #define X_REG_(r) x[r]
+#endif
 #define F_REG_(r) vm->f[r].bits
 #define X(r) X_REG_(r)
 #define FBITS(r) F_REG_(r)
@@ -124,12 +134,23 @@
             TRAP_WITH(h_ < PVM_HEAP_REACH ? PVM_TRAP_HEAP_OOB : PVM_TRAP_MEMORY_FAULT); \
     } while (0)
 #define RELOAD_HEAP() (heap = vm->memory->bytes, heap_size = vm->memory->size)
+#ifdef PULLEY_TRACE
+#define SP vm->sp
+#define SP_SAVE_() ((void)0)
+#define SP_LOAD_() ((void)0)
+#else
+#define SP sp_
+#define SP_SAVE_() (vm->sp = sp_)
+#define SP_LOAD_() (sp_ = vm->sp)
+#endif
 /* Control leaves bytecode for host function fn; the instruction at pc then
  * traps with the kind it returns, or goes on.  A bad kind is a host error. */
 #define CALL_HOST(fn, ctx)                                                     \
     do {                                                                       \
         LEAVE_BYTECODE();                                                      \
+        SP_SAVE_();                                                            \
         pvm_trap_kind kind_ = (fn)(vm, (ctx));                                 \
+        SP_LOAD_();                                                            \
         ENTER_BYTECODE(pc);                                                    \
         RELOAD_HEAP();                                                         \
         if (UNLIKELY(kind_ != PVM_TRAP_NONE))                                  \
@@ -154,11 +175,13 @@
 #define TRAP_WITH(kind)                                                        \
     do {                                                                       \
         pvm_trap_kind trap_ = (kind);                                          \
+        SP_SAVE_();                                                            \
         HOOK_EXIT(trap_);                                                      \
         return pvm_trap_at(vm, pc, trap_);                                     \
     } while (0)
 #define RETURN_TO_EMBEDDER()                                                   \
     do {                                                                       \
+        SP_SAVE_();                                                            \
         HOOK_EXIT(PVM_TRAP_NONE);                                              \
         return PVM_TRAP_NONE;                                                  \
     } while (0)
@@ -207,10 +230,10 @@
 
 /* Every handler takes the interpreter state as arguments and passes it on. */
 #define HANDLER_PARAMS                                                         \
-    pvm_vm *vm, const uint8_t *pc, uint64_t *x __attribute__((unused)),        \
+    pvm_vm *vm, const uint8_t *pc, uint64_t sp_ __attribute__((unused)),       \
         uint8_t *heap __attribute__((unused)),                                 \
         uint64_t heap_size __attribute__((unused)) HOOK_PARAMS
-#define HANDLER_ARGS vm, pc, x, heap, heap_size HOOK_ARGS
+#define HANDLER_ARGS vm, pc, sp_, heap, heap_size HOOK_ARGS
 #define TAIL_CALL(handler)                                                     \
     __attribute__((musttail)) return (handler)(HANDLER_ARGS)
 

@@ -155,6 +155,7 @@ static inline unsigned pvm_opcode_at(const uint8_t *pc)
 static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
 {
     uint64_t *const x = vm->x;
+    uint64_t sp_ __attribute__((unused)) = vm->sp;
     uint8_t *heap = vm->memory->bytes;
     uint64_t heap_size = vm->memory->size;
     HOOK_LOCALS
@@ -185,6 +186,7 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
 #include "opcodes.def"
     };
     uint64_t *const x = vm->x;
+    uint64_t sp_ __attribute__((unused)) = vm->sp;
     uint8_t *heap = vm->memory->bytes;
     uint64_t heap_size = vm->memory->size;
     HOOK_LOCALS
@@ -241,7 +243,7 @@ static pvm_trap_kind invalid_opcode_(HANDLER_PARAMS)
 
 static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
 {
-    uint64_t *x = vm->x;
+    uint64_t sp_ = vm->sp;
     uint8_t *heap = vm->memory->bytes;
     uint64_t heap_size = vm->memory->size;
     HOOK_LOCALS

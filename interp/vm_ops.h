@@ -650,75 +650,75 @@ END_OPCODE
 /* ---- frames and the stack: sp stays within [0, stack_size] ----------- */
 
 OPCODE(push_frame)
-    if (UNLIKELY(vm->sp < 16))
+    if (UNLIKELY(SP < 16))
         TRAP(STACK_OVERFLOW);
-    vm->sp -= 16;
-    pvm_wr64(vm->stack + vm->sp + 8, vm->lr);
-    pvm_wr64(vm->stack + vm->sp, vm->fp);
-    vm->fp = vm->sp;
+    SP -= 16;
+    pvm_wr64(vm->stack + SP + 8, vm->lr);
+    pvm_wr64(vm->stack + SP, vm->fp);
+    vm->fp = SP;
     NEXT();
 END_OPCODE
 
 OPCODE(pop_frame)
     if (UNLIKELY(vm->fp > vm->stack_size - 16))
         TRAP(STACK_UNDERFLOW);
-    vm->sp = vm->fp;
-    vm->fp = pvm_rd64(vm->stack + vm->sp);
-    vm->lr = pvm_rd64(vm->stack + vm->sp + 8);
-    vm->sp += 16;
+    SP = vm->fp;
+    vm->fp = pvm_rd64(vm->stack + SP);
+    vm->lr = pvm_rd64(vm->stack + SP + 8);
+    SP += 16;
     NEXT();
 END_OPCODE
 
 OPCODE(stack_alloc)
     uint32_t n = IMM_U32;
-    if (UNLIKELY(n > vm->sp))
+    if (UNLIKELY(n > SP))
         TRAP(STACK_OVERFLOW);
-    vm->sp -= n;
+    SP -= n;
     NEXT();
 END_OPCODE
 
 OPCODE(stack_free)
     uint32_t n = IMM_U32;
-    if (UNLIKELY(n > vm->stack_size - vm->sp))
+    if (UNLIKELY(n > vm->stack_size - SP))
         TRAP(STACK_UNDERFLOW);
-    vm->sp += n;
+    SP += n;
     NEXT();
 END_OPCODE
 
 OPCODE(xpush)
-    if (UNLIKELY(vm->sp < 8))
+    if (UNLIKELY(SP < 8))
         TRAP(STACK_OVERFLOW);
-    vm->sp -= 8;
-    pvm_wr64(vm->stack + vm->sp, X(A));
+    SP -= 8;
+    pvm_wr64(vm->stack + SP, X(A));
     NEXT();
 END_OPCODE
 
 OPCODE(xpop)
-    if (UNLIKELY(vm->sp > vm->stack_size - 8))
+    if (UNLIKELY(SP > vm->stack_size - 8))
         TRAP(STACK_UNDERFLOW);
-    X(A) = pvm_rd64(vm->stack + vm->sp);
-    vm->sp += 8;
+    X(A) = pvm_rd64(vm->stack + SP);
+    SP += 8;
     NEXT();
 END_OPCODE
 
 OPCODE(fpush)
-    if (UNLIKELY(vm->sp < 8))
+    if (UNLIKELY(SP < 8))
         TRAP(STACK_OVERFLOW);
-    vm->sp -= 8;
-    pvm_wr64(vm->stack + vm->sp, FBITS(A));
+    SP -= 8;
+    pvm_wr64(vm->stack + SP, FBITS(A));
     NEXT();
 END_OPCODE
 
 OPCODE(fpop)
-    if (UNLIKELY(vm->sp > vm->stack_size - 8))
+    if (UNLIKELY(SP > vm->stack_size - 8))
         TRAP(STACK_UNDERFLOW);
-    FBITS(A) = pvm_rd64(vm->stack + vm->sp);
-    vm->sp += 8;
+    FBITS(A) = pvm_rd64(vm->stack + SP);
+    SP += 8;
     NEXT();
 END_OPCODE
 
 OPCODE(xget_sp)
-    X(A) = vm->sp;
+    X(A) = SP;
     NEXT();
 END_OPCODE
 
