@@ -30,7 +30,7 @@ enum jump_kind { JUMP_NONE, JUMP_FORWARD_REL, JUMP_BACKWARD_REL, JUMP_ABSOLUTE }
 static struct {
     pulleyprof_opcode rows[NOPS];
     size_t nrows;
-    char *strings[3 * NOPS]; /* names, operands, semantics: owned copies */
+    char *strings[3 * NOPS + 1]; /* names, operands, semantics, the ISA name: owned */
     size_t nstrings;
     unsigned char length[NOPS]; /* bytes, cache entries included (0: no such opcode) */
     unsigned char has_arg[NOPS];
