@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-unsigned isa_count_words(const char *s)
+/* The words of a space-separated list. */
+static unsigned count_words(const char *s)
 {
     unsigned n = 0;
     for (const char *p = s ? s : ""; *p;) {
@@ -75,7 +76,7 @@ static uint64_t hash_rows(const isa_rows *r)
 /* What is wrong with row o, or NULL. */
 static const char *row_problem(const pulleyprof_opcode *o)
 {
-    unsigned nregs = isa_count_words(o->roles), nwords = isa_count_words(o->operands);
+    unsigned nregs = count_words(o->roles), nwords = count_words(o->operands);
     if (!o->name || !*o->name)
         return "it has no name";
     if (!roles_are_roles(o->roles))
@@ -132,7 +133,7 @@ int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
             isa_rows_free(r);
             return -1;
         }
-        r->nregs[i] = (unsigned char)isa_count_words(o->roles);
+        r->nregs[i] = (unsigned char)count_words(o->roles);
     }
     r->hash = isa->hash ? isa->hash : hash_rows(r);
     return 0;
@@ -177,7 +178,7 @@ int pulleyprof_insn_add_target(pulleyprof_insn *insn, uint32_t offset)
 }
 
 int isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code, size_t size,
-                    size_t off, pulleyprof_insn *insn, char *text, size_t cap, const char **why)
+                    size_t off, pulleyprof_insn *insn, char *text, size_t cap)
 {
     uint32_t *targets = insn->targets;
     size_t targets_cap = insn->targets_cap;
@@ -190,27 +191,20 @@ int isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code, siz
     const pulleyprof_opcode *row;
     unsigned nregs = 0;
     if (r->isa->decode) {
-        if (r->isa->decode(ctx, code, size, off, insn) != 0) {
-            *why = "the decoder refused the bytes";
+        if (r->isa->decode(ctx, code, size, off, insn) != 0)
             return -1;
-        }
         row = isa_rows_find(r, insn->opcode, &nregs);
     } else {
         row = isa_rows_find(r, code[off], &nregs);
         insn->opcode = code[off];
         insn->length = row ? row->length : 0;
     }
-    *why = !row                                      ? "an opcode that is in no row of the table"
-           : insn->length == 0                       ? "an instruction of no length"
-           : insn->length > size - off               ? "an instruction running past the code"
-           : r->isa->decode && insn->nregs != nregs  ? "register operands that are not its row's"
-           : insn->nimms > PULLEYPROF_MAX_IMMS       ? "more than 8 immediates"
-                                                     : NULL;
-    for (size_t i = 0; !*why && i < insn->ntargets; i++)
-        if (insn->targets[i] >= size)
-            *why = "a branch target outside the code";
-    if (*why)
+    if (!row || insn->length == 0 || insn->length > size - off ||
+        (r->isa->decode && insn->nregs != nregs) || insn->nimms > PULLEYPROF_MAX_IMMS)
         return -1;
+    for (size_t i = 0; i < insn->ntargets; i++)
+        if (insn->targets[i] >= size) /* a branch target outside the code */
+            return -1;
     text[cap - 1] = '\0';
     if (!text[0])
         snprintf(text, cap, "%s", row->name);

@@ -31,11 +31,9 @@ const pulleyprof_opcode *isa_rows_find(const isa_rows *r, unsigned id, unsigned 
 /* Decode the instruction at code[off] into *insn (its text into text, of
  * cap > 0 bytes; its targets grown by the library), then check it: a known
  * opcode, a length inside the code, the row's number of register operands,
- * targets inside the code.  0, or -1 with why (a static string). */
+ * targets inside the code.  0, or -1 when the bytes are no instruction of
+ * the table (the caller counts the function as cut short). */
 int isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code, size_t size,
-                    size_t off, pulleyprof_insn *insn, char *text, size_t cap, const char **why);
-
-/* Count the words of a space-separated list. */
-unsigned isa_count_words(const char *s);
+                    size_t off, pulleyprof_insn *insn, char *text, size_t cap);
 
 #endif

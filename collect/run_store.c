@@ -305,10 +305,8 @@ static int insert_instructions(profile_db *p, const isa_rows *isa, const reg_mod
         const reg_function *f = &funcs[i];
         const void *ctx = mods[f->module].decode_ctx;
         uint64_t h = pvm_checksum_bytes(PVM_CHECKSUM_START, f->code, f->size);
-        const char *why;
         for (size_t off = 0; rc == 0 && off < f->size; off += insn.length) {
-            if (isa_rows_decode(isa, ctx, f->code, f->size, off, &insn, text, sizeof text,
-                                &why) != 0) {
+            if (isa_rows_decode(isa, ctx, f->code, f->size, off, &insn, text, sizeof text) != 0) {
                 ++*cut_short;
                 break;
             }
