@@ -47,19 +47,96 @@ int an_split_blocks(an_func *f)
     return 0;
 }
 
-void an_block_freq(an_func *f, int exact)
+void an_counted_freq(an_func *f)
 {
-    for (uint32_t b = 0; b < f->nblocks; b++) {
-        an_block *bl = &f->blocks[b];
-        if (exact) {
-            bl->freq = f->insns[bl->first].count;
-        } else {
-            double s = 0;
-            for (uint32_t i = 0; i < bl->n; i++)
-                s += f->insns[bl->first + i].count;
-            bl->freq = s / bl->n;
+    for (uint32_t b = 0; b < f->nblocks; b++)
+        f->blocks[b].freq = f->insns[f->blocks[b].first].count;
+}
+
+/* Each block's frequency under per-opcode costs cost[]: its samples over
+ * the cost of one pass through it. */
+static void freq_at_costs(an_run *run, const double *cost)
+{
+    for (size_t fi = 0; fi < run->nfuncs; fi++) {
+        an_func *f = &run->funcs[fi];
+        for (uint32_t b = 0; b < f->nblocks; b++) {
+            an_block *bl = &f->blocks[b];
+            double s = 0, c = 0;
+            for (uint32_t i = bl->first; i < bl->first + bl->n; i++) {
+                s += f->insns[i].count;
+                c += cost[f->insns[i].op];
+            }
+            bl->freq = c > 0 ? s / c : 0;
         }
     }
+}
+
+/* Samples land on an instruction in proportion to the time it takes, so an
+ * expensive instruction collects more of them than a cheap one executed as
+ * often, and a block's samples over its length count the blocks that hold
+ * slow instructions too often.  Every instruction of a block executes as
+ * often as the block, which is what separates the two: with samples of
+ * instruction i distributed as Poisson(cost[op(i)] x freq[block(i)]), the
+ * maximum-likelihood costs and frequencies are found by alternating
+ *     freq[b]  = samples of b / costs of b's instructions
+ *     cost[op] = samples of op / frequencies of op's instructions,
+ * each cost drawn towards 1 by a prior worth one sample, so that an opcode
+ * seen in few samples keeps about the average cost.  Costs are scaled to
+ * average 1 over the instructions of sampled blocks, which keeps
+ * frequencies in samples per average instruction. */
+enum { COST_ROUNDS = 200 };
+#define COST_PRIOR 1.0
+#define COST_TOLERANCE 1e-6
+
+int an_sampled_freq(an_run *run, size_t nops)
+{
+    double *cost = malloc((nops + 1) * sizeof *cost);
+    double *samples = calloc(nops + 1, sizeof *samples);
+    double *freq_sum = calloc(nops + 1, sizeof *freq_sum);
+    double *next = malloc((nops + 1) * sizeof *next);
+    int rc = cost && samples && freq_sum && next ? 0 : -1;
+    for (size_t op = 0; op <= nops && rc == 0; op++)
+        cost[op] = 1;
+    for (size_t fi = 0; fi < run->nfuncs && rc == 0; fi++)
+        for (uint32_t i = 0; i < run->funcs[fi].ninsns; i++)
+            samples[run->funcs[fi].insns[i].op] += run->funcs[fi].insns[i].count;
+    for (int round = 0; round < COST_ROUNDS && rc == 0; round++) {
+        freq_at_costs(run, cost);
+        for (size_t op = 0; op <= nops; op++)
+            freq_sum[op] = 0;
+        for (size_t fi = 0; fi < run->nfuncs; fi++) {
+            const an_func *f = &run->funcs[fi];
+            for (uint32_t i = 0; i < f->ninsns; i++)
+                freq_sum[f->insns[i].op] += f->blocks[f->insns[i].block].freq;
+        }
+        for (size_t op = 0; op <= nops; op++)
+            next[op] = (samples[op] + COST_PRIOR) / (freq_sum[op] + COST_PRIOR);
+        double n = 0, next_sum = 0, change = 0;
+        for (size_t fi = 0; fi < run->nfuncs; fi++) {
+            const an_func *f = &run->funcs[fi];
+            for (uint32_t i = 0; i < f->ninsns; i++)
+                if (f->blocks[f->insns[i].block].freq > 0) {
+                    n++;
+                    next_sum += next[f->insns[i].op];
+                }
+        }
+        double scale = n > 0 ? n / next_sum : 1;
+        for (size_t op = 0; op <= nops; op++) {
+            double c = next[op] * scale, d = c > cost[op] ? c / cost[op] : cost[op] / c;
+            if (d - 1 > change)
+                change = d - 1;
+            cost[op] = c;
+        }
+        if (change < COST_TOLERANCE)
+            break;
+    }
+    if (rc == 0)
+        freq_at_costs(run, cost);
+    free(cost);
+    free(samples);
+    free(freq_sum);
+    free(next);
+    return rc;
 }
 
 int an_normalise(an_profile *p)

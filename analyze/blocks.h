@@ -12,10 +12,15 @@
  * Returns 0 or -1 (out of memory). */
 int an_split_blocks(an_func *f);
 
-/* Each block's frequency: with exact counts, the count of its first
- * instruction; otherwise its samples spread over its instructions (every
- * instruction of a block runs once per block execution). */
-void an_block_freq(an_func *f, int exact);
+/* Each block's frequency from exact counts: the count of its first
+ * instruction (every instruction of a block runs once per block
+ * execution). */
+void an_counted_freq(an_func *f);
+
+/* The block frequencies of a sampled run whose instructions use global
+ * opcodes below nops: samples weighed by each opcode's cost, estimated from
+ * the run itself (blocks.c says how).  0, or -1 when out of memory. */
+int an_sampled_freq(an_run *run, size_t nops);
 
 /* Index of the instruction starting at byte `off`, or -1. */
 long an_insn_at(const an_func *f, uint32_t off);

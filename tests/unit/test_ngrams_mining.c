@@ -2,11 +2,12 @@
  * test_ngrams_mining.c - pulley-ngrams on hand-made profiles with known
  * counts: basic blocks (branch and jump-table targets, instructions after
  * branches and terminators), block frequencies from exact counts and from
- * samples, per-benchmark normalisation, exact n-gram counts, operand facts,
+ * samples (weighed by what each opcode costs), per-benchmark normalisation, exact n-gram counts, operand facts,
  * the saving of a chosen set counted once where n-grams overlap, no op
  * proposed that saves (almost) nothing, alone or once later ops cover its
  * occurrences, and the savings of fixed ops measured on other runs.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -235,6 +236,8 @@ static void blocks_split_at_targets_and_after_branches(void **state)
     an_profile_free(&p);
 }
 
+/* Every opcode here sits in one block only, so nothing tells its cost
+ * from its block's frequency: samples spread evenly over the block. */
 static void samples_spread_over_the_block(void **state)
 {
     (void)state;
@@ -247,6 +250,28 @@ static void samples_spread_over_the_block(void **state)
     assert_true(f->blocks[2].freq == 3.0); /* 9 / 3 */
     assert_true(f->blocks[3].freq == 0.0);
     an_profile_free(&p);
+}
+
+/* A sample lands on an instruction in proportion to its time.  Opcode 1
+ * takes four times as long as opcode 0; blocks 0 and 1 run 100 times, block
+ * 2 runs 50 times.  Spreading samples evenly would make block 0 (with a
+ * slow instruction) 2.5 times hotter than block 1; the costs found from
+ * the blocks where both opcodes meet undo that. */
+static void slow_instructions_do_not_make_their_block_hotter(void **state)
+{
+    (void)state;
+    an_insn insns[6] = {
+        {.op = 0, .block = 0, .count = 100}, {.op = 1, .block = 0, .count = 400},
+        {.op = 0, .block = 1, .count = 100}, {.op = 0, .block = 1, .count = 100},
+        {.op = 1, .block = 2, .count = 200}, {.op = 0, .block = 2, .count = 50}};
+    an_block blocks[3] = {{.first = 0, .n = 2}, {.first = 2, .n = 2}, {.first = 4, .n = 2}};
+    an_func f = {.insns = insns, .ninsns = 6, .blocks = blocks, .nblocks = 3};
+    an_run run = {.funcs = &f, .nfuncs = 1};
+    assert_int_equal(an_sampled_freq(&run, 2), 0);
+    double unit = blocks[1].freq / 100;
+    assert_true(unit > 0);
+    assert_true(fabs(blocks[0].freq / unit - 100) < 2);
+    assert_true(fabs(blocks[2].freq / unit - 50) < 1);
 }
 
 static void every_benchmark_weighs_the_same(void **state)
@@ -496,6 +521,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(blocks_split_at_targets_and_after_branches),
         cmocka_unit_test(samples_spread_over_the_block),
+        cmocka_unit_test(slow_instructions_do_not_make_their_block_hotter),
         cmocka_unit_test(every_benchmark_weighs_the_same),
         cmocka_unit_test(sampled_shares_have_a_binomial_interval),
         cmocka_unit_test(ngram_counts_are_exact_and_stay_in_blocks),
