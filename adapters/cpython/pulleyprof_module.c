@@ -215,6 +215,34 @@ static code_entry *entry_of(PyCodeObject *code)
 
 /* ---- the trace function -------------------------------------------------- */
 
+/* The frame is about to execute the instruction at its last index: publish
+ * it, and count it when counting. */
+static void at_instruction(PyFrameObject *frame)
+{
+    code_entry *e = prof.last;
+    if (frame != prof.last_frame) {
+        PyCodeObject *code = PyFrame_GetCode(frame);
+        e = entry_of(code);
+        Py_DECREF(code);
+        prof.last_frame = frame;
+    }
+    if (!e) {
+        prof.failed = 1;
+        pulleyprof_publish(&prof.slot, 0);
+        PyErr_WarnEx(PyExc_RuntimeWarning, "pulleyprof: cannot register a code object;"
+                                           " profiling stops here", 1);
+        return;
+    }
+    /* The pointer into entries stays valid until the next entry_of. */
+    prof.last = e;
+    int lasti = PyFrame_GetLasti(frame);
+    if (lasti < 0 || lasti >= e->size)
+        return;
+    pulleyprof_publish(&prof.slot, e->base + (uintptr_t)lasti);
+    if (e->counts)
+        e->counts[lasti / 2]++;
+}
+
 static int trace(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
 {
     (void)obj, (void)arg;
@@ -231,32 +259,13 @@ static int trace(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
         if (PyObject_SetAttrString((PyObject *)frame, "f_trace_opcodes", Py_True) != 0 ||
             PyObject_SetAttrString((PyObject *)frame, "f_trace_lines", Py_False) != 0)
             return -1;
+        /* A call (or a generator's resumption) is reported at its RESUME
+         * instruction, which then gets no opcode event of its own. */
+        at_instruction(frame);
         return 0;
-    case PyTrace_OPCODE: {
-        code_entry *e = prof.last;
-        if (frame != prof.last_frame) {
-            PyCodeObject *code = PyFrame_GetCode(frame);
-            e = entry_of(code);
-            Py_DECREF(code);
-            prof.last_frame = frame;
-        }
-        if (!e) {
-            prof.failed = 1;
-            pulleyprof_publish(&prof.slot, 0);
-            PyErr_WarnEx(PyExc_RuntimeWarning, "pulleyprof: cannot register a code object;"
-                                               " profiling stops here", 1);
-            return 0;
-        }
-        /* The pointer into entries stays valid until the next entry_of. */
-        prof.last = e;
-        int lasti = PyFrame_GetLasti(frame);
-        if (lasti < 0 || lasti >= e->size)
-            return 0;
-        pulleyprof_publish(&prof.slot, e->base + (uintptr_t)lasti);
-        if (e->counts)
-            e->counts[lasti / 2]++;
+    case PyTrace_OPCODE:
+        at_instruction(frame);
         return 0;
-    }
     case PyTrace_C_CALL:
         pulleyprof_publish(&prof.slot, 0); /* a C function: not bytecode */
         return 0;

@@ -85,6 +85,13 @@ PY
           JOIN functions f ON f.id = c.function_id
           WHERE c.run_id = 2 AND f.name LIKE 'total (%' AND i.text LIKE 'FOR_ITER%'")" = 1001 ] ||
     fail "FOR_ITER count: $(sql 'SELECT * FROM exec_counts WHERE run_id = 2 LIMIT 20')"
+# A call is reported at its RESUME, which gets no opcode event of its own:
+# fib(18) is entered 8361 times, and so runs its RESUME and what follows.
+[ "$(sql "SELECT group_concat(c.count, ' ') FROM exec_counts c JOIN instructions i
+          ON i.function_id = c.function_id AND i.offset = c.offset
+          JOIN functions f ON f.id = c.function_id
+          WHERE c.run_id = 2 AND f.name LIKE 'fib (%' AND c.offset <= 2 ORDER BY c.offset")" = \
+  "8361 8361" ] || fail "fib's entry counts: $(sql 'SELECT * FROM exec_counts WHERE run_id = 2')"
 
 # Exit statuses pass through; an exception still leaves a whole run.
 expect_status 3 "$PYTHON" -m pulleyprof -o "$db" "$tmp/work.py" 10 3
