@@ -25,3 +25,6 @@ set_tests_properties(e2e_sqlext PROPERTIES ENVIRONMENT
   "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;SQLITE3=${PULLEY_SQLITE3};\
 PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs;\
 SQLEXT=$<TARGET_FILE_DIR:pulley_sqlext>/pulley_sqlext;SQLEXT_PRELOAD=${sqlext_preload}")
+# The extension over an outside interpreter's profile (its stored rows).
+set_property(TEST e2e_installed_library APPEND PROPERTY ENVIRONMENT
+  "SQLEXT=$<TARGET_FILE_DIR:pulley_sqlext>/pulley_sqlext;SQLEXT_PRELOAD=${sqlext_preload}")

@@ -6,7 +6,9 @@
  *       its offset (offset NULL or absent), or of the one instruction at
  *       `offset`; decoded with the opcode table stored with run `run_id`
  *       (the compiled-in one when it is NULL or absent); function operands
- *       named after the functions of module `module_id`.
+ *       named after the functions of module `module_id`.  Code of a run of
+ *       another interpreter (its encoding is not Pulley's) is listed from
+ *       the instruction rows its own decoder stored.
  *   pulley_isa_hash()
  *       the hash of the compiled-in opcode table, as in runs.isa_hash.
  */
@@ -93,6 +95,54 @@ static int list_one(const ot_table *isa, const sx_names *names, const unsigned c
     return 0;
 }
 
+/* Return text as the result; SQLite frees it (with free, as it was
+ * allocated), and text gives it up. */
+static void result_text(sqlite3_context *ctx, sx_text *text)
+{
+    if (text->failed) {
+        sqlite3_result_error_nomem(ctx);
+    } else {
+        sqlite3_result_text64(ctx, text->data, text->len, free, SQLITE_UTF8);
+        text->data = NULL;
+    }
+}
+
+/* The listing of code in another interpreter's encoding, or the text of
+ * its instruction at `at`, from the rows stored for it. */
+static int list_stored(sqlite3 *db, sqlite3_int64 run, const unsigned char *code, size_t size,
+                       int has_at, sqlite3_int64 at, sx_text *out, char *err, size_t cap)
+{
+    sx_stored rows;
+    if (sx_load_stored(db, run, code, size, &rows, err, cap) != 0)
+        return -1;
+    int failed = 0;
+    if (!has_at) {
+        int width = snprintf(NULL, 0, "%lld", (long long)rows.insns[rows.n - 1].offset);
+        for (size_t i = 0; i < rows.n; i++)
+            sx_text_printf(out, "%s%*lld  %s", i ? "\n" : "", width,
+                           (long long)rows.insns[i].offset, rows.insns[i].text);
+    } else {
+        size_t i = 0;
+        while (i < rows.n && rows.insns[i].offset + rows.insns[i].length <= at)
+            i++;
+        if (i < rows.n && rows.insns[i].offset == at) {
+            sx_text_printf(out, "%s", rows.insns[i].text);
+        } else if (i < rows.n && rows.insns[i].offset < at) {
+            snprintf(err, cap,
+                     "offset %lld is not an instruction start: it is inside the %s at offset %lld",
+                     (long long)at, rows.insns[i].name ? rows.insns[i].name : "instruction",
+                     (long long)rows.insns[i].offset);
+            failed = 1;
+        } else {
+            snprintf(err, cap, "offset %lld is not the start of a stored instruction of this code",
+                     (long long)at);
+            failed = 1;
+        }
+    }
+    sx_stored_free(&rows);
+    return failed ? -1 : 0;
+}
+
 static void pulley_disasm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     sx_ext *ext = sqlite3_user_data(ctx);
@@ -113,6 +163,19 @@ static void pulley_disasm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (!has_code) {
         sqlite3_result_null(ctx);
         return;
+    }
+
+    if (has_run) {
+        int foreign = sx_run_is_foreign(db, run, err, sizeof err);
+        if (foreign != 0) {
+            sx_text text = {0};
+            if (foreign < 0 || list_stored(db, run, code, size, has_at, at, &text, err, sizeof err) != 0)
+                error(ctx, err);
+            else
+                result_text(ctx, &text);
+            sx_text_free(&text);
+            return;
+        }
     }
 
     /* The run's table and the module's names: kept with the statement
@@ -148,12 +211,8 @@ static void pulley_disasm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
                         : list_all(isa, names, code, size, &text, err, sizeof err);
     if (failed)
         error(ctx, err);
-    else if (text.failed)
-        sqlite3_result_error_nomem(ctx);
-    else { /* SQLite frees the text (with free, as it was allocated) */
-        sqlite3_result_text64(ctx, text.data, text.len, free, SQLITE_UTF8);
-        text.data = NULL;
-    }
+    else
+        result_text(ctx, &text);
     sx_text_free(&text);
 
     /* Hand the tables over to SQLite last: it may free them at once. */

@@ -1,11 +1,13 @@
 /*
- * profile_lookup.c - reading opcode tables, function names and function
- * address ranges from the profile database (schema in sql/schema.sql),
+ * profile_lookup.c - reading opcode tables, function names, function
+ * address ranges and stored instruction rows from the profile database (schema in sql/schema.sql),
  * with every SQLite return code checked.
  */
 #include "profile_lookup.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Prepare sql and bind ?1 = id; SQLITE_OK or an error in err. */
 static int prepare(sqlite3 *db, const char *sql, sqlite3_int64 id, sqlite3_stmt **st,
@@ -170,4 +172,90 @@ int sx_load_run_functions(sqlite3 *db, sqlite3_int64 run, sx_pc_map *map, char *
     }
     sx_pc_map_sort(map);
     return 0;
+}
+
+int sx_run_is_foreign(sqlite3 *db, sqlite3_int64 run, char *err, size_t cap)
+{
+    if (run_exists(db, run, err, cap) != 0)
+        return -1;
+    /* Files before schema version 3 store no reg_bits: all Pulley's. */
+    sqlite3_stmt *st;
+    int has_bits = sqlite3_prepare_v2(db, "SELECT reg_bits FROM opcodes LIMIT 0", -1, &st, NULL) ==
+                   SQLITE_OK;
+    sqlite3_finalize(st);
+    return has_bits ? exists(db, "SELECT 1 FROM opcodes WHERE run_id = ?1 AND reg_bits = 0", run,
+                             err, cap)
+                    : 0;
+}
+
+static char *dup_text(sqlite3_stmt *st, int col)
+{
+    const char *t = (const char *)sqlite3_column_text(st, col);
+    size_t n = t ? strlen(t) + 1 : 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, t ? t : "", n);
+    return d;
+}
+
+int sx_load_stored(sqlite3 *db, sqlite3_int64 run, const unsigned char *code, size_t size,
+                   sx_stored *out, char *err, size_t cap)
+{
+    *out = (sx_stored){0};
+    sqlite3_stmt *st;
+    if (prepare(db,
+                "SELECT i.offset, i.length, i.opcode, o.name, i.text FROM instructions i"
+                " LEFT JOIN opcodes o ON o.run_id = ?1 AND o.id = i.opcode"
+                " WHERE i.function_id = (SELECT id FROM functions WHERE run_id = ?1 AND code = ?2"
+                " ORDER BY id LIMIT 1) ORDER BY i.offset",
+                run, &st, err, cap) != SQLITE_OK)
+        return -1;
+    int rc = sqlite3_bind_blob64(st, 2, code, size, SQLITE_STATIC), failed = 0;
+    size_t room = 0;
+    while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+        if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+            break;
+        if (out->n == room) {
+            size_t more = room ? 2 * room : 64;
+            sx_stored_insn *g = realloc(out->insns, more * sizeof *g);
+            if (!g) {
+                failed = 1;
+                snprintf(err, cap, "out of memory");
+                break;
+            }
+            out->insns = g;
+            room = more;
+        }
+        sx_stored_insn *in = &out->insns[out->n];
+        *in = (sx_stored_insn){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                               sqlite3_column_int64(st, 2), dup_text(st, 3), dup_text(st, 4)};
+        out->n++;
+        if (!in->name || !in->text) {
+            failed = 1;
+            snprintf(err, cap, "out of memory");
+            break;
+        }
+    }
+    if (finish(db, st, rc, failed, err, cap) != 0) {
+        sx_stored_free(out);
+        return -1;
+    }
+    if (out->n == 0) {
+        snprintf(err, cap,
+                 "run %lld is of another interpreter, whose encoding the extension cannot"
+                 " decode, and none of its functions has this code and stored instructions",
+                 (long long)run);
+        return -1;
+    }
+    return 0;
+}
+
+void sx_stored_free(sx_stored *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->insns[i].name);
+        free(s->insns[i].text);
+    }
+    free(s->insns);
+    *s = (sx_stored){0};
 }

@@ -10,7 +10,9 @@
  * functions of module `module_id`.  The rows have the columns of the
  * `instructions` table (plus the mnemonic), so the two can be compared or
  * joined.  The whole code is decoded before the first row: a bad BLOB is
- * an error, never part of a listing.  The arguments are the hidden columns
+ * an error, never part of a listing.  Code of a run of another
+ * interpreter (an encoding not Pulley's) gives the instruction rows its
+ * own decoder stored.  The arguments are the hidden columns
  * arg_*: named so that `functions, pulley_insns(code, run_id, module_id)`
  * finds the columns of `functions`, not these.
  */
@@ -44,6 +46,10 @@ typedef struct insns_cursor {
     sx_names names;
     sqlite3_int64 names_of;
     int have_run_isa, have_names;
+    /* Code of another interpreter: its stored rows, and the current one. */
+    int foreign;
+    sx_stored stored;
+    size_t row;
     /* The current instruction. */
     size_t off;
     ot_insn insn;
@@ -87,6 +93,7 @@ static int insns_close(sqlite3_vtab_cursor *cur)
     sqlite3_free(c->code);
     ot_table_free(&c->run_isa);
     sx_names_free(&c->names);
+    sx_stored_free(&c->stored);
     sqlite3_free(c);
     return SQLITE_OK;
 }
@@ -149,7 +156,7 @@ static int insns_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_s
     sqlite3_free(c->code);
     c->code = NULL;
     c->size = 0;
-    c->has_code = c->has_run = c->has_module = 0;
+    c->has_code = c->has_run = c->has_module = c->foreign = 0;
     c->seq = 0;
     const unsigned char *code;
     size_t size;
@@ -166,6 +173,18 @@ static int insns_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_s
         return SQLITE_NOMEM;
     memcpy(c->code, code, size);
     c->size = size;
+    sx_stored_free(&c->stored);
+    c->row = 0;
+    insns_vtab *vt = (insns_vtab *)c->base.pVtab;
+    if (c->has_run && (c->foreign = sx_run_is_foreign(vt->db, c->run, err, sizeof err)) != 0) {
+        if (c->foreign < 0 ||
+            sx_load_stored(vt->db, c->run, c->code, c->size, &c->stored, err, sizeof err) != 0) {
+            c->foreign = 0;
+            c->has_code = 0;
+            return fail(c, err);
+        }
+        return SQLITE_OK;
+    }
     int rc = load_tables(c);
     if (rc != SQLITE_OK)
         return rc;
@@ -188,14 +207,20 @@ static int insns_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_s
 static int insns_eof(sqlite3_vtab_cursor *cur)
 {
     insns_cursor *c = (insns_cursor *)cur;
+    if (c->has_code && c->foreign)
+        return c->row >= c->stored.n;
     return !c->has_code || c->off >= c->size;
 }
 
 static int insns_next(sqlite3_vtab_cursor *cur)
 {
     insns_cursor *c = (insns_cursor *)cur;
-    c->off += c->insn.length;
     c->seq++;
+    if (c->foreign) {
+        c->row++;
+        return SQLITE_OK;
+    }
+    c->off += c->insn.length;
     if (c->off < c->size) /* decoded once in xFilter: it succeeds */
         ot_decode(isa_of(c), c->code, c->size, c->off, &c->insn, NULL, 0);
     return SQLITE_OK;
@@ -204,6 +229,17 @@ static int insns_next(sqlite3_vtab_cursor *cur)
 static int insns_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
     insns_cursor *c = (insns_cursor *)cur;
+    if (c->foreign && col <= COL_TEXT) {
+        const sx_stored_insn *in = &c->stored.insns[c->row];
+        switch (col) {
+        case COL_OFFSET: sqlite3_result_int64(ctx, in->offset); break;
+        case COL_LENGTH: sqlite3_result_int64(ctx, in->length); break;
+        case COL_OPCODE: sqlite3_result_int64(ctx, in->opcode); break;
+        case COL_NAME: sqlite3_result_text(ctx, in->name, -1, SQLITE_TRANSIENT); break;
+        default: sqlite3_result_text(ctx, in->text, -1, SQLITE_TRANSIENT); break;
+        }
+        return SQLITE_OK;
+    }
     switch (col) {
     case COL_OFFSET: sqlite3_result_int64(ctx, (sqlite3_int64)c->off); break;
     case COL_LENGTH: sqlite3_result_int64(ctx, c->insn.length); break;

@@ -4,14 +4,17 @@
 # tests/outside/tiny_interp.c out of the source tree, build it against the
 # prefix with pkg-config (shared and static) and with find_package, run
 # it sampled and counting, and read its profile with the installed
-# pulley-ngrams and pulley-report.  Also: the library exports nothing but
-# pulleyprof_ names, and the header compiles on its own.
+# pulley-ngrams and pulley-report, and list its code with the SQLite
+# extension (from the rows its decoder stored).  Also: the library exports
+# nothing but pulleyprof_ names, and the header compiles on its own.
 #
 # Environment: BUILD (the build directory), SRC (the source tree), CC (the
 # compiler, default cc), OUTSIDE_CFLAGS (sanitizer flags of an instrumented
-# build, else empty).
+# build, else empty), SQLEXT (the extension's path without its suffix) and
+# SQLEXT_PRELOAD (the sanitizer runtime the shell must preload, or empty).
 set -eu
 . "$(dirname "$0")/lib.sh"
+: "${SQLEXT:?}"
 
 cc=${CC:-cc}
 extra=${OUTSIDE_CFLAGS:-}
@@ -96,4 +99,24 @@ grep -q "load" "$tmp/out" || fail "sampled proposals: $(cat "$tmp/out")"
 expect_status 0 "$prefix/bin/pulley-report" "$db" --text
 grep -q "main" "$tmp/out" || fail "pulley-report: $(cat "$tmp/out")"
 grep -q "jnz -19" "$tmp/out" || fail "pulley-report shows no bytecode: $(cat "$tmp/out")"
+# The SQLite extension cannot decode this encoding: it serves the stored
+# rows of the function whose code it is given, and says so for other code.
+ext() {
+    expect_status "$1" env ${SQLEXT_PRELOAD:+LD_PRELOAD=$SQLEXT_PRELOAD} \
+        sqlite3 -bail -cmd ".load $SQLEXT" "$db" "$2"
+}
+ext 0 "SELECT group_concat(i.offset || ':' || i.length || ':' || i.name || ':' || i.text, ',')
+       FROM functions f, pulley_insns(f.code, f.run_id) i WHERE f.id = 1 AND i.offset <= 19"
+[ "$(cat "$tmp/out")" = "$(sql "SELECT group_concat(i.offset || ':' || i.length || ':' || o.name ||
+        ':' || i.text, ',') FROM instructions i JOIN opcodes o ON o.run_id = 1 AND o.id = i.opcode
+        WHERE i.function_id = 1 AND i.offset <= 19 ORDER BY i.offset")" ] ||
+    fail "pulley_insns: $(cat "$tmp/out")"
+ext 0 "SELECT pulley_disasm(code, 19, run_id) FROM functions WHERE id = 1"
+[ "$(cat "$tmp/out")" = "jnz -19" ] || fail "pulley_disasm at 19: $(cat "$tmp/out")"
+ext 0 "SELECT pulley_disasm(code, NULL, run_id) FROM functions WHERE id = 1"
+[ "$(sed -n 1p "$tmp/out")" = " 0  load 1" ] || fail "pulley_disasm listing: $(cat "$tmp/out")"
+ext 1 "SELECT pulley_disasm(code, 13, run_id) FROM functions WHERE id = 1"
+grep -q "inside the push at offset 12" "$tmp/err" || fail "offset 13: $(cat "$tmp/err")"
+ext 1 "SELECT pulley_disasm(x'0102', NULL, 1)"
+grep -q "another interpreter" "$tmp/err" || fail "unknown code: $(cat "$tmp/err")"
 echo "installed_library: ok"
