@@ -1,13 +1,15 @@
 #!/bin/sh
 # measure_overhead.sh - what the CPython adapter costs: each workload of
-# this directory run under plain python3, under `python3 -m pulleyprof`
-# sampling at 10 kHz, and counting every instruction (--exact), the three
-# interleaved, N rounds; prints the median wall time of each and its ratio
-# to plain python3, and the geometric means.  A benchmark, not a test.
+# this directory (listed in workloads) run under plain python3, under
+# `python3 -m pulleyprof` sampling at 10 kHz, and counting every
+# instruction (--exact), the three interleaved, N rounds; prints the
+# median wall time of each and its ratio to plain python3, and the
+# geometric means.  A benchmark, not a test.
 #
 #   sh bench/cpython/measure_overhead.sh [-B BUILD] [-n ROUNDS]
 #
-# Environment: PYTHON (default python3; CPython 3.11).
+# Environment: PYTHON (default python3; CPython 3.11); what it starts
+# (sys.executable) is timed, without any wrapper script in front of it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$here/../../build rounds=5
@@ -15,33 +17,31 @@ while getopts B:n:h opt; do
     case $opt in
         B) build=$OPTARG ;;
         n) rounds=$OPTARG ;;
-        h) sed -n '2,10p' "$0"; exit 0 ;;
+        h) sed -n '2,11p' "$0"; exit 0 ;;
         *) exit 2 ;;
     esac
 done
-py=${PYTHON:-python3}
+# The interpreter itself, not a wrapper in front of it (a pyenv shim costs
+# a few hundred milliseconds per start, which would hide the adapter's cost).
+py=$("${PYTHON:-python3}" -c 'import sys; print(sys.executable)') ||
+    { echo "measure_overhead: cannot run ${PYTHON:-python3}" >&2; exit 1; }
 adapter=$(cd "$build/adapters/cpython" && pwd) ||
     { echo "measure_overhead: no CPython adapter in $build" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 
-workloads="objects.py numeric.py strings.py parser.py recursion.py stdlib_modules.py:tomllib
-stdlib_modules.py:difflib stdlib_modules.py:textwrap stdlib_modules.py:fractions
-stdlib_modules.py:statistics"
 now() { date +%s%N; }
 for r in $(seq "$rounds"); do
-    for w in $workloads; do
-        script=${w%%:*} arg=
-        [ "$script" = "$w" ] || arg=${w#*:}
+    grep -v -e '^#' -e '^$' "$here/workloads" | while read -r w script args; do
         for mode in plain sampled exact; do
             rm -f "$work/p.db"
             case $mode in
-                plain) set -- "$py" "$here/$script" ;;
-                sampled) set -- env PYTHONPATH="$adapter" "$py" -m pulleyprof -o "$work/p.db" "$here/$script" ;;
-                exact) set -- env PYTHONPATH="$adapter" "$py" -m pulleyprof --exact -o "$work/p.db" "$here/$script" ;;
+                plain) set -- "$py" "$here/$script" $args ;;
+                sampled) set -- env PYTHONPATH="$adapter" "$py" -m pulleyprof -o "$work/p.db" "$here/$script" $args ;;
+                exact) set -- env PYTHONPATH="$adapter" "$py" -m pulleyprof --exact -o "$work/p.db" "$here/$script" $args ;;
             esac
             t0=$(now)
-            "$@" $arg >/dev/null 2>"$work/err" ||
+            "$@" </dev/null >/dev/null 2>"$work/err" ||
                 { echo "measure_overhead: $mode $w failed: $(cat "$work/err")" >&2; exit 1; }
             echo "$w $mode $(( ($(now) - t0) / 1000 ))" >> "$work/times"
         done

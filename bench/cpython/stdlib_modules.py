@@ -1,6 +1,8 @@
 """stdlib_modules.py MODULE - exercise one pure-Python standard-library
-module on generated input: tomllib, difflib, textwrap, fractions or
-statistics.  A workload of bench/quality/rediscover_cpython.sh."""
+module on generated input: tomllib, difflib, textwrap, fractions,
+statistics, re (compiling patterns: its parser and compiler are Python),
+decimal (the pure-Python _pydecimal), html (html.parser), email (parsing
+messages) or ipaddress.  A workload of bench/quality/rediscover_cpython.sh."""
 import sys
 
 
@@ -47,6 +49,74 @@ def run_statistics():
     data = [((i * 7919) % 1000) / 7.0 for i in range(20000)]
     return (round(statistics.mean(data), 6), statistics.median(data),
             round(statistics.stdev(data), 6), round(statistics.fmean(data), 6))
+
+
+def run_re():
+    import re
+    words = ["alpha", "beta", "gamma", "delta", "epsilon"]
+    compiled = 0
+    for k in range(300):
+        a, b = words[k % 5], words[(k * 3) % 5]
+        pattern = r"(?P<key>%s|%s)\s*[:=]\s*(\d{1,%d}|'[^']*'|\w+)(?:,\s*(?P=key))*$" % (a, b, k % 9 + 1)
+        re.purge()
+        compiled += re.compile(pattern, re.I if k % 2 else 0).groups
+    return compiled
+
+
+def run_decimal():
+    import _pydecimal as decimal
+    ctx = decimal.Context(prec=40)
+    total = decimal.Decimal(0)
+    for k in range(1, 700):
+        x = ctx.divide(decimal.Decimal(k), decimal.Decimal(k + 7))
+        total = ctx.add(total, ctx.multiply(x, x))
+    return str(total)
+
+
+def run_html():
+    from html.parser import HTMLParser
+
+    class Counter(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags = self.chars = 0
+
+        def handle_starttag(self, tag, attrs):
+            self.tags += 1 + len(attrs)
+
+        def handle_data(self, data):
+            self.chars += len(data)
+
+    row = '<tr class="r%d"><td id="a%d">cell &amp; %d</td><td><a href="/x?%d">link</a></td></tr>\n'
+    page = "<html><body><table>%s</table></body></html>" % "".join(row % (i, i, i, i) for i in range(3000))
+    c = Counter()
+    c.feed(page)
+    c.close()
+    return c.tags, c.chars
+
+
+def run_email():
+    from email.parser import Parser
+    from email.policy import default
+    text = ("From: a%d@example.org\nTo: b%d@example.org\nSubject: report %d\n"
+            "Content-Type: text/plain; charset=utf-8\nX-Id: %d\n\nbody line %d\n")
+    parser = Parser(policy=default)
+    n = 0
+    for i in range(250):
+        m = parser.parsestr(text % (i, i, i, i, i))
+        n += len(m["Subject"]) + len(m.get_content())
+    return n
+
+
+def run_ipaddress():
+    import ipaddress
+    net = ipaddress.ip_network("10.0.0.0/16")
+    hosts = 0
+    for k, sub in enumerate(net.subnets(new_prefix=24)):
+        if k % 4 == 0:
+            hosts += sum(1 for a in sub.hosts() if a.packed[-1] % 7 == 0)
+    v6 = [ipaddress.ip_address("2001:db8::%x" % i).exploded for i in range(2000)]
+    return hosts, len(set(v6))
 
 
 if __name__ == "__main__":

@@ -5,8 +5,8 @@
 # counts (LOAD_FAST__LOAD_FAST, LOAD_FAST__LOAD_CONST, STORE_FAST__LOAD_FAST,
 # STORE_FAST__STORE_FAST, LOAD_CONST__LOAD_FAST)?
 #
-# Runs the pure-Python workloads of bench/cpython (five programs and five
-# standard-library modules) under `python3 -m pulleyprof`, once counting
+# Runs the pure-Python workloads of bench/cpython (bench/cpython/workloads:
+# programs written here and standard-library modules) under `python3 -m pulleyprof`, once counting
 # every instruction and once sampling, into two databases; asks
 # pulley-ngrams for its top K pair proposals (--max-n 2) from each, and
 # prints a table: each superinstruction's rank among the proposals and
@@ -66,23 +66,21 @@ else
     trap 'rm -rf "$work"' EXIT INT TERM
 fi
 
-programs="objects numeric strings parser recursion"
-modules="tomllib difflib textwrap fractions statistics"
 run() { # DB MODE SCRIPT ARGS...
     db=$1 mode=$2
     shift 2
     echo "$prog: $mode $*" >&2
     PYTHONPATH=$adapter "$py" -m pulleyprof -o "$db" --hz "$hz" $mode --label cpython "$@" \
-        >/dev/null 2>"$work/last.err" ||
+        </dev/null >/dev/null 2>"$work/last.err" ||
         { echo "$prog: failed: $*: $(cat "$work/last.err")" >&2; exit 1; }
 }
 for db_mode in "exact.db --exact" "sampled.db "; do
     name=${db_mode%%.db*} mode=${db_mode#* }
     db=$work/$name.db
-    for p in $programs; do run "$db" "$mode" --name "$p" "$top/bench/cpython/$p.py"; done
-    for m in $modules; do
-        run "$db" "$mode" --name "$m" "$top/bench/cpython/stdlib_modules.py" "$m"
-    done
+    grep -v -e '^#' -e '^$' "$top/bench/cpython/workloads" > "$work/workloads"
+    while read -r w script args; do
+        run "$db" "$mode" --name "$w" "$top/bench/cpython/$script" $args
+    done < "$work/workloads"
     "$ngrams" "$db" --max-n 2 --top "$k" --ngrams "$k" --format json --quiet \
         > "$work/$name.json"
 done
