@@ -19,6 +19,19 @@ long an_insn_at(const an_func *f, uint32_t off)
     return lo < f->ninsns && f->insns[lo].off == off ? (long)lo : -1;
 }
 
+long an_insn_containing(const an_func *f, uint32_t off)
+{
+    uint32_t lo = 0, hi = f->ninsns;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (f->insns[mid].off <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && off - f->insns[lo - 1].off < f->insns[lo - 1].len ? (long)lo - 1 : -1;
+}
+
 int an_split_blocks(an_func *f)
 {
     free(f->blocks);

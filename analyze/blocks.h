@@ -24,6 +24,8 @@ int an_sampled_freq(an_run *run, size_t nops);
 
 /* Index of the instruction starting at byte `off`, or -1. */
 long an_insn_at(const an_func *f, uint32_t off);
+/* Index of the instruction whose bytes include byte `off`, or -1. */
+long an_insn_containing(const an_func *f, uint32_t off);
 
 /* Set run totals and block weights so that every benchmark weighs 1 (its
  * runs share it in proportion 1/runs), whatever its length.  Returns 0, or

@@ -270,7 +270,10 @@ static int attach(sqlite3 *db, an_run *run, const char *sql)
         rc = SQLITE_NOMEM;
     for (size_t r = 0; grouped && r < n; r++) {
         an_func *f = &run->funcs[grouped[r].func];
-        long i = an_insn_at(f, grouped[r].off);
+        /* An interpreter may record an address inside the instruction
+         * it runs (CPython's caller frames keep the last unit of their
+         * CALL): it counts for that instruction. */
+        long i = an_insn_containing(f, grouped[r].off);
         if (i >= 0)
             f->insns[i].count += grouped[r].value;
     }

@@ -274,6 +274,21 @@ static void slow_instructions_do_not_make_their_block_hotter(void **state)
     assert_true(fabs(blocks[2].freq / unit - 50) < 1);
 }
 
+/* A sample at an address inside an instruction counts for it; one past
+ * the code counts for none. */
+static void an_address_inside_an_instruction_is_that_instruction(void **state)
+{
+    (void)state;
+    an_insn insns[3] = {{.off = 0, .len = 3}, {.off = 3, .len = 6}, {.off = 9, .len = 1}};
+    an_func f = {.insns = insns, .ninsns = 3};
+    assert_int_equal(an_insn_containing(&f, 0), 0);
+    assert_int_equal(an_insn_containing(&f, 2), 0);
+    assert_int_equal(an_insn_containing(&f, 3), 1);
+    assert_int_equal(an_insn_containing(&f, 8), 1);
+    assert_int_equal(an_insn_containing(&f, 9), 2);
+    assert_int_equal(an_insn_containing(&f, 10), -1);
+}
+
 static void every_benchmark_weighs_the_same(void **state)
 {
     (void)state;
@@ -522,6 +537,7 @@ int main(void)
         cmocka_unit_test(blocks_split_at_targets_and_after_branches),
         cmocka_unit_test(samples_spread_over_the_block),
         cmocka_unit_test(slow_instructions_do_not_make_their_block_hotter),
+        cmocka_unit_test(an_address_inside_an_instruction_is_that_instruction),
         cmocka_unit_test(every_benchmark_weighs_the_same),
         cmocka_unit_test(sampled_shares_have_a_binomial_interval),
         cmocka_unit_test(ngram_counts_are_exact_and_stay_in_blocks),
