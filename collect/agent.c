@@ -214,9 +214,9 @@ static void start_catalog(pulleyprof_agent *a)
     free(j);
 }
 
-int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot)
+static int add_source(pulleyprof_agent *a, sampler_source src)
 {
-    if (!slot || sampler_add_slot(&a->sampler, slot) != 0)
+    if (sampler_add_source(&a->sampler, src) != 0)
         return -1;
     pthread_mutex_lock(&a->lock);
     start_catalog(a);
@@ -224,9 +224,25 @@ int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot)
     return 0;
 }
 
+int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot)
+{
+    return slot ? add_source(a, (sampler_source){.slot = slot}) : -1;
+}
+
 int pulleyprof_unregister_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot)
 {
-    return sampler_remove_slot(&a->sampler, slot);
+    return slot ? sampler_remove_source(&a->sampler, (sampler_source){.slot = slot}) : -1;
+}
+
+int pulleyprof_register_reader(pulleyprof_agent *a, pulleyprof_pc_reader read, void *ctx)
+{
+    return read ? add_source(a, (sampler_source){.read = read, .ctx = ctx}) : -1;
+}
+
+int pulleyprof_unregister_reader(pulleyprof_agent *a, pulleyprof_pc_reader read, void *ctx)
+{
+    return read ? sampler_remove_source(&a->sampler, (sampler_source){.read = read, .ctx = ctx})
+                : -1;
 }
 
 /* Record an exact count, a transfer's (edge) or an instruction's; -1 when

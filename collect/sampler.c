@@ -82,8 +82,11 @@ static void *sampler_main(void *arg)
                 break;
         if (s->stop)
             break;
-        for (size_t i = 0; i < s->nslots; i++)
-            record(s, tick, atomic_load_explicit(s->slots[i], memory_order_relaxed));
+        for (size_t i = 0; i < s->nslots; i++) {
+            const sampler_source *src = &s->slots[i];
+            record(s, tick, src->slot ? atomic_load_explicit(src->slot, memory_order_relaxed)
+                                      : src->read(src->ctx));
+        }
         uint64_t now = sampler_now_ns();
         if (now >= due + s->period_ns) { /* late: skip the deadlines passed */
             uint64_t missed = (now - due) / s->period_ns;
@@ -133,13 +136,13 @@ int sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t er
     return 0;
 }
 
-int sampler_add_slot(sampler *s, _Atomic(uintptr_t) *slot)
+int sampler_add_source(sampler *s, sampler_source src)
 {
     int rc = -1;
     pthread_mutex_lock(&s->slots_lock);
     if (s->nslots == s->slots_cap) {
         size_t cap = s->slots_cap ? s->slots_cap * 2 : 8;
-        _Atomic(uintptr_t) **grown = realloc(s->slots, cap * sizeof *grown);
+        sampler_source *grown = realloc(s->slots, cap * sizeof *grown);
         if (grown) {
             s->slots = grown;
             s->slots_cap = cap;
@@ -150,19 +153,24 @@ int sampler_add_slot(sampler *s, _Atomic(uintptr_t) *slot)
             s->active_since = sampler_now_ns();
             pthread_cond_signal(&s->wake); /* the sampler sleeps until now */
         }
-        s->slots[s->nslots++] = slot;
+        s->slots[s->nslots++] = src;
         rc = 0;
     }
     pthread_mutex_unlock(&s->slots_lock);
     return rc;
 }
 
-int sampler_remove_slot(sampler *s, _Atomic(uintptr_t) *slot)
+static bool same_source(const sampler_source *a, const sampler_source *b)
+{
+    return a->slot ? a->slot == b->slot : !b->slot && a->read == b->read && a->ctx == b->ctx;
+}
+
+int sampler_remove_source(sampler *s, sampler_source src)
 {
     int rc = -1;
     pthread_mutex_lock(&s->slots_lock);
     for (size_t i = 0; i < s->nslots; i++) {
-        if (s->slots[i] != slot)
+        if (!same_source(&s->slots[i], &src))
             continue;
         s->slots[i] = s->slots[--s->nslots];
         if (s->nslots == 0 && !s->stopped)

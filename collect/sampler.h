@@ -1,9 +1,10 @@
 /*
- * sampler.h - the sampler thread and the set of PC slots it reads.
+ * sampler.h - the sampler thread and the set of PC sources it reads.
  *
  * The thread wakes on absolute deadlines on CLOCK_MONOTONIC (start + k *
- * period, so it never drifts), reads every registered slot with a relaxed
- * atomic load and appends (tick k, pc) to the current buffer of the sample
+ * period, so it never drifts), reads every registered source - a slot the
+ * interpreter stores into, with a relaxed atomic load, or a reader function
+ * it calls - and appends (tick k, pc) to the current buffer of the sample
  * queue.  A full buffer is queued for the writer.  When no buffer is free
  * the sample is counted as dropped.  A deadline it wakes too late for is
  * skipped and counted as missed; it never samples in a burst to catch up.
@@ -24,6 +25,14 @@
 
 #include "sample_queue.h"
 
+/* Where the pc of one interpreter thread is read: its slot, or (slot
+ * NULL) read(ctx). */
+typedef struct sampler_source {
+    _Atomic(uintptr_t) *slot;
+    uintptr_t (*read)(void *ctx);
+    void *ctx;
+} sampler_source;
+
 typedef struct sampler {
     uint64_t period_ns;
     sample_queue *queue;
@@ -33,7 +42,7 @@ typedef struct sampler {
      * and stopping signal wake. */
     pthread_mutex_t slots_lock;
     pthread_cond_t wake;        /* on CLOCK_MONOTONIC */
-    _Atomic(uintptr_t) **slots;
+    sampler_source *slots;
     size_t nslots, slots_cap;
     uint64_t active_since;      /* when nslots became > 0 */
     uint64_t sampled_ns;        /* time with nslots > 0, until then */
@@ -54,9 +63,9 @@ uint64_t sampler_now_ns(void);
 
 /* Sample `hz` times a second into q.  Returns 0, or -1 with err. */
 int sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t errcap);
-/* Add or remove a slot; 0, or -1 (out of memory; not registered). */
-int sampler_add_slot(sampler *s, _Atomic(uintptr_t) *slot);
-int sampler_remove_slot(sampler *s, _Atomic(uintptr_t) *slot);
+/* Add or remove a source; 0, or -1 (out of memory; not registered). */
+int sampler_add_source(sampler *s, sampler_source src);
+int sampler_remove_source(sampler *s, sampler_source src);
 /* Stop the thread, queue the last partial buffer and close the queue. */
 void sampler_stop(sampler *s);
 void sampler_destroy(sampler *s);

@@ -26,7 +26,9 @@
  *      thread reads every registered slot `sample_hz` times a second and
  *      records what it finds; a writer thread compresses the samples and
  *      stores them.  Neither thread ever blocks the interpreter.
- *      Unregister the slot before its memory goes away.
+ *      Unregister the slot before its memory goes away.  An interpreter
+ *      that already keeps the current instruction's address in memory
+ *      registers a reader instead, which the sampler calls to fetch it.
  *   4. Or count instead of sampling (config.exact): report exact
  *      per-instruction execution counts and taken control transfers.
  *   5. pulleyprof_set_outcome, then pulleyprof_close: stop sampling, write
@@ -36,7 +38,9 @@
  * [address, address + size) contains it (offset = address - function
  * address); 0 is host time.  Functions must not overlap.  An interpreter
  * whose code objects have no stable address may give each one an address
- * range of its own (for example a counter times a large stride).
+ * range of its own (for example a counter times a large stride).  Samples
+ * are attributed when the run ends, so a function may be registered after
+ * samples landed in it.
  *
  * Every function may be called from any thread, concurrently with the
  * others, except pulleyprof_close (once, and last).  Functions returning
@@ -210,6 +214,20 @@ PULLEYPROF_API int pulleyprof_register_function(pulleyprof_agent *a, int module,
  * program runs (later ones are written at close). */
 PULLEYPROF_API int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
 PULLEYPROF_API int pulleyprof_unregister_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
+
+/* Or, for an interpreter that keeps the current instruction's address
+ * itself (CPython's frames do), a reader: a function the sampler thread
+ * calls at each tick, returning the address of the instruction the
+ * interpreter thread is executing (0: host code).  It runs on the
+ * sampler's thread, under the sampler's lock, while the interpreter runs:
+ * it must not block nor call this library, and must cope with memory the
+ * interpreter changes under it.  Registered and unregistered like a slot
+ * (a reader is the pair read, ctx). */
+typedef uintptr_t (*pulleyprof_pc_reader)(void *ctx);
+PULLEYPROF_API int pulleyprof_register_reader(pulleyprof_agent *a, pulleyprof_pc_reader read,
+                                              void *ctx);
+PULLEYPROF_API int pulleyprof_unregister_reader(pulleyprof_agent *a, pulleyprof_pc_reader read,
+                                                void *ctx);
 
 /* Publish the instruction at `address` (0: host code) in a slot: the one
  * relaxed store an interpreter makes before each instruction. */

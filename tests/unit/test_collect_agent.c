@@ -443,6 +443,47 @@ static void functions_are_written_while_the_program_runs(void **state)
     sqlite3_close(db);
 }
 
+/* A reader in place of a slot: the sampler calls it at each tick and
+ * stores what it returns, like a slot's value. */
+static atomic_int reader_calls;
+
+static uintptr_t read_hot_plus_4(void *ctx)
+{
+    atomic_fetch_add(&reader_calls, 1);
+    return *(const uintptr_t *)ctx + 4;
+}
+
+static void a_reader_is_sampled_like_a_slot(void **state)
+{
+    (void)state;
+    pulleyprof_agent *a = open_agent("reader", 0);
+    static const uint8_t code[16];
+    static const uintptr_t base = HOT;
+    int mod = pulleyprof_register_module(a, "m", NULL);
+    assert_true(pulleyprof_register_function(a, mod, 0, "hot", HOT, code, sizeof code) >= 0);
+    assert_int_equal(pulleyprof_register_reader(a, NULL, NULL), -1);
+    assert_int_equal(pulleyprof_register_reader(a, read_hot_plus_4, (void *)&base), 0);
+    for (int tries = 0; tries < 600 && atomic_load(&reader_calls) < 20; tries++)
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    assert_int_equal(pulleyprof_unregister_reader(a, read_hot_plus_4, NULL), -1); /* not that one */
+    assert_int_equal(pulleyprof_unregister_reader(a, read_hot_plus_4, (void *)&base), 0);
+    int calls = atomic_load(&reader_calls);
+    assert_true(calls >= 20);
+    pulleyprof_set_outcome(a, "return", 0);
+    pulleyprof_summary sum;
+    char err[512] = "";
+    if (pulleyprof_close(a, &sum, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(atomic_load(&reader_calls), calls); /* never called once unregistered */
+    assert_int_equal(sum.samples_written + sum.samples_dropped, calls);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    assert_int_equal(query(db, "SELECT sum(samples) FROM pc_samples WHERE offset = 4 AND function_id ="
+                               " (SELECT id FROM functions WHERE name = 'hot')"),
+                     (int64_t)sum.samples_written);
+    sqlite3_close(db);
+}
+
 static void two_agents_write_one_database_at_once(void **state)
 {
     (void)state;
@@ -555,6 +596,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_histogram_follows_the_vm_pattern, setup, teardown),
         cmocka_unit_test_setup_teardown(transfer_counts_are_stored_with_their_target, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(a_reader_is_sampled_like_a_slot, setup, teardown),
         cmocka_unit_test_setup_teardown(functions_are_written_while_the_program_runs, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(two_agents_write_one_database_at_once, setup, teardown),
