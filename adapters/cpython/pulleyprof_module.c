@@ -6,24 +6,49 @@
  * CPython's opcode table (built in Python from the `opcode` module by
  * pulleyprof/__main__.py) becomes the run's ISA; every code object met is
  * registered with its bytecode (co_code: the base instructions with their
- * inline cache entries, never the specialized ones) at an address range
- * of its own; a C trace function with opcode events publishes, before
- * each instruction, that code object's address plus the instruction's
- * byte offset into the slot the library's sampler reads, and 0 while a C
- * function runs.  In exact mode it counts every instruction instead.
+ * inline cache entries, never the specialized ones) at the address of its
+ * live instructions, so that an instruction's address is that plus its
+ * byte offset.  Three modes:
+ *
+ *   frames (sampling, the default): no trace function.  CPython itself
+ *     stores the address of the instruction it executes in the frame
+ *     (prev_instr); the library's sampler thread calls read_pc, which
+ *     follows thread state -> current frame -> prev_instr, each read with
+ *     process_vm_readv so that a frame freed under it is an error, not a
+ *     crash.  Code objects are registered by a thread of the adapter's
+ *     that takes the GIL when a sample has landed in code not registered
+ *     yet, and registers the code of the frames on the stack; code met by
+ *     a sample but never found there is looked for among the live
+ *     functions and generators when the run ends (samples are attributed
+ *     then, so theirs count).
+ *   trace (sampling): a C trace function with opcode events publishes
+ *     each instruction's address into the slot the sampler reads, 0 while
+ *     a C function runs.
+ *   exact: the same trace function counts every instruction.
+ *
  * Only the thread that calls start() is profiled.
  */
+#define _GNU_SOURCE /* process_vm_readv */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <frameobject.h>
+/* The frame layout of CPython 3.11 (shipped by python3-dev), for read_pc
+ * and the walk over the frames on the stack. */
+#define Py_BUILD_CORE 1
+#include <internal/pycore_frame.h>
+#undef Py_BUILD_CORE
 
 #include <pulley/profile.h>
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
-enum { NOPS = 256, EXTENDED_ARG_OP = 144 };
+enum { NOPS = 256, EXTENDED_ARG_OP = 144, UNKNOWN_CAP = 4096 };
 enum jump_kind { JUMP_NONE, JUMP_FORWARD_REL, JUMP_BACKWARD_REL, JUMP_ABSOLUTE };
 
 /* The opcode table: rows for the library, and what the decoder needs. */
@@ -41,19 +66,42 @@ static struct {
 /* A code object met while profiling: its address range and counts. */
 typedef struct code_entry {
     PyObject *code;    /* a strong reference, so its address is never reused */
-    uintptr_t base;    /* address of its first instruction */
+    uintptr_t base;    /* address of its first live instruction */
     Py_ssize_t size;   /* bytes of co_code */
     int func;          /* the library's handle */
     uint64_t *counts;  /* exact mode: per 2-byte code unit */
 } code_entry;
 
+/* An address range registered, for read_pc, with a bit per 2-byte code
+ * unit that starts an instruction. */
+typedef struct code_range {
+    uintptr_t start, end;
+    uint8_t *starts;
+} code_range;
+
+enum mode { MODE_FRAMES, MODE_TRACE, MODE_EXACT };
+
 static struct {
     pulleyprof_agent *agent;
     pulleyprof_isa desc;
-    int module, exact;
+    int module;
+    enum mode mode;
     _Atomic(uintptr_t) slot;
     PyThreadState *thread;
-    uintptr_t next_base;
+    pid_t pid;
+    /* Frames mode: the ranges registered, sorted (the main thread adds,
+     * read_pc looks up), and whether a pending call to register the
+     * frames on the stack is on its way. */
+    pthread_mutex_t ranges_lock;
+    code_range *ranges;
+    size_t nranges, ranges_cap;
+    atomic_int scan_pending, registrar_stop;
+    pthread_t registrar;
+    /* Code objects (addresses) that samples landed in before they were
+     * registered: written by read_pc only, read by stop() once the reader
+     * is unregistered.  Open addressing; 0 is empty. */
+    uintptr_t unknown[UNKNOWN_CAP];
+    size_t nunknown;
     code_entry *entries; /* in order met */
     size_t nentries, cap;
     size_t *table;       /* open addressing: index + 1 into entries, 0 empty */
@@ -158,6 +206,71 @@ static int table_grow(void)
     return 0;
 }
 
+/* Record [start, start + size) as registered, with the instruction starts
+ * of its code (co_code), for read_pc; 0 or -1. */
+static int add_range(uintptr_t start, const uint8_t *code, size_t size)
+{
+    size_t units = size / 2;
+    uint8_t *starts = calloc(units / 8 + 1, 1);
+    if (!starts)
+        return -1;
+    for (size_t off = 0; off + 1 < size; off += isa.length[code[off]] ? isa.length[code[off]] : 2)
+        starts[off / 16] |= (uint8_t)(1u << (off / 2 % 8));
+    int rc = 0;
+    pthread_mutex_lock(&prof.ranges_lock);
+    if (prof.nranges == prof.ranges_cap) {
+        size_t ncap = prof.ranges_cap ? 2 * prof.ranges_cap : 256;
+        code_range *g = realloc(prof.ranges, ncap * sizeof *g);
+        if (g) {
+            prof.ranges = g;
+            prof.ranges_cap = ncap;
+        } else {
+            rc = -1;
+        }
+    }
+    if (rc == 0) {
+        size_t i = prof.nranges;
+        while (i > 0 && prof.ranges[i - 1].start > start)
+            i--;
+        memmove(&prof.ranges[i + 1], &prof.ranges[i], (prof.nranges - i) * sizeof *prof.ranges);
+        prof.ranges[i] = (code_range){start, start + size, starts};
+        prof.nranges++;
+    } else {
+        free(starts);
+    }
+    pthread_mutex_unlock(&prof.ranges_lock);
+    return rc;
+}
+
+/* On the sampler's thread: is *pc in a registered range?  If so, moved
+ * back to the start of its instruction (a frame that called another
+ * records the last code unit of its CALL, a cache entry).  When the main
+ * thread is adding a range, the answer is yes, *pc as it is (asking again
+ * at the next sample is as good). */
+static bool registered(uintptr_t *pc)
+{
+    if (pthread_mutex_trylock(&prof.ranges_lock) != 0)
+        return true;
+    size_t lo = 0, hi = prof.nranges;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (prof.ranges[mid].start <= *pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const code_range *r = lo > 0 ? &prof.ranges[lo - 1] : NULL;
+    bool found = r && *pc < r->end;
+    if (found) {
+        size_t unit = (*pc - r->start) / 2;
+        while (unit > 0 && !(r->starts[unit / 8] >> (unit % 8) & 1))
+            unit--;
+        *pc = r->start + 2 * unit;
+    }
+    pthread_mutex_unlock(&prof.ranges_lock);
+    return found;
+}
+
 /* The entry of code, registering it with the library when first met;
  * NULL on failure. */
 static code_entry *entry_of(PyCodeObject *code)
@@ -193,18 +306,20 @@ static code_entry *entry_of(PyCodeObject *code)
     snprintf(name, sizeof name, "%s (%s:%d)", qual ? qual : "?", slash ? slash + 1 : file ? file : "?",
              code->co_firstlineno);
     Py_ssize_t size = PyBytes_GET_SIZE(bytes);
-    code_entry e = {.code = (PyObject *)code, .base = prof.next_base, .size = size};
-    e.counts = prof.exact ? calloc((size_t)size / 2 + 1, sizeof *e.counts) : NULL;
+    code_entry e = {.code = (PyObject *)code, .base = (uintptr_t)_PyCode_CODE(code), .size = size};
+    int exact = prof.mode == MODE_EXACT;
+    e.counts = exact ? calloc((size_t)size / 2 + 1, sizeof *e.counts) : NULL;
+    const uint8_t *code_bytes = (const uint8_t *)PyBytes_AS_STRING(bytes);
     e.func = pulleyprof_register_function(prof.agent, prof.module, (uint32_t)prof.nentries, name,
-                                          e.base, (const uint8_t *)PyBytes_AS_STRING(bytes),
-                                          (size_t)size);
+                                          e.base, code_bytes, (size_t)size);
+    int failed = e.func < 0 || (exact && !e.counts) ||
+                 add_range(e.base, code_bytes, (size_t)size) != 0;
     Py_DECREF(bytes);
-    if (e.func < 0 || (prof.exact && !e.counts)) {
+    if (failed) {
         free(e.counts);
         return NULL;
     }
     Py_INCREF(code);
-    prof.next_base += ((uintptr_t)size + 64) & ~(uintptr_t)15;
     prof.entries[prof.nentries++] = e;
     h = hash_ptr(code, prof.tcap);
     while (prof.table[h])
@@ -274,6 +389,140 @@ static int trace(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
     }
 }
 
+/* ---- frames mode: the sampler reads CPython's own record ----------------- */
+
+/* Copy n bytes at addr of this process into out, or fail (-1) where they
+ * are not mapped: a frame may be freed while the sampler reads it. */
+static int peek(const void *addr, void *out, size_t n)
+{
+    struct iovec local = {out, n}, remote = {(void *)addr, n};
+    return process_vm_readv(prof.pid, &local, 1, &remote, 1, 0) == (ssize_t)n ? 0 : -1;
+}
+
+/* Register the code of every frame on the profiled thread's stack.  With
+ * the GIL held, from start() or the registrar thread (the profiled thread
+ * then waits for the GIL, its frames at rest). */
+static void scan_frames(void)
+{
+    for (_PyInterpreterFrame *f = prof.thread->cframe->current_frame; f && !prof.failed;
+         f = f->previous)
+        if (!entry_of(f->f_code)) {
+            prof.failed = 1;
+            PyErr_Clear();
+        }
+}
+
+/* The registrar thread: every couple of milliseconds, when read_pc has met
+ * code not registered yet, take the GIL (the profiled thread lets it go
+ * at its next switch interval) and register the frames on its stack.
+ * Code too short-lived to be on the stack then is looked for at the end
+ * (register_remembered). */
+static void *registrar_main(void *arg)
+{
+    (void)arg;
+    const struct timespec pause = {0, 2000000};
+    while (!atomic_load(&prof.registrar_stop)) {
+        nanosleep(&pause, NULL);
+        if (!atomic_load(&prof.scan_pending))
+            continue;
+        PyGILState_STATE g = PyGILState_Ensure();
+        atomic_store(&prof.scan_pending, 0);
+        if (!atomic_load(&prof.registrar_stop))
+            scan_frames();
+        PyGILState_Release(g);
+    }
+    return NULL;
+}
+
+/* Note a code object a sample landed in before it was registered (on the
+ * sampler's thread; the set is full at UNKNOWN_CAP / 2: those beyond rely
+ * on the registrar alone). */
+static void remember_unknown(uintptr_t code)
+{
+    size_t h = hash_ptr((const void *)code, UNKNOWN_CAP);
+    while (prof.unknown[h] && prof.unknown[h] != code)
+        h = (h + 1) & (UNKNOWN_CAP - 1);
+    if (!prof.unknown[h] && prof.nunknown < UNKNOWN_CAP / 2) {
+        prof.unknown[h] = code;
+        prof.nunknown++;
+    }
+}
+
+static bool was_unknown(const void *code)
+{
+    size_t h = hash_ptr(code, UNKNOWN_CAP);
+    while (prof.unknown[h] && prof.unknown[h] != (uintptr_t)code)
+        h = (h + 1) & (UNKNOWN_CAP - 1);
+    return prof.unknown[h] != 0;
+}
+
+/* Register the code a sample landed in that the registrar never found on
+ * the stack and that still exists: every function's code (and the code
+ * nested in it) and every generator's, found through the garbage
+ * collector.  Code gone by now (compiled and dropped) stays unregistered;
+ * its samples are stored without a function.  At the end of the run, with
+ * the GIL; 0, or -1 with a Python error. */
+static int register_remembered_code(PyObject *code, int depth)
+{
+    if (!PyCode_Check(code) || depth > 64)
+        return 0;
+    if (was_unknown(code) && !entry_of((PyCodeObject *)code))
+        return -1;
+    PyObject *consts = ((PyCodeObject *)code)->co_consts;
+    for (Py_ssize_t i = 0; consts && i < PyTuple_GET_SIZE(consts); i++)
+        if (register_remembered_code(PyTuple_GET_ITEM(consts, i), depth + 1) != 0)
+            return -1;
+    return 0;
+}
+
+static int register_remembered(void)
+{
+    if (prof.nunknown == 0)
+        return 0;
+    PyObject *gc = PyImport_ImportModule("gc");
+    PyObject *all = gc ? PyObject_CallMethod(gc, "get_objects", NULL) : NULL;
+    Py_XDECREF(gc);
+    if (!all || !PyList_Check(all)) {
+        Py_XDECREF(all);
+        return -1;
+    }
+    int rc = 0;
+    for (Py_ssize_t i = 0; rc == 0 && i < PyList_GET_SIZE(all); i++) {
+        PyObject *o = PyList_GET_ITEM(all, i);
+        if (PyFunction_Check(o))
+            rc = register_remembered_code(PyFunction_GET_CODE(o), 0);
+        else if (PyGen_Check(o))
+            rc = register_remembered_code((PyObject *)((PyGenObject *)o)->gi_code, 0);
+        else if (PyCoro_CheckExact(o))
+            rc = register_remembered_code((PyObject *)((PyCoroObject *)o)->cr_code, 0);
+    }
+    Py_DECREF(all);
+    return rc;
+}
+
+/* The sampler's reader: the address of the instruction the profiled thread
+ * executes (thread state -> current frame -> prev_instr), 0 when it runs no
+ * Python code or a read fails.  Code not registered yet is asked for. */
+static uintptr_t read_pc(void *ctx)
+{
+    (void)ctx;
+    _PyCFrame *cframe;
+    _PyInterpreterFrame *frame;
+    _Py_CODEUNIT *instr;
+    if (peek(&prof.thread->cframe, &cframe, sizeof cframe) != 0 || !cframe ||
+        peek(&cframe->current_frame, &frame, sizeof frame) != 0 || !frame ||
+        peek(&frame->prev_instr, &instr, sizeof instr) != 0)
+        return 0;
+    uintptr_t pc = (uintptr_t)instr;
+    if (!registered(&pc)) {
+        atomic_store(&prof.scan_pending, 1);
+        PyCodeObject *code;
+        if (peek(&frame->f_code, &code, sizeof code) == 0 && code)
+            remember_unknown((uintptr_t)code);
+    }
+    return pc;
+}
+
 /* ---- the module's functions ---------------------------------------------- */
 
 static int add_row(PyObject *row)
@@ -305,14 +554,15 @@ static int add_row(PyObject *row)
 static PyObject *start(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *names[] = {"db", "opcodes", "isa_name", "hz", "exact", "label", "benchmark",
-                            "command_line", NULL};
+    static char *names[] = {"db", "opcodes", "isa_name", "hz", "exact", "trace", "label",
+                            "benchmark", "command_line", NULL};
     const char *db, *isa_name, *label = NULL, *benchmark = NULL, *command_line = NULL;
     PyObject *rows;
     unsigned hz = 0;
-    int exact = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "sO!s|Ipzzz", names, &db, &PyList_Type, &rows,
-                                     &isa_name, &hz, &exact, &label, &benchmark, &command_line))
+    int exact = 0, trace_opcodes = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "sO!s|Ippzzz", names, &db, &PyList_Type, &rows,
+                                     &isa_name, &hz, &exact, &trace_opcodes, &label, &benchmark,
+                                     &command_line))
         return NULL;
     if (prof.agent) {
         PyErr_SetString(PyExc_RuntimeError, "pulleyprof: a run is already started");
@@ -332,23 +582,45 @@ static PyObject *start(PyObject *self, PyObject *args, PyObject *kw)
     memset(&prof, 0, sizeof prof);
     prof.desc = (pulleyprof_isa){.name = copy(isa_name), .opcodes = isa.rows,
                                  .nopcodes = isa.nrows, .decode = decode};
-    prof.exact = exact;
-    prof.next_base = 0x10000;
+    prof.mode = exact ? MODE_EXACT : trace_opcodes ? MODE_TRACE : MODE_FRAMES;
+    static const char *const flags[] = {"cpython sampled frames", "cpython sampled trace",
+                                        "cpython exact"};
     char err[512];
     pulleyprof_config cfg = {.db_path = db, .sample_hz = hz, .isa = &prof.desc, .label = label,
                              .benchmark = benchmark, .command_line = command_line,
-                             .build_flags = exact ? "cpython exact" : "cpython sampled",
-                             .tool = "python3 -m pulleyprof", .exact = exact};
+                             .build_flags = flags[prof.mode], .tool = "python3 -m pulleyprof",
+                             .exact = exact};
+    if (pthread_mutex_init(&prof.ranges_lock, NULL) != 0) {
+        free_isa();
+        PyErr_SetString(PyExc_OSError, "pulleyprof: cannot create a lock");
+        return NULL;
+    }
     prof.agent = pulleyprof_open(&cfg, err, sizeof err);
     if (!prof.agent) {
+        pthread_mutex_destroy(&prof.ranges_lock);
         free_isa();
         PyErr_Format(PyExc_OSError, "pulleyprof: %s", err);
         return NULL;
     }
     prof.module = pulleyprof_register_module(prof.agent, benchmark ? benchmark : "python", NULL);
-    pulleyprof_register_slot(prof.agent, &prof.slot);
     prof.thread = PyThreadState_Get();
-    PyEval_SetTrace(trace, NULL);
+    prof.pid = getpid();
+    if (prof.mode == MODE_FRAMES) {
+        scan_frames();
+        if (pthread_create(&prof.registrar, NULL, registrar_main, NULL) != 0) {
+            pulleyprof_set_outcome(prof.agent, "not run", 1);
+            pulleyprof_close(prof.agent, NULL, err, sizeof err);
+            pthread_mutex_destroy(&prof.ranges_lock);
+            memset(&prof, 0, sizeof prof);
+            free_isa();
+            PyErr_SetString(PyExc_OSError, "pulleyprof: cannot start the registrar thread");
+            return NULL;
+        }
+        pulleyprof_register_reader(prof.agent, read_pc, NULL);
+    } else {
+        pulleyprof_register_slot(prof.agent, &prof.slot);
+        PyEval_SetTrace(trace, NULL);
+    }
     Py_RETURN_NONE;
 }
 
@@ -363,9 +635,21 @@ static PyObject *stop(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "pulleyprof: no run is started");
         return NULL;
     }
-    PyEval_SetTrace(NULL, NULL);
-    pulleyprof_publish(&prof.slot, 0);
-    pulleyprof_unregister_slot(prof.agent, &prof.slot);
+    if (prof.mode == MODE_FRAMES) {
+        pulleyprof_unregister_reader(prof.agent, read_pc, NULL);
+        atomic_store(&prof.registrar_stop, 1);
+        Py_BEGIN_ALLOW_THREADS /* it may be waiting for the GIL */
+        pthread_join(prof.registrar, NULL);
+        Py_END_ALLOW_THREADS
+        if (!prof.failed && register_remembered() != 0) {
+            prof.failed = 1;
+            PyErr_Clear();
+        }
+    } else {
+        PyEval_SetTrace(NULL, NULL);
+        pulleyprof_publish(&prof.slot, 0);
+        pulleyprof_unregister_slot(prof.agent, &prof.slot);
+    }
     for (size_t i = 0; i < prof.nentries; i++) {
         code_entry *e = &prof.entries[i];
         for (Py_ssize_t u = 0; e->counts && u < e->size / 2; u++)
@@ -381,6 +665,10 @@ static PyObject *stop(PyObject *self, PyObject *args)
     int failed = prof.failed;
     free(prof.entries);
     free(prof.table);
+    for (size_t i = 0; i < prof.nranges; i++)
+        free(prof.ranges[i].starts);
+    free(prof.ranges);
+    pthread_mutex_destroy(&prof.ranges_lock);
     memset(&prof, 0, sizeof prof);
     free_isa();
     if (rc != 0) {
@@ -398,8 +686,9 @@ static PyObject *stop(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"start", (PyCFunction)(void (*)(void))start, METH_VARARGS | METH_KEYWORDS,
-     "start(db, opcodes, isa_name, hz=0, exact=False, label=None, benchmark=None,"
-     " command_line=None): open a run and trace this thread"},
+     "start(db, opcodes, isa_name, hz=0, exact=False, trace=False, label=None, benchmark=None,"
+     " command_line=None): open a run and profile this thread (sampling its frames; with"
+     " trace, through opcode events; exact: counting them)"},
     {"stop", stop, METH_VARARGS, "stop(outcome, exit_status) -> summary dict: end the run"},
     {NULL, NULL, 0, NULL},
 };

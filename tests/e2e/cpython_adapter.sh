@@ -93,10 +93,11 @@ PY
           WHERE c.run_id = 2 AND f.name LIKE 'fib (%' AND c.offset <= 2 ORDER BY c.offset")" = \
   "8361 8361" ] || fail "fib's entry counts: $(sql 'SELECT * FROM exec_counts WHERE run_id = 2')"
 
-# Exit statuses pass through; an exception still leaves a whole run.
+# Exit statuses pass through; an exception still leaves a whole run (with
+# --trace, every code object run is registered, however short-lived).
 expect_status 3 "$PYTHON" -m pulleyprof -o "$db" "$tmp/work.py" 10 3
 printf 'def boom():\n    raise ValueError("no")\nboom()\n' > "$tmp/raise.py"
-expect_status 1 "$PYTHON" -m pulleyprof -o "$db" "$tmp/raise.py"
+expect_status 1 "$PYTHON" -m pulleyprof --trace -o "$db" "$tmp/raise.py"
 grep -q "ValueError: no" "$tmp/err" || fail "no traceback: $(cat "$tmp/err")"
 [ "$(sql "SELECT group_concat(outcome || ':' || exit_status, ',') FROM runs WHERE id > 2")" = \
   "exit:3,exception: ValueError:1" ] || fail "outcomes: $(sql 'SELECT id, outcome FROM runs')"
@@ -105,6 +106,36 @@ grep -q "ValueError: no" "$tmp/err" || fail "no traceback: $(cat "$tmp/err")"
 expect_status 2 "$PYTHON" -m pulleyprof -o "$db"
 expect_status 2 "$PYTHON" -m pulleyprof -o "$db" "$tmp/missing.py"
 grep -q "no such script" "$tmp/err" || fail "missing script: $(cat "$tmp/err")"
+
+# Sampling frames (the default): no trace function runs; the sampler reads
+# the instruction CPython records in the frame, the code of the frames on
+# the stack is registered when samples land in it, and every sample that
+# names a function is at one of its instructions.
+cat > "$tmp/spin.py" <<'PY'
+def spin(n):
+    s = 0
+    for i in range(n):
+        s += i * i
+    return s
+
+print(spin(3000000))
+PY
+expect_status 0 "$PYTHON" "$tmp/spin.py"
+plain=$(cat "$tmp/out")
+fdb=$tmp/frames.db
+expect_status 0 "$PYTHON" -m pulleyprof -o "$fdb" "$tmp/spin.py"
+[ "$(cat "$tmp/out")" = "$plain" ] || fail "frames output $(cat "$tmp/out"), plain $plain"
+fsql() { sqlite3 "$fdb" "$1"; }
+[ "$(fsql "SELECT build_flags || ':' || outcome FROM runs")" = "cpython sampled frames:return" ] ||
+    fail "frames run: $(fsql 'SELECT * FROM runs')"
+[ "$(fsql "SELECT 10 * sum(s.samples) > 8 * (SELECT sum(samples) FROM pc_samples)
+           FROM pc_samples s JOIN functions f ON f.id = s.function_id
+           WHERE f.name LIKE 'spin (%'")" = 1 ] ||
+    fail "spin() has too few of the samples: $(fsql 'SELECT * FROM hot_functions')"
+[ "$(fsql "SELECT count(*) FROM pc_samples s WHERE s.function_id IS NOT NULL AND NOT EXISTS
+           (SELECT 1 FROM instructions i WHERE i.function_id = s.function_id
+            AND i.offset = s.offset)")" = 0 ] ||
+    fail "samples between instructions: $(fsql 'SELECT * FROM pc_samples LIMIT 20')"
 
 # The readers, on an ISA they were not written for.
 expect_status 0 "$PULLEY_NGRAMS" "$db" --runs 2 --max-n 2 --top 5 --format json --quiet
@@ -119,6 +150,7 @@ PY
 expect_status 1 "$PULLEY_NGRAMS" "$db" --runs 2 --emit-macros "$tmp/set.macros"
 grep -q "instruction set 'cpython-3.11'" "$tmp/err" || fail "--emit-macros: $(cat "$tmp/err")"
 [ ! -e "$tmp/set.macros" ] || fail "--emit-macros wrote a set for CPython"
-expect_status 0 "$PULLEY_REPORT" "$db" --runs 1 --text
-grep -q "LOAD_FAST" "$tmp/out" || fail "pulley-report: $(cat "$tmp/out")"
+expect_status 0 "$PULLEY_REPORT" "$fdb" --text
+grep -q "spin (spin.py:1)" "$tmp/out" && grep -q "LOAD_FAST" "$tmp/out" ||
+    fail "pulley-report: $(cat "$tmp/out")"
 echo "cpython_adapter: ok"

@@ -9,9 +9,12 @@ import traceback
 from . import SUPPORTED, cpython_opcodes, isa_name
 
 EPILOG = """\
-Only the main thread is profiled.  Sampling uses a trace function with
-opcode events (PyTrace_OPCODE), so the script runs slower than under plain
-python3; --exact counts every instruction and costs more.
+Only the main thread is profiled.  Sampling reads, from the sampler's
+thread, the instruction CPython records in the current frame: the script
+runs at nearly its own speed; time in C functions counts for the
+instruction that called them.  --trace samples through a trace function
+with opcode events instead (PyTrace_OPCODE: several times slower, C
+functions count as host time); --exact counts every instruction that way.
 
 Exit status: the script's own (0 on return, its SystemExit code, 1 on an
 uncaught exception, 130 on Ctrl-C); 1 when the profile cannot be written
@@ -27,6 +30,8 @@ def parse(argv):
     p.add_argument("--hz", type=int, default=0, metavar="N",
                    help="samples per second (default 10000)")
     p.add_argument("--exact", action="store_true", help="count every instruction instead of sampling")
+    p.add_argument("--trace", action="store_true",
+                   help="sample through opcode events (a trace function) instead of frames")
     p.add_argument("--label", help="a name for the run, for pulley-ngrams --runs label:NAME")
     p.add_argument("--name", help="the benchmark's name in the profile (default: the script's"
                    " or module's name); the analysis weighs every benchmark the same")
@@ -58,7 +63,7 @@ def main(argv):
     sys.argv = [target] + o.args
     if o.script:
         sys.path[0] = os.path.dirname(os.path.abspath(o.script))
-    _pulleyprof.start(o.output, cpython_opcodes(), isa_name(), hz=o.hz, exact=o.exact,
+    _pulleyprof.start(o.output, cpython_opcodes(), isa_name(), hz=o.hz, exact=o.exact, trace=o.trace,
                       label=o.label, benchmark=o.name or os.path.basename(target),
                       command_line=" ".join(["python3 -m pulleyprof"] + argv))
     outcome, status = "return", 0
