@@ -59,6 +59,16 @@ static int finish(sqlite3 *db, sqlite3_stmt *st, int rc, int failed, char *err, 
     return failed ? -1 : 0;
 }
 
+/* Does the opcodes table have reg_bits (schema version 3 on)? */
+static int has_reg_bits(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    int has = sqlite3_prepare_v2(db, "SELECT reg_bits FROM opcodes LIMIT 0", -1, &st, NULL) ==
+              SQLITE_OK;
+    sqlite3_finalize(st);
+    return has;
+}
+
 int sx_load_run_isa(sqlite3 *db, sqlite3_int64 run, ot_table *t, char *err, size_t cap)
 {
     *t = (ot_table){0};
@@ -66,11 +76,8 @@ int sx_load_run_isa(sqlite3 *db, sqlite3_int64 run, ot_table *t, char *err, size
         return -1;
     /* Files before schema version 3 store no reg_bits: their packs are 5-bit. */
     sqlite3_stmt *st;
-    int has_bits = sqlite3_prepare_v2(db, "SELECT reg_bits FROM opcodes LIMIT 0", -1, &st, NULL) ==
-                   SQLITE_OK;
-    sqlite3_finalize(st);
     if (prepare(db,
-                has_bits ? "SELECT id, name, operands, length, reg_bits FROM opcodes "
+                has_reg_bits(db) ? "SELECT id, name, operands, length, reg_bits FROM opcodes "
                            "WHERE run_id = ?1 ORDER BY id"
                          : "SELECT id, name, operands, length, 5 FROM opcodes "
                            "WHERE run_id = ?1 ORDER BY id",
@@ -179,13 +186,9 @@ int sx_run_is_foreign(sqlite3 *db, sqlite3_int64 run, char *err, size_t cap)
     if (run_exists(db, run, err, cap) != 0)
         return -1;
     /* Files before schema version 3 store no reg_bits: all Pulley's. */
-    sqlite3_stmt *st;
-    int has_bits = sqlite3_prepare_v2(db, "SELECT reg_bits FROM opcodes LIMIT 0", -1, &st, NULL) ==
-                   SQLITE_OK;
-    sqlite3_finalize(st);
-    return has_bits ? exists(db, "SELECT 1 FROM opcodes WHERE run_id = ?1 AND reg_bits = 0", run,
-                             err, cap)
-                    : 0;
+    return has_reg_bits(db) ? exists(db, "SELECT 1 FROM opcodes WHERE run_id = ?1 AND reg_bits = 0",
+                                     run, err, cap)
+                            : 0;
 }
 
 static char *dup_text(sqlite3_stmt *st, int col)
