@@ -291,6 +291,16 @@ void pulleyprof_set_outcome(pulleyprof_agent *a, const char *outcome, int exit_s
     pthread_mutex_unlock(&a->lock);
 }
 
+/* Samples at an address of no registered function (host time, 0, aside). */
+static uint64_t unattributed(const registry *r, const pc_hist *h)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < h->cap; i++)
+        if (h->slots[i].count && h->slots[i].pc && registry_find_pc(r, (uintptr_t)h->slots[i].pc) < 0)
+            n += h->slots[i].count;
+    return n;
+}
+
 int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err, size_t errcap)
 {
     pthread_mutex_lock(&a->lock);
@@ -347,6 +357,7 @@ int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err
     } else {
         run_store_finish(&a->db, a->run_id, &a->isa, &a->reg, &a->writer.hist, &a->catalog, &end,
                          store_err, sizeof store_err);
+        s.samples_unattributed = unattributed(&a->reg, &a->writer.hist);
     }
     pthread_mutex_unlock(&a->lock);
     char close_err[256];

@@ -430,15 +430,39 @@ int run_store_catalog(profile_db *p, int64_t run_id, const isa_rows *isa,
 
 /* ---- the end of a run --------------------------------------------------- */
 
+/* The offset of the instruction of function `id` (its rows written) that
+ * holds byte `off`: off itself, or the start before it when an interpreter
+ * records an address inside the instruction it runs (CPython's caller
+ * frames keep the last unit of their CALL).  -1 on an SQLite error. */
+static int64_t instruction_at(sqlite3_stmt *st, int64_t id, int64_t off)
+{
+    int b = sqlite3_bind_int64(st, 1, id);
+    b = b ? b : sqlite3_bind_int64(st, 2, off);
+    int rc = b ? b : sqlite3_step(st);
+    int64_t at = rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER
+                     ? sqlite3_column_int64(st, 0)
+                     : off;
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        at = -1;
+    sqlite3_reset(st);
+    return at;
+}
+
 static int insert_pc_samples(profile_db *p, int64_t run, const registry *r, const pc_hist *h,
                              const int64_t *ids, char *err, size_t errcap)
 {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st, *at_st;
     if (pdb_prepare(p,
                     "INSERT INTO pc_samples (run_id, function_id, offset, pc, samples)"
                     " VALUES (?,?,?,?,?)",
                     &st, err, errcap) != 0)
         return -1;
+    if (pdb_prepare(p,
+                    "SELECT max(offset) FROM instructions WHERE function_id = ?1 AND offset <= ?2",
+                    &at_st, err, errcap) != 0) {
+        pdb_finalize(p, st, err, errcap);
+        return -1;
+    }
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < h->cap; i++) {
         const pc_hist_entry *e = &h->slots[i];
@@ -447,14 +471,21 @@ static int insert_pc_samples(profile_db *p, int64_t run, const registry *r, cons
         int f = e->pc ? registry_find_pc(r, (uintptr_t)e->pc) : -1;
         int b = sqlite3_bind_int64(st, 1, run);
         if (f >= 0) {
+            int64_t off = instruction_at(at_st, ids[f], (int64_t)(e->pc - r->funcs[f].address));
+            if (off < 0)
+                b = b ? b : SQLITE_ERROR;
             b = b ? b : sqlite3_bind_int64(st, 2, ids[f]);
-            b = b ? b : sqlite3_bind_int64(st, 3, (sqlite3_int64)(e->pc - r->funcs[f].address));
-        } /* else function_id and offset stay NULL */
+            b = b ? b : sqlite3_bind_int64(st, 3, off);
+        } else { /* function_id and offset stay NULL */
+            b = b ? b : sqlite3_bind_null(st, 2);
+            b = b ? b : sqlite3_bind_null(st, 3);
+        }
         b = b ? b : sqlite3_bind_int64(st, 4, (sqlite3_int64)e->pc);
         b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)e->count);
         rc = pdb_run(p, st, b, err, errcap);
     }
-    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+    int fin = pdb_finalize(p, at_st, err, errcap);
+    return pdb_finalize(p, st, err, errcap) || fin || rc ? -1 : 0;
 }
 
 /* Exact counts (edges: transfers, else instructions); a count reported

@@ -72,11 +72,9 @@ typedef struct code_entry {
     uint64_t *counts;  /* exact mode: per 2-byte code unit */
 } code_entry;
 
-/* An address range registered, for read_pc, with a bit per 2-byte code
- * unit that starts an instruction. */
+/* An address range registered, for read_pc. */
 typedef struct code_range {
     uintptr_t start, end;
-    uint8_t *starts;
 } code_range;
 
 enum mode { MODE_FRAMES, MODE_TRACE, MODE_EXACT };
@@ -206,16 +204,9 @@ static int table_grow(void)
     return 0;
 }
 
-/* Record [start, start + size) as registered, with the instruction starts
- * of its code (co_code), for read_pc; 0 or -1. */
-static int add_range(uintptr_t start, const uint8_t *code, size_t size)
+/* Record [start, start + size) as registered, for read_pc; 0 or -1. */
+static int add_range(uintptr_t start, size_t size)
 {
-    size_t units = size / 2;
-    uint8_t *starts = calloc(units / 8 + 1, 1);
-    if (!starts)
-        return -1;
-    for (size_t off = 0; off + 1 < size; off += isa.length[code[off]] ? isa.length[code[off]] : 2)
-        starts[off / 16] |= (uint8_t)(1u << (off / 2 % 8));
     int rc = 0;
     pthread_mutex_lock(&prof.ranges_lock);
     if (prof.nranges == prof.ranges_cap) {
@@ -233,42 +224,46 @@ static int add_range(uintptr_t start, const uint8_t *code, size_t size)
         while (i > 0 && prof.ranges[i - 1].start > start)
             i--;
         memmove(&prof.ranges[i + 1], &prof.ranges[i], (prof.nranges - i) * sizeof *prof.ranges);
-        prof.ranges[i] = (code_range){start, start + size, starts};
+        prof.ranges[i] = (code_range){start, start + size};
         prof.nranges++;
-    } else {
-        free(starts);
     }
     pthread_mutex_unlock(&prof.ranges_lock);
     return rc;
 }
 
-/* On the sampler's thread: is *pc in a registered range?  If so, moved
- * back to the start of its instruction (a frame that called another
- * records the last code unit of its CALL, a cache entry).  When the main
- * thread is adding a range, the answer is yes, *pc as it is (asking again
- * at the next sample is as good). */
-static bool registered(uintptr_t *pc)
+/* Is pc in a registered range?  On the sampler's thread: when the main
+ * thread is adding one, the answer is yes (asking again at the next
+ * sample is as good).  An address inside an instruction (a frame that
+ * called another keeps the last unit of its CALL) is the library's to
+ * place at the instruction's start. */
+static bool registered(uintptr_t pc)
 {
     if (pthread_mutex_trylock(&prof.ranges_lock) != 0)
         return true;
     size_t lo = 0, hi = prof.nranges;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (prof.ranges[mid].start <= *pc)
+        if (prof.ranges[mid].start <= pc)
             lo = mid + 1;
         else
             hi = mid;
     }
-    const code_range *r = lo > 0 ? &prof.ranges[lo - 1] : NULL;
-    bool found = r && *pc < r->end;
-    if (found) {
-        size_t unit = (*pc - r->start) / 2;
-        while (unit > 0 && !(r->starts[unit / 8] >> (unit % 8) & 1))
-            unit--;
-        *pc = r->start + 2 * unit;
-    }
+    bool found = lo > 0 && pc < prof.ranges[lo - 1].end;
     pthread_mutex_unlock(&prof.ranges_lock);
     return found;
+}
+
+/* The entry of code if it is registered, else NULL. */
+static code_entry *find_entry(const void *code)
+{
+    size_t h = prof.tcap ? hash_ptr(code, prof.tcap) : 0;
+    while (prof.tcap && prof.table[h]) {
+        code_entry *e = &prof.entries[prof.table[h] - 1];
+        if (e->code == code)
+            return e;
+        h = (h + 1) & (prof.tcap - 1);
+    }
+    return NULL;
 }
 
 /* The entry of code, registering it with the library when first met;
@@ -277,13 +272,9 @@ static code_entry *entry_of(PyCodeObject *code)
 {
     if (prof.last && prof.last->code == (PyObject *)code)
         return prof.last;
-    size_t h = prof.tcap ? hash_ptr(code, prof.tcap) : 0;
-    while (prof.tcap && prof.table[h]) {
-        code_entry *e = &prof.entries[prof.table[h] - 1];
-        if (e->code == (PyObject *)code)
-            return e;
-        h = (h + 1) & (prof.tcap - 1);
-    }
+    code_entry *known = find_entry(code);
+    if (known)
+        return known;
     if ((prof.nentries + 1) * 2 > prof.tcap && table_grow() != 0)
         return NULL;
     if (prof.nentries == prof.cap) {
@@ -313,7 +304,7 @@ static code_entry *entry_of(PyCodeObject *code)
     e.func = pulleyprof_register_function(prof.agent, prof.module, (uint32_t)prof.nentries, name,
                                           e.base, code_bytes, (size_t)size);
     int failed = e.func < 0 || (exact && !e.counts) ||
-                 add_range(e.base, code_bytes, (size_t)size) != 0;
+                 add_range(e.base, (size_t)size) != 0;
     Py_DECREF(bytes);
     if (failed) {
         free(e.counts);
@@ -321,7 +312,7 @@ static code_entry *entry_of(PyCodeObject *code)
     }
     Py_INCREF(code);
     prof.entries[prof.nentries++] = e;
-    h = hash_ptr(code, prof.tcap);
+    size_t h = hash_ptr(code, prof.tcap);
     while (prof.table[h])
         h = (h + 1) & (prof.tcap - 1);
     prof.table[h] = prof.nentries;
@@ -435,8 +426,8 @@ static void *registrar_main(void *arg)
 }
 
 /* Note a code object a sample landed in before it was registered (on the
- * sampler's thread; the set is full at UNKNOWN_CAP / 2: those beyond rely
- * on the registrar alone). */
+ * sampler's thread; the set is full at UNKNOWN_CAP / 2: code beyond
+ * relies on the registrar alone). */
 static void remember_unknown(uintptr_t code)
 {
     size_t h = hash_ptr((const void *)code, UNKNOWN_CAP);
@@ -514,7 +505,7 @@ static uintptr_t read_pc(void *ctx)
         peek(&frame->prev_instr, &instr, sizeof instr) != 0)
         return 0;
     uintptr_t pc = (uintptr_t)instr;
-    if (!registered(&pc)) {
+    if (!registered(pc)) {
         atomic_store(&prof.scan_pending, 1);
         PyCodeObject *code;
         if (peek(&frame->f_code, &code, sizeof code) == 0 && code)
@@ -665,8 +656,6 @@ static PyObject *stop(PyObject *self, PyObject *args)
     int failed = prof.failed;
     free(prof.entries);
     free(prof.table);
-    for (size_t i = 0; i < prof.nranges; i++)
-        free(prof.ranges[i].starts);
     free(prof.ranges);
     pthread_mutex_destroy(&prof.ranges_lock);
     memset(&prof, 0, sizeof prof);
@@ -676,11 +665,12 @@ static PyObject *stop(PyObject *self, PyObject *args)
                      err);
         return NULL;
     }
-    return Py_BuildValue("{s:L,s:K,s:K,s:K,s:K,s:d,s:i}", "run", (long long)s.run_id,
+    return Py_BuildValue("{s:L,s:K,s:K,s:K,s:K,s:K,s:d,s:i}", "run", (long long)s.run_id,
                          "samples", (unsigned long long)s.samples_written, "executed",
                          (unsigned long long)s.executed, "dropped",
                          (unsigned long long)s.samples_dropped, "cut_short",
-                         (unsigned long long)s.functions_cut_short, "seconds",
+                         (unsigned long long)s.functions_cut_short, "unattributed",
+                         (unsigned long long)s.samples_unattributed, "seconds",
                          (double)s.duration_ns / 1e9, "failed", failed);
 }
 

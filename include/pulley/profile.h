@@ -35,8 +35,9 @@
  *      the rest and end the run.
  *
  * An address is attributed to the registered function whose
- * [address, address + size) contains it (offset = address - function
- * address); 0 is host time.  Functions must not overlap.  An interpreter
+ * [address, address + size) contains it, at the offset of its instruction
+ * that holds it (an address inside an instruction counts for that
+ * instruction); 0 is host time.  Functions must not overlap.  An interpreter
  * whose code objects have no stable address may give each one an address
  * range of its own (for example a counter times a large stride).  Samples
  * are attributed when the run ends, so a function may be registered after
@@ -178,6 +179,8 @@ typedef struct pulleyprof_summary {
     uint64_t executed;        /* exact: instruction executions counted and stored */
     uint64_t duration_ns;     /* wall time from open to close */
     uint64_t functions_cut_short; /* whose code stopped decoding before its end */
+    uint64_t samples_unattributed; /* written, at an address (not 0) in no registered
+                                    * function: stored without a function */
 } pulleyprof_summary;
 
 typedef struct pulleyprof_agent pulleyprof_agent;

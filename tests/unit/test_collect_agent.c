@@ -476,11 +476,47 @@ static void a_reader_is_sampled_like_a_slot(void **state)
         fail_msg("%s", err);
     assert_int_equal(atomic_load(&reader_calls), calls); /* never called once unregistered */
     assert_int_equal(sum.samples_written + sum.samples_dropped, calls);
+    assert_int_equal(sum.samples_unattributed, 0); /* every sample is in "hot" */
     sqlite3 *db;
     assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
     assert_int_equal(query(db, "SELECT sum(samples) FROM pc_samples WHERE offset = 4 AND function_id ="
                                " (SELECT id FROM functions WHERE name = 'hot')"),
                      (int64_t)sum.samples_written);
+    sqlite3_close(db);
+}
+
+/* An address inside an instruction (the 4-byte one at offset 4) is stored
+ * at the instruction's offset, with the address as it was read; one in no
+ * function is stored without one, and counted. */
+static void addresses_inside_instructions_are_stored_at_their_start(void **state)
+{
+    (void)state;
+    pulleyprof_agent *a = open_agent("inside", 0);
+    static const uint8_t code[16];
+    int mod = pulleyprof_register_module(a, "m", NULL);
+    assert_true(pulleyprof_register_function(a, mod, 0, "hot", HOT, code, sizeof code) >= 0);
+    _Atomic(uintptr_t) inside, nowhere;
+    atomic_init(&inside, HOT + 6);
+    atomic_init(&nowhere, HOT + 4096);
+    assert_int_equal(pulleyprof_register_slot(a, &inside), 0);
+    assert_int_equal(pulleyprof_register_slot(a, &nowhere), 0);
+    nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+    assert_int_equal(pulleyprof_unregister_slot(a, &nowhere), 0);
+    assert_int_equal(pulleyprof_unregister_slot(a, &inside), 0);
+    pulleyprof_set_outcome(a, "return", 0);
+    pulleyprof_summary sum;
+    char err[512] = "";
+    if (pulleyprof_close(a, &sum, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    int64_t in = query(db, "SELECT coalesce(sum(samples), 0) FROM pc_samples WHERE offset = 4"
+                           " AND pc = 65542"); /* HOT + 6 */
+    int64_t lost = query(db, "SELECT coalesce(sum(samples), 0) FROM pc_samples"
+                             " WHERE function_id IS NULL AND pc = 69632"); /* HOT + 4096 */
+    assert_true(in > 0 && lost > 0);
+    assert_int_equal(in + lost, (int64_t)sum.samples_written);
+    assert_int_equal(lost, (int64_t)sum.samples_unattributed);
     sqlite3_close(db);
 }
 
@@ -597,6 +633,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(transfer_counts_are_stored_with_their_target, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_reader_is_sampled_like_a_slot, setup, teardown),
+        cmocka_unit_test_setup_teardown(addresses_inside_instructions_are_stored_at_their_start,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(functions_are_written_while_the_program_runs, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(two_agents_write_one_database_at_once, setup, teardown),

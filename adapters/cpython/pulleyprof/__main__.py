@@ -90,6 +90,9 @@ def main(argv):
         return 1
     what = ("%d instructions executed (exact counts)" % s["executed"] if o.exact
             else "%d samples" % s["samples"])
+    if s["unattributed"]:
+        what += (" (%d in code gone before the run ended: stored without a function)"
+                 % s["unattributed"])
     sys.stderr.write("pulleyprof: %s in %.3f s, run %d in %s\n"
                      % (what, s["seconds"], s["run"], o.output))
     if s["failed"]:
