@@ -491,27 +491,38 @@ static int register_remembered(void)
     return rc;
 }
 
+/* A pointer that may point at a frame or an object: not NULL, 8-aligned. */
+static bool aligned(uintptr_t p)
+{
+    return p && p % sizeof(void *) == 0;
+}
+
 /* The sampler's reader: the address of the instruction the profiled thread
  * executes (thread state -> current frame -> prev_instr), 0 when it runs no
  * Python code or a read fails.  Code not registered yet is asked for. */
 static uintptr_t read_pc(void *ctx)
 {
     (void)ctx;
-    _PyCFrame *cframe;
-    _PyInterpreterFrame *frame;
-    _Py_CODEUNIT *instr;
-    if (peek(&prof.thread->cframe, &cframe, sizeof cframe) != 0 || !cframe ||
-        peek(&cframe->current_frame, &frame, sizeof frame) != 0 || !frame ||
-        peek(&frame->prev_instr, &instr, sizeof instr) != 0)
+    /* The pointers read may be stale (a frame gone, a C stack reused):
+     * never dereferenced, only offset from as plain addresses, and refused
+     * when misaligned. */
+    uintptr_t cframe, frame, instr;
+    if (peek(&prof.thread->cframe, &cframe, sizeof cframe) != 0 || !aligned(cframe) ||
+        peek((const void *)(cframe + offsetof(_PyCFrame, current_frame)), &frame,
+             sizeof frame) != 0 ||
+        !aligned(frame) ||
+        peek((const void *)(frame + offsetof(_PyInterpreterFrame, prev_instr)), &instr,
+             sizeof instr) != 0)
         return 0;
-    uintptr_t pc = (uintptr_t)instr;
-    if (!registered(pc)) {
+    if (!registered(instr)) {
         atomic_store(&prof.scan_pending, 1);
-        PyCodeObject *code;
-        if (peek(&frame->f_code, &code, sizeof code) == 0 && code)
-            remember_unknown((uintptr_t)code);
+        uintptr_t code;
+        if (peek((const void *)(frame + offsetof(_PyInterpreterFrame, f_code)), &code,
+                 sizeof code) == 0 &&
+            aligned(code))
+            remember_unknown(code);
     }
-    return pc;
+    return instr;
 }
 
 /* ---- the module's functions ---------------------------------------------- */
