@@ -55,6 +55,11 @@ static void print_summary(const collect_session *s, const pulleyprof_summary *su
                 "%s: warning: sampled at %.0f Hz of the %u Hz asked for (%llu ticks missed): the"
                 " sampler cannot keep up; ask for less (see --help)\n",
                 s->tool, rate, hz, (unsigned long long)sum->ticks_missed);
+    if (sum->samples_unattributed)
+        fprintf(stderr,
+                "%s: warning: %llu samples at addresses of no registered function (stored"
+                " without one: pc_samples.function_id NULL)\n",
+                s->tool, (unsigned long long)sum->samples_unattributed);
 }
 
 int session_finish(collect_session *s, const char *outcome, int exit_status)
