@@ -295,9 +295,11 @@ void pulleyprof_set_outcome(pulleyprof_agent *a, const char *outcome, int exit_s
 static uint64_t unattributed(const registry *r, const pc_hist *h)
 {
     uint64_t n = 0;
-    for (size_t i = 0; i < h->cap; i++)
-        if (h->slots[i].count && h->slots[i].pc && registry_find_pc(r, (uintptr_t)h->slots[i].pc) < 0)
-            n += h->slots[i].count;
+    for (size_t i = 0; i < h->cap; i++) {
+        const pc_hist_entry *e = &h->slots[i];
+        if (e->count && e->pc && registry_find_pc(r, (uintptr_t)e->pc) < 0)
+            n += e->count;
+    }
     return n;
 }
 

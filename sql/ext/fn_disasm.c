@@ -169,7 +169,8 @@ static void pulley_disasm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         int foreign = sx_run_is_foreign(db, run, err, sizeof err);
         if (foreign != 0) {
             sx_text text = {0};
-            if (foreign < 0 || list_stored(db, run, code, size, has_at, at, &text, err, sizeof err) != 0)
+            if (foreign < 0 ||
+                list_stored(db, run, code, size, has_at, at, &text, err, sizeof err) != 0)
                 error(ctx, err);
             else
                 result_text(ctx, &text);
