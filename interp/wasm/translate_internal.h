@@ -216,8 +216,6 @@ unsigned tr_dest(const tr_func *t, uint32_t d);
 void tr_dest_done(tr_func *t, uint32_t d, unsigned cls);
 /* Put entry d into its slot's location (kind TV_REG). */
 void tr_materialize(tr_func *t, uint32_t d);
-/* Materialise every entry that reads local i (before i is written);
- * every TV_LOCAL entry when i is TR_NONE. */
 /* Entries below `below` that read local i's home (i TR_NONE: any local)
  * into their slots. */
 void tr_materialize_local(tr_func *t, uint32_t i, uint32_t below);

@@ -132,12 +132,15 @@ static void open_region(scan *sc, uint32_t pos, bool is_loop)
     sc->open[sc->nopen++] = sc->nregions++;
 }
 
-static void close_region(scan *sc, uint32_t pos)
+/* Close the innermost region at pos; true if it was a loop's own body. */
+static bool close_region(scan *sc, uint32_t pos)
 {
     region *r = &sc->regions[sc->open[--sc->nopen]];
     r->end = pos;
-    if (r->loop != NO_LOOP && sc->loops[r->loop].start == r->start)
-        sc->loops[r->loop].end = pos; /* the loop's own body */
+    if (r->loop == NO_LOOP || sc->loops[r->loop].start != r->start)
+        return false;
+    sc->loops[r->loop].end = pos;
+    return true;
 }
 
 static void widen(local_facts *lf, uint32_t i, uint32_t lo, uint32_t hi)
@@ -188,16 +191,15 @@ static int first_pass(tr_func *t, local_facts *lf)
     pvm_wasm_reader r = pvm_wasm_reader_at(t->wm->bytes, t->wm->size, f->body_pos,
                                            f->body_end, &err);
     scan sc = {0};
-    bool *is_loop = calloc((size_t)f->max_depth + 2, sizeof *is_loop);
     sc.open = malloc(((size_t)f->max_depth + 2) * sizeof *sc.open);
     sc.first_region = malloc(((size_t)t->nlocals + 1) * sizeof *sc.first_region);
     sc.first_is_set = malloc(((size_t)t->nlocals + 1) * sizeof *sc.first_is_set);
-    sc.failed = !is_loop || !sc.open || !sc.first_region || !sc.first_is_set;
+    sc.failed = !sc.open || !sc.first_region || !sc.first_is_set;
     for (uint32_t i = 0; !sc.failed && i < t->nlocals; i++) {
         lf->lo[i] = UINT32_MAX; /* no reference yet */
         lf->hi[i] = 0;
     }
-    uint32_t depth = 1, loops = 0, pos = 0;
+    uint32_t loops = 0, pos = 0; /* loops: those around the instruction */
     if (!sc.failed)
         open_region(&sc, 0, false); /* the body */
     tr_creg *last_const = NULL; /* the previous instruction's constant */
@@ -213,18 +215,15 @@ static int first_pass(tr_func *t, local_facts *lf)
         case PVM_WASM_OP_LOOP: loops++; /* fall through */
         case PVM_WASM_OP_BLOCK:
         case PVM_WASM_OP_IF:
-            is_loop[depth++] = in.op == PVM_WASM_OP_LOOP;
             open_region(&sc, pos, in.op == PVM_WASM_OP_LOOP);
             break;
         case PVM_WASM_OP_ELSE: /* the then-arm ends, the else-arm begins */
             close_region(&sc, pos);
             open_region(&sc, pos, false);
             break;
-        case PVM_WASM_OP_END:
-            depth--;
-            loops -= depth > 0 && is_loop[depth];
+        case PVM_WASM_OP_END: /* the function's own end closes nothing here */
             if (sc.nopen > 1)
-                close_region(&sc, pos);
+                loops -= close_region(&sc, pos);
             break;
         case PVM_WASM_OP_I32_CONST:
         case PVM_WASM_OP_I64_CONST:
@@ -272,7 +271,6 @@ static int first_pass(tr_func *t, local_facts *lf)
         sc.regions[0].end = lf->end;
         live_ranges(t, lf, &sc);
     }
-    free(is_loop);
     free(sc.open);
     free(sc.first_region);
     free(sc.first_is_set);
