@@ -6,19 +6,6 @@
 
 #include <stdlib.h>
 
-long an_insn_at(const an_func *f, uint32_t off)
-{
-    uint32_t lo = 0, hi = f->ninsns;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (f->insns[mid].off < off)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < f->ninsns && f->insns[lo].off == off ? (long)lo : -1;
-}
-
 long an_insn_containing(const an_func *f, uint32_t off)
 {
     uint32_t lo = 0, hi = f->ninsns;
@@ -30,6 +17,12 @@ long an_insn_containing(const an_func *f, uint32_t off)
             hi = mid;
     }
     return lo > 0 && off - f->insns[lo - 1].off < f->insns[lo - 1].len ? (long)lo - 1 : -1;
+}
+
+long an_insn_at(const an_func *f, uint32_t off)
+{
+    long i = an_insn_containing(f, off);
+    return i >= 0 && f->insns[i].off == off ? i : -1;
 }
 
 int an_split_blocks(an_func *f)
