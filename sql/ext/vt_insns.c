@@ -46,8 +46,10 @@ typedef struct insns_cursor {
     sx_names names;
     sqlite3_int64 names_of;
     int have_run_isa, have_names;
-    /* Code of another interpreter: its stored rows, and the current one. */
-    int foreign;
+    /* Code of another interpreter: its stored rows, and the current one;
+     * whether run foreign_of is one is kept like run_isa. */
+    int foreign, have_foreign, run_is_foreign;
+    sqlite3_int64 foreign_of;
     sx_stored stored;
     size_t row;
     /* The current instruction. */
@@ -176,13 +178,21 @@ static int insns_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_s
     sx_stored_free(&c->stored);
     c->row = 0;
     insns_vtab *vt = (insns_vtab *)c->base.pVtab;
-    if (c->has_run && (c->foreign = sx_run_is_foreign(vt->db, c->run, err, sizeof err)) != 0) {
-        if (c->foreign < 0 ||
-            sx_load_stored(vt->db, c->run, c->code, c->size, &c->stored, err, sizeof err) != 0) {
-            c->foreign = 0;
+    if (c->has_run && !(c->have_foreign && c->foreign_of == c->run)) {
+        c->have_foreign = 0;
+        if ((c->run_is_foreign = sx_run_is_foreign(vt->db, c->run, err, sizeof err)) < 0) {
             c->has_code = 0;
             return fail(c, err);
         }
+        c->have_foreign = 1;
+        c->foreign_of = c->run;
+    }
+    if (c->has_run && c->run_is_foreign) {
+        if (sx_load_stored(vt->db, c->run, c->code, c->size, &c->stored, err, sizeof err) != 0) {
+            c->has_code = 0;
+            return fail(c, err);
+        }
+        c->foreign = 1;
         return SQLITE_OK;
     }
     int rc = load_tables(c);
