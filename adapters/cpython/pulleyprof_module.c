@@ -87,9 +87,9 @@ static struct {
     _Atomic(uintptr_t) slot;
     PyThreadState *thread;
     pid_t pid;
-    /* Frames mode: the ranges registered, sorted (the main thread adds,
-     * read_pc looks up), and whether a pending call to register the
-     * frames on the stack is on its way. */
+    /* Frames mode: the ranges registered, sorted (whoever holds the GIL
+     * adds, read_pc looks up), whether read_pc has met code not registered
+     * yet, and the registrar thread that then registers it. */
     pthread_mutex_t ranges_lock;
     code_range *ranges;
     size_t nranges, ranges_cap;
@@ -304,7 +304,7 @@ static code_entry *entry_of(PyCodeObject *code)
     e.func = pulleyprof_register_function(prof.agent, prof.module, (uint32_t)prof.nentries, name,
                                           e.base, code_bytes, (size_t)size);
     int failed = e.func < 0 || (exact && !e.counts) ||
-                 add_range(e.base, (size_t)size) != 0;
+                 (prof.mode == MODE_FRAMES && add_range(e.base, (size_t)size) != 0);
     Py_DECREF(bytes);
     if (failed) {
         free(e.counts);
