@@ -18,15 +18,15 @@
  *
  * In every mode the interpreter state the ops touch most lives in locals or
  * arguments the compiler can keep in machine registers: pc, sp, heap and
- * heap_size (the heap's bytes and size, reloaded by RELOAD_HEAP after
- * anything that may grow or move it: heap_grow and every host call, since
- * a host function may grow a shared memory), and in switch and goto
- * dispatch x (the integer register file; tail dispatch reads it through
- * vm, at a constant offset, so that sp takes the argument register); vm
- * holds the rest.  vm->sp is brought up to date whenever control may leave
- * the op bodies (a host call, a trap, the return to the embedder) and read
- * back after a host call; the tracer, which shows sp after every
- * instruction, reads vm->sp itself.
+ * heap_fast_end (the heap's bytes, and its size less 7 for DATA's fast
+ * path: both reloaded by RELOAD_HEAP after anything that may grow or move
+ * the heap, heap_grow and every host call, since a host function may grow
+ * a shared memory), and in switch and goto dispatch x (the integer register
+ * file; tail dispatch reads it through vm, at a constant offset, so that
+ * sp takes the argument register); vm holds the rest.  vm->sp is brought
+ * up to date whenever control may leave the op bodies (a host call, a
+ * trap, the return to the embedder) and read back after a host call; the
+ * tracer, which shows sp after every instruction, reads vm->sp itself.
  *
  * Vocabulary of an op body (between OPCODE(name) and END_OPCODE):
  *   A B C D          register numbers of operands 0..3
@@ -115,25 +115,31 @@
 /* ---- memory, code, traps ---------------------------------------------- */
 
 #define ADDR(r) (X(r) + (uint64_t)(int64_t)IMM_S32)
-/* The heap first: it is where translated code's data lives.  An address
- * below heap_base (== stack_size) makes h_ wrap to above heap_size; the
- * stack size is at least 16, so stack_size - n cannot wrap; h_ below
- * heap_size (at most PVM_MAX_HEAP) leaves h_ + n far from wrapping.  Past the heap
- * (by less than PVM_HEAP_REACH, as far as a Wasm address and offset
- * reach) the access is out of bounds: this check is Wasm's bounds check,
- * so translated code needs no bcheck32. */
+/* The heap first: it is where translated code's data lives.  One compare
+ * admits an access of up to 8 bytes that starts at least 8 bytes before the
+ * heap's end: heap_fast_end is heap_size - 7, or 0 for a heap of less than
+ * 8 bytes (nothing passes).  An address below heap_base (== stack_size)
+ * makes h_ wrap to far above it.  The rest is the slow path: the stack (at
+ * least 16 bytes, so stack_size - n cannot wrap), the heap's last 8 bytes
+ * (h_ below heap_size, at most PVM_MAX_HEAP, leaves h_ + n far from
+ * wrapping), and the traps.  Past the heap (by less than PVM_HEAP_REACH, as
+ * far as a Wasm address and offset reach) the access is out of bounds: this
+ * check is Wasm's bounds check, so translated code needs no bcheck32. */
 #define PVM_HEAP_REACH (UINT64_C(1) << 33)
+#define HEAP_FAST_END(size) ((size) >= 8 ? (size) - 7 : 0)
 #define DATA(p, addr, n)                                                       \
     do {                                                                       \
         uint64_t a_ = (addr), h_ = a_ - vm->heap_base;                         \
-        if (LIKELY(h_ < heap_size && h_ + (n) <= heap_size))                   \
+        if (LIKELY(h_ < heap_fast_end))                                        \
             p = heap + h_;                                                     \
         else if (LIKELY(a_ <= vm->stack_size - (n)))                           \
             p = vm->stack + a_;                                                \
+        else if (h_ < vm->memory->size && h_ + (n) <= vm->memory->size)        \
+            p = heap + h_;                                                     \
         else                                                                   \
             TRAP_WITH(h_ < PVM_HEAP_REACH ? PVM_TRAP_HEAP_OOB : PVM_TRAP_MEMORY_FAULT); \
     } while (0)
-#define RELOAD_HEAP() (heap = vm->memory->bytes, heap_size = vm->memory->size)
+#define RELOAD_HEAP() (heap = vm->memory->bytes, heap_fast_end = HEAP_FAST_END(vm->memory->size))
 #ifdef PULLEY_TRACE
 #define SP vm->sp
 #define SP_SAVE_() ((void)0)
@@ -232,8 +238,8 @@
 #define HANDLER_PARAMS                                                         \
     pvm_vm *vm, const uint8_t *pc, uint64_t sp_ __attribute__((unused)),       \
         uint8_t *heap __attribute__((unused)),                                 \
-        uint64_t heap_size __attribute__((unused)) HOOK_PARAMS
-#define HANDLER_ARGS vm, pc, sp_, heap, heap_size HOOK_ARGS
+        uint64_t heap_fast_end __attribute__((unused)) HOOK_PARAMS
+#define HANDLER_ARGS vm, pc, sp_, heap, heap_fast_end HOOK_ARGS
 #define TAIL_CALL(handler)                                                     \
     __attribute__((musttail)) return (handler)(HANDLER_ARGS)
 

@@ -157,7 +157,7 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
     uint64_t *const x = vm->x;
     uint64_t sp_ __attribute__((unused)) = vm->sp;
     uint8_t *heap = vm->memory->bytes;
-    uint64_t heap_size = vm->memory->size;
+    uint64_t heap_fast_end = HEAP_FAST_END(vm->memory->size);
     HOOK_LOCALS
 
 dispatch_:;
@@ -188,7 +188,7 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
     uint64_t *const x = vm->x;
     uint64_t sp_ __attribute__((unused)) = vm->sp;
     uint8_t *heap = vm->memory->bytes;
-    uint64_t heap_size = vm->memory->size;
+    uint64_t heap_fast_end = HEAP_FAST_END(vm->memory->size);
     HOOK_LOCALS
 
     DISPATCH();
@@ -245,7 +245,7 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
 {
     uint64_t sp_ = vm->sp;
     uint8_t *heap = vm->memory->bytes;
-    uint64_t heap_size = vm->memory->size;
+    uint64_t heap_fast_end = HEAP_FAST_END(vm->memory->size);
     HOOK_LOCALS
 
     HOOK_BEFORE(pc);

@@ -585,7 +585,7 @@ OPCODE(fstore64)
 END_OPCODE
 
 OPCODE(bcheck32)
-    if (UNLIKELY((uint64_t)(uint32_t)X(A) + IMM_U32 > heap_size))
+    if (UNLIKELY((uint64_t)(uint32_t)X(A) + IMM_U32 > vm->memory->size))
         TRAP(HEAP_OOB);
     NEXT();
 END_OPCODE
@@ -854,7 +854,7 @@ END_OPCODE
 /* ==== extended opcodes ================================================= */
 
 OPCODE(heap_size)
-    X(A) = heap_size;
+    X(A) = vm->memory->size;
     NEXT();
 END_OPCODE
 
