@@ -23,7 +23,7 @@
  * the heap, heap_grow and every host call, since a host function may grow
  * a shared memory), and in switch and goto dispatch x (the integer register
  * file; tail dispatch reads it through vm, at a constant offset, so that
- * sp takes the argument register); vm holds the rest.  vm->sp is brought
+ * sp takes the argument register) and heap_base; vm holds the rest.  vm->sp is brought
  * up to date whenever control may leave the op bodies (a host call, a
  * trap, the return to the embedder) and read back after a host call; the
  * tracer, which shows sp after every instruction, reads vm->sp itself.
@@ -126,10 +126,15 @@
  * far as a Wasm address and offset reach) the access is out of bounds: this
  * check is Wasm's bounds check, so translated code needs no bcheck32. */
 #define PVM_HEAP_REACH (UINT64_C(1) << 33)
+#if defined(PULLEY_DISPATCH_TAIL)
+#define HEAP_BASE_ vm->heap_base
+#else
+#define HEAP_BASE_ heap_base_ /* a local: the compiler need not reload it */
+#endif
 #define HEAP_FAST_END(size) ((size) >= 8 ? (size) - 7 : 0)
 #define DATA(p, addr, n)                                                       \
     do {                                                                       \
-        uint64_t a_ = (addr), h_ = a_ - vm->heap_base;                         \
+        uint64_t a_ = (addr), h_ = a_ - HEAP_BASE_;                            \
         if (LIKELY(h_ < heap_fast_end))                                        \
             p = heap + h_;                                                     \
         else if (LIKELY(a_ <= vm->stack_size - (n)))                           \

@@ -158,6 +158,7 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
     uint64_t sp_ __attribute__((unused)) = vm->sp;
     uint8_t *heap = vm->memory->bytes;
     uint64_t heap_fast_end = HEAP_FAST_END(vm->memory->size);
+    const uint64_t heap_base_ = vm->heap_base;
     HOOK_LOCALS
 
 dispatch_:;
@@ -189,6 +190,7 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
     uint64_t sp_ __attribute__((unused)) = vm->sp;
     uint8_t *heap = vm->memory->bytes;
     uint64_t heap_fast_end = HEAP_FAST_END(vm->memory->size);
+    const uint64_t heap_base_ = vm->heap_base;
     HOOK_LOCALS
 
     DISPATCH();
