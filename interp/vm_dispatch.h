@@ -21,12 +21,13 @@
  * heap_fast_end (the heap's bytes, and its size less 7 for DATA's fast
  * path: both reloaded by RELOAD_HEAP after anything that may grow or move
  * the heap, heap_grow and every host call, since a host function may grow
- * a shared memory), and in switch and goto dispatch x (the integer register
- * file; tail dispatch reads it through vm, at a constant offset, so that
- * sp takes the argument register) and heap_base; vm holds the rest.  vm->sp is brought
- * up to date whenever control may leave the op bodies (a host call, a
- * trap, the return to the embedder) and read back after a host call; the
- * tracer, which shows sp after every instruction, reads vm->sp itself.
+ * a shared memory; nothing else changes vm->memory), and in switch and
+ * goto dispatch x (the integer register file; tail dispatch reads it
+ * through vm, at a constant offset, so that sp takes the argument
+ * register) and heap_base; vm holds the rest.  vm->sp is brought up to
+ * date whenever control may leave the op bodies (a host call, a trap, the
+ * return to the embedder) and read back after a host call; the tracer,
+ * which shows sp after every instruction, reads vm->sp itself.
  *
  * Vocabulary of an op body (between OPCODE(name) and END_OPCODE):
  *   A B C D          register numbers of operands 0..3
@@ -144,7 +145,8 @@
         else                                                                   \
             TRAP_WITH(h_ < PVM_HEAP_REACH ? PVM_TRAP_HEAP_OOB : PVM_TRAP_MEMORY_FAULT); \
     } while (0)
-#define RELOAD_HEAP() (heap = vm->memory->bytes, heap_fast_end = HEAP_FAST_END(vm->memory->size))
+#define RELOAD_HEAP()                                                          \
+    (heap = vm->memory->bytes, heap_fast_end = HEAP_FAST_END(vm->memory->size))
 #ifdef PULLEY_TRACE
 #define SP vm->sp
 #define SP_SAVE_() ((void)0)
