@@ -279,17 +279,28 @@ static uint64_t access_bytes(unsigned op)
     return (uint64_t)atoi(p) / 8;
 }
 
+/* The baseline's loads and stores: the ops with an OFF32 immediate. */
+static bool is_baseline_access(unsigned op)
+{
+    return pvm_ops[op].name && !pvm_ops[op].macro &&
+           pvm_formats[pvm_ops[op].format].imm[0] == PVM_IMM_OFF32;
+}
+
+static bool is_load(unsigned op)
+{
+    return strstr(pvm_ops[op].name, "load") != NULL;
+}
+
 /* Run "op [base + imm]" alone, the heap grown by `grow` bytes; returns the
  * trap kind. */
 static pvm_trap_kind access(unsigned op, uint64_t base, int32_t imm, uint64_t grow)
 {
     /* load x1, [x2 + imm]  or  store [x1 + imm], x2 */
-    bool is_load = strstr(pvm_ops[op].name, "load") != NULL;
     const tvm_insn code[] = {{.op = (uint16_t)op, .imm = imm, .reg = {1, 2}}, INS(ret)};
     pvm_module *m;
     pvm_vm *vm = load(&m, code, COUNT_OF(code));
     assert_int_equal(pvm_memory_grow(vm->memory, grow), TVM_HEAP);
-    vm->x[is_load ? 2 : 1] = base;
+    vm->x[is_load(op) ? 2 : 1] = base;
     pvm_trap_kind kind = pvm_vm_call(vm, 1);
     assert_true(kind == PVM_TRAP_NONE || (vm->trap_func == 1 && vm->trap_offset == 0));
     pvm_vm_free(vm);
@@ -302,9 +313,8 @@ static void test_memory_edges_for_every_width(void **state)
     (void)state;
     int failures = 0;
     for (unsigned op = 0; op < PVM_OP_END; op++) {
-        if (!pvm_ops[op].name || pvm_ops[op].macro ||
-            pvm_formats[pvm_ops[op].format].imm[0] != PVM_IMM_OFF32)
-            continue; /* the baseline's loads and stores */
+        if (!is_baseline_access(op))
+            continue;
         uint64_t w = access_bytes(op);
         assert_true(w == 1 || w == 2 || w == 4 || w == 8);
         for (uint64_t grow = 0; grow <= 24; grow += 24) {
@@ -359,11 +369,9 @@ static void test_accesses_to_a_heap_of_fewer_than_8_bytes(void **state)
     int failures = 0;
     for (uint64_t heap = 0; heap <= 9; heap++) {
         for (unsigned op = 0; op < PVM_OP_END; op++) {
-            if (!pvm_ops[op].name || pvm_ops[op].macro ||
-                pvm_formats[pvm_ops[op].format].imm[0] != PVM_IMM_OFF32)
+            if (!is_baseline_access(op))
                 continue;
             uint64_t w = access_bytes(op);
-            bool is_load = strstr(pvm_ops[op].name, "load") != NULL;
             for (uint64_t at = 0; at <= heap + 1; at++) {
                 const tvm_insn code[] = {{.op = (uint16_t)op, .imm = 0, .reg = {1, 2}},
                                          INS(ret)};
@@ -371,7 +379,7 @@ static void test_accesses_to_a_heap_of_fewer_than_8_bytes(void **state)
                 m->heap_min = heap;
                 tvm_add(m, "main", code, COUNT_OF(code));
                 pvm_vm *vm = tvm_vm(m);
-                vm->x[is_load ? 2 : 1] = TVM_STACK + at;
+                vm->x[is_load(op) ? 2 : 1] = TVM_STACK + at;
                 pvm_trap_kind kind = pvm_vm_call(vm, 0);
                 pvm_trap_kind want = at + w <= heap ? PVM_TRAP_NONE : PVM_TRAP_HEAP_OOB;
                 if (kind != want) {
