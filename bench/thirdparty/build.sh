@@ -42,16 +42,18 @@ out=$(cd "$out" && pwd)
 wasm_cc="clang --target=wasm32-wasi -O2"
 built="" skipped="" failed=""
 
-# compile NAME CFLAGS_AND_SOURCES...: the .wasm, and with -n the native build
+# compile NAME CFLAGS_AND_SOURCES...: the .wasm, and with -n the native
+# build; wasm_extra and native_extra (words: flags and libraries) go to one
+# of the two only
 compile() {
     name=$1
     shift
     echo "$prog: building $name" >&2
     # shellcheck disable=SC2086 # the flags are meant to split into words
-    $wasm_cc "$@" $wasm_libs -o "$out/$name.wasm" 2>>"$out/obj/$name.log" || return 1
+    $wasm_cc "$@" $wasm_extra -o "$out/$name.wasm" 2>>"$out/obj/$name.log" || return 1
     if $native; then
         # shellcheck disable=SC2086
-        gcc -O2 "$@" $native_libs -o "$out/native/$name" 2>>"$out/obj/$name.log" || return 1
+        gcc -O2 "$@" $native_extra -o "$out/native/$name" 2>>"$out/obj/$name.log" || return 1
     fi
 }
 
@@ -64,7 +66,7 @@ program() {
     : >"$out/obj/$1.log"
     : >"$out/$1.args"
     rm -f "$out/$1.ignore"
-    wasm_libs="" native_libs=""
+    wasm_extra="" native_extra=""
     if "$3" "$src/$2"; then
         built="$built $1"
     else
@@ -87,7 +89,6 @@ program_coremark() { # CoreMark's POSIX port, 2000 iterations
 
 program_lua() { # Lua 5.4 running bench.lua, embedded in the binary
     s=$1
-    echo "$prog: building lua" >&2
     # bench.lua as a C array (bench_lua, bench_lua_len), with coreutils only
     od -An -v -tu1 "$here/bench.lua" | awk '
         BEGIN { printf "static const unsigned char bench_lua[] = {" }
@@ -98,16 +99,11 @@ program_lua() { # Lua 5.4 running bench.lua, embedded in the binary
     for c in "$s"/*.c; do
         case ${c##*/} in lua.c | luac.c | onelua.c | ltests.c) ;; *) set -- "$@" "$c" ;; esac
     done
-    wasm_libs="-lwasi-emulated-process-clocks -lwasi-emulated-signal -lm"
-    native_libs="-lm"
     # wasm: no setjmp in wasi-libc, so an error aborts (lua_wasi_shim.h)
-    $wasm_cc -D_WASI_EMULATED_PROCESS_CLOCKS -D_WASI_EMULATED_SIGNAL -I"$here/wasi-include" \
-        -include "$here/lua_wasi_shim.h" -I"$s" -I"$out/obj" "$@" "$here/lua_bench.c" \
-        $wasm_libs -o "$out/lua.wasm" 2>>"$out/obj/lua.log" || return 1
-    if $native; then
-        gcc -O2 -DLUA_USE_POSIX -I"$s" -I"$out/obj" "$@" "$here/lua_bench.c" $native_libs \
-            -o "$out/native/lua" 2>>"$out/obj/lua.log" || return 1
-    fi
+    wasm_extra="-D_WASI_EMULATED_PROCESS_CLOCKS -D_WASI_EMULATED_SIGNAL -I$here/wasi-include
+        -include $here/lua_wasi_shim.h -lwasi-emulated-process-clocks -lwasi-emulated-signal -lm"
+    native_extra="-DLUA_USE_POSIX -lm"
+    compile lua -I"$s" -I"$out/obj" "$@" "$here/lua_bench.c"
 }
 
 program_zlib() { # deflate and inflate 640 KiB of generated text at levels 1, 6, 9
@@ -119,7 +115,7 @@ program_zlib() { # deflate and inflate 640 KiB of generated text at levels 1, 6,
 
 program_cjson() { # print, parse and walk a document of 600 objects, 15 times
     s=$1
-    native_libs="-lm"
+    native_extra="-lm"
     compile cjson -DNOBJ=600 -DNPARSE=15 -I"$s" "$s/cJSON.c" "$here/cjson_bench.c"
 }
 
@@ -133,8 +129,9 @@ program_monocypher() { # BLAKE2b, AEAD, X25519 and EdDSA rounds
 polybench() { # polybench NAME KERNEL_DIR SIZES...
     name=$1 dir=$2
     shift 2
-    wasm_libs="-lwasi-emulated-process-clocks -lm" native_libs="-lm"
-    compile "$name" -D_WASI_EMULATED_PROCESS_CLOCKS -DPOLYBENCH_DUMP_ARRAYS "$@" \
+    wasm_extra="-D_WASI_EMULATED_PROCESS_CLOCKS -lwasi-emulated-process-clocks -lm"
+    native_extra="-lm"
+    compile "$name" -DPOLYBENCH_DUMP_ARRAYS "$@" \
         -I"$poly/utilities" -I"$poly/$dir" "$poly/utilities/polybench.c" \
         "$poly/$dir/${dir##*/}.c"
 }
