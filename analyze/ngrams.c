@@ -116,12 +116,14 @@ double an_total_weight(const an_profile *p)
 }
 
 static int mine_block(const an_func *f, const an_block *bl, const an_run *run, unsigned max_n,
-                      an_grams *out)
+                      int include_adaptive, an_grams *out)
 {
     uint16_t ops[AN_MAX_N];
     for (uint32_t i = 0; i < bl->n; i++) {
         for (unsigned n = 1; n <= max_n && i + n <= bl->n; n++) {
             const an_insn *in = &f->insns[bl->first + i + n - 1];
+            if ((in->flags & AN_ADAPTIVE) && !include_adaptive)
+                break;
             ops[n - 1] = in->op;
             if (n >= 2) {
                 an_gram *g = an_grams_get(out, ops, n);
@@ -146,7 +148,7 @@ static int mine_block(const an_func *f, const an_block *bl, const an_run *run, u
     return 0;
 }
 
-int an_mine(const an_profile *p, unsigned max_n, an_grams *out)
+int an_mine(const an_profile *p, unsigned max_n, int include_adaptive, an_grams *out)
 {
     if (max_n > AN_MAX_N)
         max_n = AN_MAX_N;
@@ -157,9 +159,35 @@ int an_mine(const an_profile *p, unsigned max_n, an_grams *out)
                 continue;
             for (size_t f = 0; f < run->nfuncs; f++)
                 for (uint32_t b = 0; b < run->funcs[f].nblocks; b++)
-                    if (mine_block(&run->funcs[f], &run->funcs[f].blocks[b], run, max_n, out) != 0)
+                    if (mine_block(&run->funcs[f], &run->funcs[f].blocks[b], run, max_n,
+                                   include_adaptive, out) != 0)
                         return -1;
         }
+    return 0;
+}
+
+int an_adaptive_ran(const an_profile *p, size_t *nops, double *share)
+{
+    uint8_t *ran = calloc(p->nops + 1, 1);
+    if (!ran)
+        return -1;
+    double w = 0, total = an_total_weight(p);
+    for (size_t r = 0; r < p->nruns; r++)
+        for (size_t f = 0; f < p->runs[r].nfuncs; f++) {
+            const an_func *fn = &p->runs[r].funcs[f];
+            for (uint32_t i = 0; i < fn->ninsns; i++) {
+                double bw = fn->blocks[fn->insns[i].block].weight;
+                if ((fn->insns[i].flags & AN_ADAPTIVE) && bw > 0) {
+                    w += bw;
+                    ran[fn->insns[i].op] = 1;
+                }
+            }
+        }
+    *nops = 0;
+    for (size_t op = 0; op < p->nops; op++)
+        *nops += ran[op];
+    *share = total > 0 ? w / total : 0;
+    free(ran);
     return 0;
 }
 

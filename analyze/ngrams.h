@@ -41,10 +41,15 @@ static inline int an_may_continue(unsigned flags)
     return !(flags & (AN_BRANCH | AN_TERM | AN_CALL));
 }
 
-/* Count every n-gram, 2 <= n <= max_n, of every block of p.  Functions
+/* Count every n-gram, 2 <= n <= max_n, of every block of p; an adaptive
+ * instruction (AN_ADAPTIVE) is in none unless include_adaptive.  Functions
  * must be visited grouped by run and runs by benchmark for the hot
  * counters; an_mine does that itself.  Returns 0 or -1. */
-int an_mine(const an_profile *p, unsigned max_n, an_grams *out);
+int an_mine(const an_profile *p, unsigned max_n, int include_adaptive, an_grams *out);
+
+/* The adaptive opcodes that ran in p: how many, and their share of its
+ * normalised dispatches (0..1).  Returns 0, or -1 when out of memory. */
+int an_adaptive_ran(const an_profile *p, size_t *nops, double *share);
 
 /* Every occurrence of grams[0..n) in the executed blocks of p (weight > 0,
  * two instructions or more), in order: first `block` for each block that

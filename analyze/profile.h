@@ -12,7 +12,15 @@
 #define AN_MAX_N 8 /* longest n-gram mined */
 
 /* Opcode flag bits, as stored in the opcodes table. */
-enum { AN_BRANCH = 1, AN_TERM = 2, AN_TRAPS = 4, AN_CALL = 8, AN_RETURN = 16, AN_MACRO = 32 };
+enum {
+    AN_BRANCH = 1,
+    AN_TERM = 2,
+    AN_TRAPS = 4,
+    AN_CALL = 8,
+    AN_RETURN = 16,
+    AN_MACRO = 32,
+    AN_ADAPTIVE = 64, /* rewritten in place at run time: in no n-gram unless asked */
+};
 
 /* What an immediate is, from its operand kind name. */
 typedef enum an_imm {

@@ -96,14 +96,18 @@ int an_proposals_compute(an_profile *p, const an_proposals_opts *o, an_proposals
     if (an_normalise(p) != 0)
         return -1;
     out->total = an_total_weight(p);
-    if (liveness_of_ran(p) != 0 || an_mine(p, o->max_n, &out->grams) != 0)
+    size_t adaptive_ops;
+    double adaptive_share;
+    if (liveness_of_ran(p) != 0 || an_mine(p, o->max_n, o->include_adaptive, &out->grams) != 0 ||
+        an_adaptive_ran(p, &adaptive_ops, &adaptive_share) != 0)
         goto fail;
     if (o->mined)
         o->mined(o->arg, out->grams.len);
     if (!(out->props = calloc(o->top + 1, sizeof *out->props)))
         goto fail;
     out->choice = (an_choice){.k = o->top, .pool = o->pool ? o->pool : o->top * 4 > 64 ? o->top * 4 : 64,
-                              .min_saving = o->min_saving};
+                              .min_saving = o->min_saving, .include_adaptive = o->include_adaptive,
+                              .adaptive_ops = adaptive_ops, .adaptive_share = adaptive_share};
     int n = an_propose(p, &out->grams, &out->choice, out->props);
     if (n < 0)
         goto fail;

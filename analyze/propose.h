@@ -40,9 +40,12 @@ typedef struct an_choice {
     size_t k;          /* ops to choose */
     size_t pool;       /* hottest n-grams considered */
     double min_saving; /* share of all dispatches each op must remove */
+    int include_adaptive; /* adaptive opcodes were mined too */
     /* found */
     size_t candidates; /* n-grams considered: at most pool */
     size_t executed;   /* distinct n-grams that ran, the pool's source */
+    size_t adaptive_ops;   /* adaptive opcodes that ran */
+    double adaptive_share; /* their share of all dispatches (0..1) */
 } an_choice;
 
 /* Choose up to c->k macro ops among the c->pool hottest n-grams of grams

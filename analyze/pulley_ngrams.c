@@ -24,7 +24,7 @@
 static const char usage[] =
     "usage: pulley-ngrams PROFILE.db [MORE.db...] [--runs SPEC,...] [--skip-damaged]\n"
     "                     [--max-n N] [--top K] [--ngrams M] [--pool P]\n"
-    "                     [--min-saving PCT] [--exact]\n"
+    "                     [--min-saving PCT] [--exact] [--include-adaptive]\n"
     "                     [--train LABEL --test LABEL] [--emit-macros FILE]\n"
     "                     [--evaluate FILE]\n"
     "                     [--format text|markdown|json|csv] [--quiet]\n"
@@ -38,6 +38,9 @@ static const char usage[] =
     "  --min-saving PCT  propose only ops removing at least PCT% of all dispatches\n"
     "                 beside those chosen before (default 0.01; 0: any saving)\n"
     "  --exact        only runs with exact execution counts (as --runs kind:exact)\n"
+    "  --include-adaptive  mine the opcodes the ISA marks adaptive (rewritten in\n"
+    "                 place at run time, as CPython's specializing instructions)\n"
+    "                 like the others; by default they are in no n-gram\n"
     "  --train LABEL  choose the ops on the selected runs with this label\n"
     "  --test LABEL   and report what they save on the selected runs with this label\n"
     "  --emit-macros FILE  write the chosen ops as a .macros file, to build a VM\n"
@@ -173,7 +176,7 @@ int main(int argc, char **argv)
 {
     enum { OPT_RUNS = 256, OPT_MAXN, OPT_TOP, OPT_NGRAMS, OPT_POOL, OPT_EXACT, OPT_FORMAT,
            OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_TRAIN, OPT_TEST, OPT_MIN_SAVING, OPT_EMIT,
-           OPT_EVALUATE, OPT_SKIP_DAMAGED };
+           OPT_EVALUATE, OPT_SKIP_DAMAGED, OPT_INCLUDE_ADAPTIVE };
     static const struct option opts[] = {
         {"runs", required_argument, NULL, OPT_RUNS},     {"max-n", required_argument, NULL, OPT_MAXN},
         {"top", required_argument, NULL, OPT_TOP},       {"ngrams", required_argument, NULL, OPT_NGRAMS},
@@ -184,13 +187,14 @@ int main(int argc, char **argv)
         {"min-saving", required_argument, NULL, OPT_MIN_SAVING},
         {"emit-macros", required_argument, NULL, OPT_EMIT},
         {"evaluate", required_argument, NULL, OPT_EVALUATE},
-        {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED}, {NULL, 0, NULL, 0}};
+        {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED},
+        {"include-adaptive", no_argument, NULL, OPT_INCLUDE_ADAPTIVE}, {NULL, 0, NULL, 0}};
     an_runsel sel;
     an_runsel_init(&sel);
     char err[1024];
     long max_n = 4, top = 16, ngrams = 20, pool = 0;
     double min_saving = AN_MIN_SAVING;
-    int quiet = 0, c;
+    int quiet = 0, include_adaptive = 0, c;
     an_format fmt = AN_TEXT;
     const char *train = NULL, *test = NULL, *emit = NULL, *evaluate = NULL;
     while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
@@ -225,6 +229,9 @@ int main(int argc, char **argv)
             break;
         case OPT_EXACT:
             sel.exact_only = 1;
+            break;
+        case OPT_INCLUDE_ADAPTIVE:
+            include_adaptive = 1;
             break;
         case OPT_FORMAT:
             if (strcmp(optarg, "text") == 0)
@@ -282,8 +289,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "pulley-ngrams: --train and --test go together\n");
         return 2;
     }
-    if (evaluate && (train || emit)) {
-        fprintf(stderr, "pulley-ngrams: --evaluate mines nothing: not with --train, --test or --emit-macros\n");
+    if (evaluate && (train || emit || include_adaptive)) {
+        fprintf(stderr, "pulley-ngrams: --evaluate mines nothing: not with --train, --test,"
+                        " --emit-macros or --include-adaptive\n");
         return 2;
     }
     if (train && an_runsel_has_labels(&sel)) {
@@ -323,6 +331,7 @@ int main(int argc, char **argv)
                 prof.nruns, prof.nfuncs, ninsns);
     an_proposals_opts po = {.max_n = (unsigned)max_n, .top = (size_t)top, .pool = (size_t)pool,
                             .min_saving = min_saving, .ngrams = (size_t)ngrams,
+                            .include_adaptive = include_adaptive,
                             .mined = progress ? progress_mined : NULL, .arg = &top};
     if (an_proposals_compute(&prof, &po, &res) != 0) {
         fprintf(stderr, "pulley-ngrams: out of memory\n");

@@ -69,6 +69,20 @@ void an_choice_note(const an_choice *c, size_t chosen, char *buf, size_t cap)
                  chosen, c->k, least, others, c->min_saving > 0 ? "less, or " : "");
 }
 
+void an_adaptive_note(const an_choice *c, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (c->adaptive_ops == 0)
+        return;
+    snprintf(buf, cap,
+             "%zu adaptive opcode%s (rewritten in place by the interpreter at run time) ran, "
+             "%.2f%% of the dispatches: %s.",
+             c->adaptive_ops, c->adaptive_ops == 1 ? "" : "s", 100 * c->adaptive_share,
+             c->include_adaptive ? "mined like the others (--include-adaptive)"
+                                 : "in no n-gram, as no fixed macro op can contain one "
+                                   "(--include-adaptive mines them too)");
+}
+
 /* The operand facts as fields: "carries": [...], "immediates": [...]. */
 static void json_facts(FILE *out, const an_facts *f, unsigned n)
 {
@@ -152,9 +166,11 @@ static void print_json(FILE *out, const an_report *r)
     fprintf(out, ",\n  \"effective_samples\": %.6g,\n", an_profile_effective_samples(r->p));
     if (r->choice)
         fprintf(out, "  \"choice\": {\"asked\": %zu, \"pool\": %zu, \"min_saving\": %.6g, "
-                     "\"candidates\": %zu, \"executed\": %zu},\n",
+                     "\"candidates\": %zu, \"executed\": %zu, \"adaptive\": {\"ran\": %zu, "
+                     "\"share\": %.6g, \"mined\": %s}},\n",
                 r->choice->k, r->choice->pool, 100 * r->choice->min_saving, r->choice->candidates,
-                r->choice->executed);
+                r->choice->executed, r->choice->adaptive_ops, 100 * r->choice->adaptive_share,
+                r->choice->include_adaptive ? "true" : "false");
     fputs("  \"proposals\": [", out);
     for (size_t i = 0; i < r->nprops; i++) {
         const an_proposal *pr = &r->props[i];
@@ -362,6 +378,10 @@ static void print_tables(FILE *out, const an_report *r, an_format fmt, double ne
     fprintf(out, "%s\n\n", note);
     if (r->choice)
         an_choice_note(r->choice, r->nprops, note, sizeof note);
+    if (r->choice && *note)
+        fprintf(out, "%s\n\n", note);
+    if (r->choice)
+        an_adaptive_note(r->choice, note, sizeof note);
     if (r->choice && *note)
         fprintf(out, "%s\n\n", note);
     if (r->test_marginal)

@@ -36,4 +36,8 @@ void an_report_print(FILE *out, const an_report *r, an_format fmt);
  * else "". */
 void an_choice_note(const an_choice *c, size_t chosen, char *buf, size_t cap);
 
+/* When adaptive opcodes ran, a sentence saying how much of the run they
+ * are and whether they were mined into buf; else "". */
+void an_adaptive_note(const an_choice *c, char *buf, size_t cap);
+
 #endif

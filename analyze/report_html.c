@@ -289,19 +289,23 @@ static void proposals(FILE *out, const rp_html *h)
 {
     const rp_proposals *r = h->props;
     const an_proposals *s = r ? &r->set : NULL;
-    char note[512] = "";
-    if (s)
+    char note[512] = "", adaptive[512] = "";
+    if (s) {
         an_choice_note(&s->choice, s->n, note, sizeof note);
+        an_adaptive_note(&s->choice, adaptive, sizeof adaptive);
+    }
     fputs("<section id=\"proposals\">\n<h2>Proposed macro ops</h2>\n", out);
     if (!s || s->n == 0) {
-        fprintf(out, "<p class=\"note\">%s</p>\n</section>\n", *note ? note : "No macro op was asked for.");
+        fprintf(out, "<p class=\"note\">%s%s%s</p>\n</section>\n",
+                *note ? note : "No macro op was asked for.", *adaptive ? "  " : "", adaptive);
         return;
     }
     fprintf(out, "<p class=\"note\">Chosen as a set by the dispatches their optimal cover of every "
                  "executed block removes (as pulley-ngrams does): %.2f%% of all dispatches.  "
                  "Under each op, the places where the cover uses it, the largest saving first, with "
-                 "the share of all dispatches each removes.%s%s</p>\n",
-            100 * s->props[s->n - 1].cumulative, *note ? "  " : "", note);
+                 "the share of all dispatches each removes.%s%s%s%s</p>\n",
+            100 * s->props[s->n - 1].cumulative, *note ? "  " : "", note, *adaptive ? "  " : "",
+            adaptive);
     fputs("<table class=\"props\">\n<thead><tr><th class=\"r\">#</th><th>macro op</th>"
           "<th>operand pattern</th><th class=\"r\">share %</th><th class=\"r\">saving %</th>"
           "<th class=\"r\">cumul %</th><th class=\"r\">benchmarks</th></tr></thead>\n",

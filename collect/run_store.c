@@ -71,7 +71,8 @@ static int insert_parts(profile_db *p, int64_t run, const isa_rows *isa, char *e
 /* The flag bits as words: "branch term". */
 static void flag_words(unsigned flags, char *out, size_t cap)
 {
-    static const char *const words[] = {"branch", "term", "traps", "call", "return", "macro"};
+    static const char *const words[] = {"branch", "term", "traps", "call", "return", "macro",
+                                        "adaptive"};
     size_t n = 0;
     out[0] = '\0';
     for (unsigned b = 0; b < sizeof words / sizeof *words && n < cap; b++)

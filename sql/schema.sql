@@ -110,7 +110,9 @@ CREATE TABLE opcodes (
                                         -- 0: varies, the instruction rows say)
   flags      INTEGER NOT NULL,          -- flag bits: 1 branch, 2 terminator, 4 may trap,
                                         -- 8 call, 16 returns (the caller reads its
-                                        -- results from registers), 32 macro op
+                                        -- results from registers), 32 macro op,
+                                        -- 64 adaptive (rewritten in place at run
+                                        -- time: never part of a macro op)
   flag_names TEXT NOT NULL,             -- the same as words
   semantics  TEXT NOT NULL,             -- one-line meaning
   roles      TEXT NOT NULL DEFAULT '',  -- per register operand, in order: 'r' read,

@@ -66,7 +66,8 @@
 #define PULLEYPROF_MAX_REGS 16 /* register operands of one instruction */
 #define PULLEYPROF_MAX_IMMS 8  /* immediates of one instruction */
 
-/* What an opcode does to control flow, stored as opcodes.flags. */
+/* What an opcode does: control flow, whether it is a macro op or adaptive;
+ * stored as opcodes.flags. */
 enum {
     PULLEYPROF_BRANCH = 1,     /* may transfer control to its targets */
     PULLEYPROF_TERMINATOR = 2, /* never falls through to the next instruction */
@@ -74,6 +75,11 @@ enum {
     PULLEYPROF_CALL = 8,       /* calls another function */
     PULLEYPROF_RETURN = 16,    /* returns to the caller */
     PULLEYPROF_MACRO = 32,     /* a macro op: does the work of its parts */
+    /* Adaptive: the interpreter rewrites this instruction in place while
+     * the program runs (specialization, quickening: CPython's instructions
+     * with inline caches), so no fixed macro op can contain it; the
+     * analysis leaves it out of n-grams unless asked to mine it too. */
+    PULLEYPROF_ADAPTIVE = 64,
 };
 
 /* One part of a macro op: the opcode whose work it does, and which of the

@@ -47,7 +47,7 @@ ngrams 0 "$db" --top 100
 grep -Eq '^Only [0-9]+ of the 100 macro ops asked for saves? at least 0\.01% of all dispatches' "$tmp/out" ||
     fail "no note on the ops missing: $(cat "$tmp/out")"
 ngrams 0 "$db" --top 100 --format json
-grep -Eq '"choice": \{"asked": 100, "pool": 400, "min_saving": 0\.01, "candidates": [0-9]+, "executed": [0-9]+\}' "$tmp/out" ||
+grep -Eq '"choice": \{"asked": 100, "pool": 400, "min_saving": 0\.01, "candidates": [0-9]+, "executed": [0-9]+, "adaptive": \{"ran": 0, "share": 0, "mined": false\}\}' "$tmp/out" ||
     fail "json choice: $(cat "$tmp/out")"
 if command -v python3 >/dev/null; then
     python3 -c 'import json,sys

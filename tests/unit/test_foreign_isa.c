@@ -115,6 +115,7 @@ static void the_library_refuses_a_table_that_is_not_one(void **state)
     pulleyprof_opcode twice[] = {{.id = 1, .name = "a", .length = 1}, {.id = 1, .name = "b", .length = 1}};
     pulleyprof_opcode bad_role[] = {{.id = 0, .name = "a", .roles = "w x", .length = 1}};
     pulleyprof_opcode no_name[] = {{.id = 0, .length = 1}};
+    pulleyprof_opcode unknown_flag[] = {{.id = 0, .name = "a", .length = 1, .flags = 128}};
     pulleyprof_part part = {.opcode = 7, .regs = "", .imms = ""};
     pulleyprof_opcode dangling[] = {{.id = 0, .name = "m", .length = 1, .flags = PULLEYPROF_MACRO,
                                      .parts = (pulleyprof_part[]){part, part}, .nparts = 2}};
@@ -125,6 +126,7 @@ static void the_library_refuses_a_table_that_is_not_one(void **state)
     } cases[] = {{twice, 2, "its id is also another row's"},
                  {bad_role, 1, "a role is not r, w or rw"},
                  {no_name, 1, "it has no name"},
+                 {unknown_flag, 1, "flags that are not PULLEYPROF_ flags"},
                  {dangling, 1, "a part is no other row of the table"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         pulleyprof_isa bad = {.name = "bad", .opcodes = cases[i].rows, .nopcodes = cases[i].n};
