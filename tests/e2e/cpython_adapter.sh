@@ -57,8 +57,16 @@ grep -q "instructions executed (exact counts)" "$tmp/err" || fail "summary: $(ca
 [ "$(sql "SELECT group_concat(name || ':' || length || ':' || flags || ':' || operands, ' ') FROM
           opcodes WHERE run_id = 2 AND name IN ('LOAD_FAST', 'BINARY_OP', 'CALL', 'RETURN_VALUE',
           'JUMP_BACKWARD') ORDER BY id")" = \
-  "RETURN_VALUE:2:18: BINARY_OP:4:0:arg LOAD_FAST:2:0:arg JUMP_BACKWARD:2:3:arg CALL:10:8:arg" ] ||
+  "RETURN_VALUE:2:18: BINARY_OP:4:64:arg LOAD_FAST:2:0:arg JUMP_BACKWARD:2:3:arg CALL:10:72:arg" ] ||
     fail "opcode rows: $(sql "SELECT * FROM opcodes WHERE run_id = 2 AND name LIKE '%FAST'")"
+# Adaptive: exactly the opcodes with inline cache entries.
+"$PYTHON" - "$db" <<'PY' || fail "adaptive opcodes differ from those with inline caches"
+import opcode, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+stored = {n for n, in db.execute("SELECT name FROM opcodes WHERE run_id = 2 AND flags & 64"
+                                 " AND flag_names LIKE '%adaptive%'")}
+assert stored == {opcode.opname[op] for op, n in enumerate(opcode._inline_cache_entries) if n}, stored
+PY
 
 # Every instruction of total() and fib() as dis decodes it: offset, name,
 # argument, jump target.
@@ -145,15 +153,34 @@ fi
             AND i.offset = s.offset)")" = 0 ] ||
     fail "samples between instructions: $(fsql 'SELECT * FROM pc_samples LIMIT 20')"
 
-# The readers, on an ISA they were not written for.
-expect_status 0 "$PULLEY_NGRAMS" "$db" --runs 2 --max-n 2 --top 5 --format json --quiet
-"$PYTHON" - "$tmp/out" <<'PY' || fail "pulley-ngrams: $(cat "$tmp/out")"
+# The readers, on an ISA they were not written for.  CPython rewrites its
+# instructions with inline caches as the program runs (specialization): the
+# table marks them adaptive, and no n-gram holds one unless asked for.
+check_ngrams() { # INCLUDE_ADAPTIVE(0/1)
+    "$PYTHON" - "$tmp/out" "$1" <<'PY' || fail "pulley-ngrams: $(cat "$tmp/out")"
 import json, opcode, sys
 doc = json.load(open(sys.argv[1]))
+include = sys.argv[2] == "1"
+adaptive = {opcode.opname[op] for op, n in enumerate(opcode._inline_cache_entries) if n}
 assert doc["shares"] == "exact" and doc["proposals"], doc
+assert doc["choice"]["adaptive"]["ran"] > 0 and doc["choice"]["adaptive"]["mined"] == include, doc
 for p in doc["proposals"]:
     assert len(p["ops"]) == 2 and all(op in opcode.opmap for op in p["ops"]), p
+grams = [set(g["sequence"].split(" + ")) for g in doc["ngrams"]]
+assert any(g & adaptive for g in grams) == include, grams
 PY
+}
+expect_status 0 "$PULLEY_NGRAMS" "$db" --runs 2 --max-n 2 --top 5 --ngrams 500 --format json --quiet
+check_ngrams 0
+expect_status 0 "$PULLEY_NGRAMS" "$db" --runs 2 --max-n 2 --top 5 --ngrams 500 --format json --quiet \
+    --include-adaptive
+check_ngrams 1
+expect_status 0 "$PULLEY_NGRAMS" "$db" --runs 2 --max-n 2 --quiet
+grep -q "adaptive opcodes (rewritten in place by the interpreter at run time) ran" "$tmp/out" ||
+    fail "pulley-ngrams text: $(cat "$tmp/out")"
+expect_status 0 "$PULLEY_REPORT" "$db" --runs 2 --quiet -o "$tmp/report.html"
+grep -q "adaptive opcodes (rewritten in place by the interpreter at run time) ran" \
+    "$tmp/report.html" || fail "pulley-report says nothing of the adaptive opcodes"
 # Macro ops for this project's VM cannot come from CPython's opcodes.
 expect_status 1 "$PULLEY_NGRAMS" "$db" --runs 2 --emit-macros "$tmp/set.macros"
 grep -q "instruction set 'cpython-3.11'" "$tmp/err" || fail "--emit-macros: $(cat "$tmp/err")"

@@ -7,6 +7,11 @@ read by pulley-ngrams and pulley-report like any other.
 cpython_opcodes() is CPython's opcode table as the library stores it, made
 from the ``opcode`` module: one row per base opcode, its length in bytes
 with its inline cache entries, whether it takes an argument, its jumps.
+An instruction with inline cache entries is adaptive: CPython's
+specializing interpreter rewrites it in place as the program runs (LOAD_ATTR
+becomes LOAD_ATTR_INSTANCE_VALUE, and so on), so no fixed superinstruction
+can contain it; the table says so and pulley-ngrams leaves it out of
+n-grams unless asked (--include-adaptive).
 """
 import opcode
 import sys
@@ -14,7 +19,7 @@ import sys
 SUPPORTED = (3, 11)
 
 # Flag bits of include/pulley/profile.h.
-BRANCH, TERMINATOR, TRAPS, CALL, RETURN = 1, 2, 4, 8, 16
+BRANCH, TERMINATOR, TRAPS, CALL, RETURN, ADAPTIVE = 1, 2, 4, 8, 16, 64
 # How a jump's argument gives its target (the adapter's decoder).
 JUMP_NONE, JUMP_FORWARD_REL, JUMP_BACKWARD_REL, JUMP_ABSOLUTE = range(4)
 
@@ -39,7 +44,8 @@ def cpython_opcodes():
         flags = (BRANCH if jump != JUMP_NONE else 0) \
             | (TERMINATOR if name in _NEVER_FALL_THROUGH else 0) \
             | (CALL if name in _CALLS else 0) \
-            | (RETURN if name == "RETURN_VALUE" else 0)
+            | (RETURN if name == "RETURN_VALUE" else 0) \
+            | (ADAPTIVE if caches[op] else 0)
         rows.append((op, name, 2 * (1 + caches[op]), flags, "arg" if has_arg else "", jump,
                      int(has_arg), ""))
     return rows
