@@ -2,9 +2,9 @@
 sampled, or counted, into a profile database (libpulleyprof)."""
 import argparse
 import os
+import pkgutil  # noqa: F401 - runpy.run_path's own import: loaded here, not in the profile
 import runpy
 import sys
-import traceback
 
 from . import SUPPORTED, cpython_opcodes, isa_name
 
@@ -81,6 +81,7 @@ def main(argv):
     except KeyboardInterrupt:
         outcome, status = "signal SIGINT", 130
     except BaseException as e:  # the script's own error: report it, keep the profile
+        import traceback
         traceback.print_exc()
         outcome, status = "exception: %s" % type(e).__name__, 1
     try:
