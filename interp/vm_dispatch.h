@@ -108,9 +108,11 @@
 #define IMM_U32 BASE_IMM_U32_
 #define IMM_I64 BASE_IMM_I64_
 /* A macro op's immediate at byte `off` of the instruction, read whole (the
- * generated bodies read every operand once, before the parts' work: a
- * store to a register could otherwise make the compiler read the code
- * again, since it may not know that registers and code never overlap). */
+ * generated bodies read every operand once, into a local, before the first
+ * part that uses it: a store to a register could otherwise make the
+ * compiler read the code again, since it may not know that registers and
+ * code never overlap, and a value one part stored would then come back
+ * from memory instead of a machine register). */
 #define MACRO_IMM_(off) pvm_rd64(pc + (off))
 
 /* ---- memory, code, traps ---------------------------------------------- */

@@ -287,8 +287,9 @@ static void write_bodies(FILE *out, const macro_row *rows, size_t n, const bodie
 {
     static const char letters[] = "ABCD";
     fputs("\n/* Within these bodies X(r) and FBITS(r) name the macro register that\n"
-          " * the part's operand r (A, B, C or D) is (MACRO_X_A ...: a local read at\n"
-          " * the start of the macro op), and IMM_* the part's own immediate. */\n"
+          " * the part's operand r (A, B, C or D) is (MACRO_X_A ...: a local read\n"
+          " * where the first part that uses it starts), and IMM_* the part's own\n"
+          " * immediate. */\n"
           "#undef A\n#undef B\n#undef C\n#undef D\n#undef X\n#undef FBITS\n"
           "#define X(r) MACRO_X_##r\n#define FBITS(r) MACRO_F_##r\n",
           out);
@@ -300,15 +301,24 @@ static void write_bodies(FILE *out, const macro_row *rows, size_t n, const bodie
         fprintf(out, "\n/* ---- %s: ", m->name);
         print_semantics(out, m);
         fprintf(out, " */\nOPCODE(%s)\n", m->name);
-        for (unsigned k = 0; k < m->nregs; k++) {
-            fprintf(out, "    const unsigned macro_reg%u_ = MACRO_REG_(%u);\n", k, k);
-        }
-        for (unsigned k = 0; k < m->nimms; k++)
-            fprintf(out, "    const uint64_t macro_imm%u_ = MACRO_IMM_(OP_REGS_ + %u);\n", k,
-                    r->pack + r->imm_at[k]);
         unsigned imm = 0;
+        uint32_t read = 0; /* bit k: macro register k is in its local */
         for (unsigned k = 0; k < m->nparts; k++) {
             const fu_part *pt = &m->part[k];
+            /* The operands a part is the first to use, read where it starts:
+             * fewer values live at once than if all were read at the top
+             * (with tail calls, no callee-saved register to push), and a
+             * value a part wrote still reaches the next in a machine
+             * register, its register number being the same local. */
+            for (unsigned j = 0; j < pt->nregs; j++)
+                if (!(read >> pt->reg[j] & 1)) {
+                    read |= UINT32_C(1) << pt->reg[j];
+                    fprintf(out, "    const unsigned macro_reg%u_ = MACRO_REG_(%u);\n",
+                            pt->reg[j], pt->reg[j]);
+                }
+            if (pt->nimms)
+                fprintf(out, "    const uint64_t macro_imm%u_ = MACRO_IMM_(OP_REGS_ + %u);\n",
+                        imm, r->pack + r->imm_at[imm]);
             const char *text = body_of(b, pt->op);
             if (!text)
                 die("vm_ops.h has no body for %s", pt->op);
