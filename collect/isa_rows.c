@@ -87,7 +87,7 @@ static const char *row_problem(const pulleyprof_opcode *o)
         return "fewer operand kinds than roles";
     if (nwords > nregs + PULLEYPROF_MAX_IMMS)
         return "more than 8 immediates";
-    if (o->flags >= 128)
+    if (o->flags >= 2 * PULLEYPROF_ADAPTIVE) /* the highest flag */
         return "flags that are not PULLEYPROF_ flags";
     if (o->nparts && !o->parts)
         return "nparts without parts";

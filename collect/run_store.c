@@ -73,6 +73,8 @@ static void flag_words(unsigned flags, char *out, size_t cap)
 {
     static const char *const words[] = {"branch", "term", "traps", "call", "return", "macro",
                                         "adaptive"};
+    _Static_assert(1u << (sizeof words / sizeof *words - 1) == PULLEYPROF_ADAPTIVE,
+                   "a word for each PULLEYPROF_ flag, the highest last");
     size_t n = 0;
     out[0] = '\0';
     for (unsigned b = 0; b < sizeof words / sizeof *words && n < cap; b++)

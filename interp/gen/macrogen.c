@@ -305,6 +305,11 @@ static void write_bodies(FILE *out, const macro_row *rows, size_t n, const bodie
         uint32_t read = 0; /* bit k: macro register k is in its local */
         for (unsigned k = 0; k < m->nparts; k++) {
             const fu_part *pt = &m->part[k];
+            const char *text = body_of(b, pt->op);
+            if (!text)
+                die("vm_ops.h has no body for %s", pt->op);
+            if (pt->nregs > 4 || pt->nimms > 1)
+                die("macro op %s: part %s has more operands than a baseline op", m->name, pt->op);
             /* The operands a part is the first to use, read where it starts:
              * fewer values live at once than if all were read at the top
              * (with tail calls, no callee-saved register to push), and a
@@ -319,11 +324,6 @@ static void write_bodies(FILE *out, const macro_row *rows, size_t n, const bodie
             if (pt->nimms)
                 fprintf(out, "    const uint64_t macro_imm%u_ = MACRO_IMM_(OP_REGS_ + %u);\n",
                         imm, r->pack + r->imm_at[imm]);
-            const char *text = body_of(b, pt->op);
-            if (!text)
-                die("vm_ops.h has no body for %s", pt->op);
-            if (pt->nregs > 4 || pt->nimms > 1)
-                die("macro op %s: part %s has more operands than a baseline op", m->name, pt->op);
             for (unsigned j = 0; j < pt->nregs; j++)
                 fprintf(out, "#define MACRO_X_%c X_REG_(macro_reg%u_)\n"
                              "#define MACRO_F_%c F_REG_(macro_reg%u_)\n",
