@@ -102,7 +102,7 @@ int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const c
     int g = an_profile_intern_op(p, name, (unsigned)flags);
     if (g < 0)
         goto oom;
-    op->gop = (uint16_t)g;
+    op->gop = op->mgop = (uint16_t)g;
     op->flags = (uint8_t)flags;
     return 0;
 oom:
@@ -182,6 +182,41 @@ static int load_parts(sqlite3 *db, int64_t run, an_profile *p, const an_isa *isa
     return bad || rc != SQLITE_DONE ? -1 : 0;
 }
 
+/* Each opcode with a stored wide form is matched as that opcode. */
+static int load_wide_forms(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
+                           size_t cap)
+{
+    sqlite3_stmt *st = NULL;
+    const char *bad = NULL;
+    int rc = sqlite3_prepare_v2(db,
+                                "SELECT id, wide_form FROM opcodes WHERE run_id = ?1"
+                                " AND wide_form IS NOT NULL",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, run);
+    while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+        if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+            break;
+        int64_t id = sqlite3_column_int64(st, 0), wide = sqlite3_column_int64(st, 1);
+        const ot_opcode *row = ot_table_find(&isa->rows, (uint32_t)id);
+        const ot_opcode *to = wide >= 0 && wide <= UINT32_MAX
+                                  ? ot_table_find(&isa->rows, (uint32_t)wide)
+                                  : NULL;
+        if (!row || !to || to == row) {
+            bad = "a wide_form that is no other opcode of the table";
+            break;
+        }
+        an_isa_op *op = &isa->ops[row - isa->rows.ops];
+        op->mgop = isa->ops[to - isa->rows.ops].gop;
+        p->opwide[op->gop] = op->mgop;
+    }
+    if (bad || rc != SQLITE_DONE)
+        snprintf(err, cap, "run %lld: stored opcode table: %s", (long long)run,
+                 bad ? bad : sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return bad || rc != SQLITE_DONE ? -1 : 0;
+}
+
 int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err, size_t cap)
 {
     sqlite3_stmt *st = NULL;
@@ -227,6 +262,8 @@ int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
     }
     if (version >= 3 && load_parts(db, run, p, isa, err, cap) != 0)
         goto fail;
+    if (version >= 7 && load_wide_forms(db, run, p, isa, err, cap) != 0)
+        goto fail;
     return 0;
 fail:
     sqlite3_finalize(st);
@@ -252,6 +289,7 @@ int an_decode(const an_isa *isa, const uint8_t *code, size_t size, size_t off, a
     out->off = (uint32_t)off;
     out->len = in.length;
     out->op = op->gop;
+    out->mop = op->mgop;
     out->flags = op->flags;
     out->nregs = in.op->nregs;
     memcpy(out->reg, in.reg, sizeof out->reg);
@@ -325,6 +363,7 @@ int an_insn_from_row(const an_isa *isa, uint32_t off, int64_t len, int64_t opcod
     out->off = off;
     out->len = (uint32_t)len;
     out->op = op->gop;
+    out->mop = op->mgop;
     out->flags = op->flags;
     int analysed = !row->foreign;
     for (int i = 0; i < nregs; i++)

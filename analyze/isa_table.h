@@ -20,6 +20,7 @@
 /* What the analysis keeps about one opcode row. */
 typedef struct an_isa_op {
     uint16_t gop;  /* global opcode index (an_profile.opnames) */
+    uint16_t mgop; /* the global opcode it is matched as: its wide form's, or gop */
     uint8_t flags; /* AN_BRANCH ... */
     uint16_t uses; /* bit i: register operand i is read */
     uint16_t defs; /* bit i: register operand i is written */

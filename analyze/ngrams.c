@@ -89,7 +89,7 @@ int an_grams_occurrences(const an_profile *p, an_grams *table, an_gram **grams, 
                 uint16_t ops[AN_MAX_N];
                 for (uint32_t i = 0; rc == 0 && i < bl->n; i++)
                     for (unsigned k = 1; rc == 0 && k <= AN_MAX_N && i + k <= bl->n; k++) {
-                        ops[k - 1] = f->insns[bl->first + i + k - 1].op;
+                        ops[k - 1] = f->insns[bl->first + i + k - 1].mop;
                         if (k < 2)
                             continue;
                         const an_gram *g = an_grams_find(table, ops, k);
@@ -124,7 +124,7 @@ static int mine_block(const an_func *f, const an_block *bl, const an_run *run, u
             const an_insn *in = &f->insns[bl->first + i + n - 1];
             if ((in->flags & AN_ADAPTIVE) && !include_adaptive)
                 break;
-            ops[n - 1] = in->op;
+            ops[n - 1] = in->mop;
             if (n >= 2) {
                 an_gram *g = an_grams_get(out, ops, n);
                 if (!g)

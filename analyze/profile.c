@@ -32,13 +32,17 @@ int an_profile_intern_op(an_profile *p, const char *name, unsigned flags)
     an_opdef **d = realloc(p->opdefs, (p->nops + 1) * sizeof *d);
     if (d)
         p->opdefs = d;
-    if (!f || !d)
+    uint16_t *w = realloc(p->opwide, (p->nops + 1) * sizeof *w);
+    if (w)
+        p->opwide = w;
+    if (!f || !d || !w)
         return -1;
     size_t before = p->nops;
     int i = intern(&p->opnames, &p->nops, name);
     if (i >= 0 && p->nops != before) {
         p->opflags[i] = (uint8_t)flags;
         p->opdefs[i] = NULL;
+        p->opwide[i] = (uint16_t)i;
     }
     return i;
 }
@@ -179,6 +183,7 @@ void an_profile_free(an_profile *p)
     free(p->opnames);
     free(p->opflags);
     free(p->opdefs);
+    free(p->opwide);
     for (size_t i = 0; i < p->nbenches; i++)
         free(p->benches[i]);
     free(p->benches);

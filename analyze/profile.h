@@ -38,6 +38,8 @@ typedef struct an_insn {
     uint32_t off, len;
     uint32_t block;   /* index of its basic block in the function */
     uint16_t op;      /* global opcode index (an_profile.opnames) */
+    uint16_t mop;     /* the one n-grams and macro ops match it as: op, or
+                       * its wide form (an_profile.opwide) */
     uint8_t flags;    /* AN_BRANCH ... */
     uint8_t nregs;
     uint8_t reg[AN_MAX_REGS]; /* register numbers in operand order */
@@ -118,6 +120,8 @@ typedef struct an_profile {
     size_t nskipped;
     char **opnames;   /* global opcode names, merged over all runs */
     uint8_t *opflags; /* their flags (from the first run that has them) */
+    uint16_t *opwide; /* the one each is matched as: its wide form (a stored
+                       * opcodes.wide_form), else itself */
     an_opdef **opdefs; /* a macro op's parts (the first run that has them), else NULL */
     size_t nops;
     char **benches;

@@ -116,11 +116,21 @@ static int evaluate_file(an_profile *p, const char *file, an_format fmt)
         fprintf(stderr, "pulley-ngrams: out of memory\n");
         goto out;
     }
-    for (size_t k = 0; k < set.n; k++)
+    for (size_t k = 0; k < set.n; k++) {
         if (fu_pattern_of(&set.macros[k], opcode_or_none, p, &pats[k], err, sizeof err) != 0) {
             fprintf(stderr, "pulley-ngrams: %s: %s\n", file, err);
             goto out;
         }
+        for (unsigned j = 0; j < pats[k].n; j++)
+            if (pats[k].op[j] < p->nops && p->opwide[pats[k].op[j]] != pats[k].op[j]) {
+                fprintf(stderr,
+                        "pulley-ngrams: %s: macro op %s: part %u, %s, is matched as %s (the same"
+                        " with a wider immediate): name %s\n",
+                        file, set.macros[k].name, j + 1, set.macros[k].part[j].op,
+                        p->opnames[p->opwide[pats[k].op[j]]], p->opnames[p->opwide[pats[k].op[j]]]);
+                goto out;
+            }
+    }
     if (an_evaluate(p, pats, set.n, marginal, per_bench) != 0) {
         fprintf(stderr, "pulley-ngrams: out of memory\n");
         goto out;

@@ -25,7 +25,7 @@ typedef struct layouts {
 
 void an_insn_key(const an_insn *in, fu_insn *out)
 {
-    out->op = in->op;
+    out->op = in->mop;
     out->nregs = in->nregs < FU_MAX_REGS ? in->nregs : FU_MAX_REGS;
     for (unsigned i = 0; i < out->nregs; i++)
         out->reg[i] = (uint8_t)(in->reg[i] + ((in->regf >> i & 1) ? 32 : 0));
@@ -184,7 +184,7 @@ static void build(const an_profile *p, const an_insn *in, unsigned n, const uint
             unsigned pos[AN_MAX_REGS];
             for (unsigned j = 0; j < in[e].nregs; j++)
                 pos[j] = base + j;
-            ok = add_part(&b, p, in[e].op, pos, cls, in[e].nregs, in[e].nimms) == 0;
+            ok = add_part(&b, p, in[e].mop, pos, cls, in[e].nregs, in[e].nimms) == 0;
         }
         for (unsigned k = 0; def && k < def->nparts && ok; k++) {
             unsigned pos[AN_MAX_REGS];
@@ -193,7 +193,8 @@ static void build(const an_profile *p, const an_insn *in, unsigned n, const uint
                 pos[j] = base + def->reg[k][j];
                 pcls[j] = cls[def->reg[k][j]];
             }
-            ok = add_part(&b, p, def->part[k], pos, pcls, def->nregs[k], def->nimms[k]) == 0;
+            ok = add_part(&b, p, p->opwide[def->part[k]], pos, pcls, def->nregs[k],
+                          def->nimms[k]) == 0;
         }
         base += in[e].nregs;
     }
@@ -210,7 +211,7 @@ static void build(const an_profile *p, const an_insn *in, unsigned n, const uint
     pt->n = (uint8_t)n;
     unsigned pos = 0;
     for (unsigned e = 0; e < n; e++) {
-        pt->op[e] = in[e].op;
+        pt->op[e] = in[e].mop;
         for (unsigned j = 0; j < in[e].nregs; j++, pos++)
             if (pos < np && u[pos] != pos && j < FU_MAX_REGS) {
                 unsigned q = u[pos], qe = 0, qj = q;

@@ -66,6 +66,8 @@ static uint64_t hash_rows(const isa_rows *r)
         unsigned nums[4] = {o->id, o->length, o->flags, o->nparts};
         h = fnv(h, nums, sizeof nums);
         h = fnv_str(fnv_str(fnv_str(h, o->name), o->operands), o->roles);
+        if (o->wide_form)
+            h = fnv_str(h, o->wide_form);
         for (unsigned k = 0; o->parts && k < o->nparts; k++)
             h = fnv_str(fnv_str(fnv(h, &o->parts[k].opcode, sizeof(unsigned)), o->parts[k].regs),
                         o->parts[k].imms);
@@ -100,6 +102,29 @@ static const char *row_problem(const pulleyprof_opcode *o)
     return NULL;
 }
 
+const pulleyprof_opcode *isa_rows_named(const isa_rows *r, const char *name)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (r->by_id[i]->name && strcmp(r->by_id[i]->name, name) == 0)
+            return r->by_id[i];
+    return NULL;
+}
+
+/* What is wrong with o's wide form (o->wide_form set), or NULL. */
+static const char *wide_form_problem(const isa_rows *r, const pulleyprof_opcode *o)
+{
+    const pulleyprof_opcode *w = isa_rows_named(r, o->wide_form);
+    if (!w || w == o)
+        return "its wide_form names no other row of the table";
+    if (w->wide_form)
+        return "its wide_form has a wide_form of its own";
+    if (o->parts || w->parts || o->flags != w->flags ||
+        strcmp(o->roles ? o->roles : "", w->roles ? w->roles : "") != 0 ||
+        count_words(o->operands) != count_words(w->operands))
+        return "its wide_form differs in roles, operand count or flags, or is a macro op";
+    return NULL;
+}
+
 int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
 {
     memset(r, 0, sizeof *r);
@@ -127,6 +152,8 @@ int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
         for (unsigned k = 0; !problem && o->parts && k < o->nparts; k++)
             if (o->parts[k].opcode == o->id || !isa_rows_find(r, o->parts[k].opcode, NULL))
                 problem = "a part is no other row of the table";
+        if (!problem && o->wide_form)
+            problem = wide_form_problem(r, o);
         if (problem) {
             snprintf(err, cap, "opcode table '%s', row %u (%s): %s", isa->name ? isa->name : "?",
                      o->id, o->name ? o->name : "no name", problem);

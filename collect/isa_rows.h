@@ -27,6 +27,8 @@ void isa_rows_free(isa_rows *r);
 
 /* The row with this id, or NULL; *nregs gets its register operand count. */
 const pulleyprof_opcode *isa_rows_find(const isa_rows *r, unsigned id, unsigned *nregs);
+/* The row named `name`, or NULL. */
+const pulleyprof_opcode *isa_rows_named(const isa_rows *r, const char *name);
 
 /* Decode the instruction at code[off] into *insn (its text into text, of
  * cap > 0 bytes; its targets grown by the library), then check it: a known

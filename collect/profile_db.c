@@ -86,12 +86,17 @@ static const char migrate_5_to_6[] =
     "ALTER TABLE runs ADD COLUMN functions_cut_short INTEGER;"
     "PRAGMA user_version = 6;";
 
+/* Version 6 -> 7: opcodes name their wide form (NULL: none). */
+static const char migrate_6_to_7[] =
+    "ALTER TABLE opcodes ADD COLUMN wide_form INTEGER;"
+    "PRAGMA user_version = 7;";
+
 /* migrations[v - 1] takes a database from version v to v + 1.  An empty
  * file gets the current schema from schema.sql at once.  A new schema
  * version changes schema.sql and adds its migration here; views.sql is
  * applied after every creation or migration. */
 static const char *const migrations[] = {migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
-                                         migrate_4_to_5, migrate_5_to_6};
+                                         migrate_4_to_5, migrate_5_to_6, migrate_6_to_7};
 _Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION - 1,
                "one migration per schema version after the first");
 

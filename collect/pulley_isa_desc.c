@@ -109,6 +109,7 @@ static void build(void)
             .semantics = o->semantics ? o->semantics : "",
             .parts = nparts ? parts[op] : NULL,
             .nparts = nparts,
+            .wide_form = pvm_op_wide(op) != op ? pvm_ops[pvm_op_wide(op)].name : NULL,
         };
     }
     isa = (pulleyprof_isa){

@@ -88,7 +88,8 @@ static int insert_opcodes(profile_db *p, int64_t run, const isa_rows *isa, char 
     sqlite3_stmt *st;
     if (pdb_prepare(p,
                     "INSERT INTO opcodes (run_id, id, name, format, operands, length, flags,"
-                    " flag_names, semantics, roles, reg_bits) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    " flag_names, semantics, roles, reg_bits, wide_form)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                     &st, err, errcap) != 0)
         return -1;
     int rc = 0;
@@ -107,6 +108,10 @@ static int insert_opcodes(profile_db *p, int64_t run, const isa_rows *isa, char 
         b = b ? b : bind_text(st, 9, o->semantics ? o->semantics : "");
         b = b ? b : bind_text(st, 10, o->roles ? o->roles : "");
         b = b ? b : sqlite3_bind_int64(st, 11, o->reg_bits);
+        if (!b && o->wide_form) {
+            const pulleyprof_opcode *w = isa_rows_named(isa, o->wide_form);
+            b = w ? sqlite3_bind_int64(st, 12, w->id) : SQLITE_MISUSE;
+        }
         rc = pdb_run(p, st, b, err, errcap);
     }
     if (pdb_finalize(p, st, err, errcap) || rc)

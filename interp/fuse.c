@@ -174,7 +174,7 @@ static void cover_blocks(work *w)
         const pvm_insn *in = &w->s[i].insn;
         const pvm_format_info *fmt = pvm_insn_format(in);
         fu_insn *k = &w->keys[i];
-        k->op = in->op;
+        k->op = (uint16_t)pvm_op_wide(in->op); /* a macro op's part names the wide form */
         k->nregs = fmt->nregs;
         for (unsigned r = 0; r < fmt->nregs; r++)
             k->reg[r] = (uint8_t)(in->reg[r] + (fmt->reg[r] == PVM_REG_F ? 32 : 0));
@@ -197,7 +197,8 @@ static void cover_blocks(work *w)
 }
 
 /* The instruction an item of the new code is: a copy of its single
- * instruction, or its macro op with the parts' operands. */
+ * instruction, or its macro op with the parts' operands (a narrow form's
+ * immediate, a value, goes into the wide form's field as it is). */
 static void item_insn(const work *w, uint32_t i, pvm_insn *out)
 {
     const slot *s = &w->s[i];

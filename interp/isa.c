@@ -78,6 +78,17 @@ int pvm_op_by_name(const char *name, size_t len)
     return -1;
 }
 
+/* Per opcode, its wide form + 1 (0: none). */
+static const uint16_t wide_of[PVM_OP_END] = {
+#define WIDE(narrow, wide) [PVM_OP_##narrow] = PVM_OP_##wide + 1,
+#include "opcodes.def"
+};
+
+unsigned pvm_op_wide(unsigned op)
+{
+    return op < PVM_OP_END && wide_of[op] ? wide_of[op] - 1u : op;
+}
+
 unsigned pvm_op_count(void)
 {
     unsigned count = 0;
@@ -112,8 +123,10 @@ uint64_t pvm_isa_hash(void)
         if (!info->name)
             continue;
         const pvm_format_info *fmt = &pvm_formats[info->format];
-        uint8_t row[6] = {(uint8_t)op, (uint8_t)(op >> 8), info->flags, info->length,
-                          fmt->nregs, fmt->nimms};
+        unsigned wide = pvm_op_wide(op);
+        uint8_t row[8] = {(uint8_t)op,     (uint8_t)(op >> 8),     info->flags, info->length,
+                          fmt->nregs,      fmt->nimms,             (uint8_t)wide,
+                          (uint8_t)(wide >> 8)};
         h = fnv1a(h, info->name, strlen(info->name) + 1);
         h = fnv1a(h, row, sizeof row);
         h = fnv1a(h, fmt->reg, fmt->nregs);

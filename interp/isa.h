@@ -218,13 +218,16 @@ extern const pvm_op_info pvm_ops[PVM_OP_END];
 const pvm_op_info *pvm_op_lookup(unsigned op);
 /* The opcode with this mnemonic, or -1. */
 int pvm_op_by_name(const char *name, size_t len);
+/* The opcode that op is matched as by n-grams and macro ops: the `wide`
+ * of its WIDE row (the same operation with a wider immediate), else op. */
+unsigned pvm_op_wide(unsigned op);
 /* Number of opcodes in the table (primary and extended), and how many of
  * them are macro ops. */
 unsigned pvm_op_count(void);
 unsigned pvm_macro_count(void);
 /* FNV-1a hash over every row of the table (names, formats with their
  * operand classes, roles and immediates, flags, opcode numbers, macro
- * parts): identifies the ISA a profile or module was made with. */
+ * parts, wide forms): identifies the ISA a profile or module was made with. */
 uint64_t pvm_isa_hash(void);
 
 /* The stored forms of a format (the profile database's `opcodes` rows):

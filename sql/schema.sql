@@ -1,4 +1,4 @@
--- schema.sql - the profile database's tables, schema version 6.
+-- schema.sql - the profile database's tables, schema version 7.
 --
 -- Written by pulley-collect (collect/), read by sql/queries, notebooks and
 -- analyze/.  A database is identified by PRAGMA application_id = 0x50564D50
@@ -50,6 +50,9 @@
 --      runs.functions_cut_short; opcodes.reg_bits 0 for code not in
 --      Pulley's encoding; opcodes.length 0 for an opcode whose length
 --      varies.  The checksum covers the new columns of such runs.
+--   7  opcodes.wide_form: an opcode that is another's operation with a
+--      narrower immediate names that one (NULL: none, as in migrated
+--      rows), so that n-grams and macro ops match the two as one.
 --
 -- Identifiers: every run, module and function gets its own id, so several
 -- runs (from several machines) live side by side in one file.  Addresses
@@ -57,7 +60,7 @@
 -- start of a function.  Times are nanoseconds unless said otherwise.
 
 PRAGMA application_id = 1347833168; -- 0x50564D50, "PVMP"
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 
 -- One row per recorded program run.
 CREATE TABLE runs (
@@ -123,6 +126,11 @@ CREATE TABLE opcodes (
                                         -- byte each) or 5 (packed from bit 0, as
                                         -- versions 1 and 2 stored); 0: another encoding
                                         -- (read the stored instruction rows)
+  wide_form  INTEGER,                   -- the id of the opcode this one is with a
+                                        -- wider immediate (the same registers, roles
+                                        -- and flags): n-grams and macro ops match this
+                                        -- one as that one, e.g. xconst8 as xconst64;
+                                        -- NULL: none (since version 7)
   PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 

@@ -116,6 +116,11 @@ typedef struct pulleyprof_opcode {
      * which the SQL extension can decode from raw code: 8.  0 for any other
      * encoding; readers then use the instruction rows stored by the library. */
     unsigned reg_bits;
+    /* The name of the row whose operation this one is, with a narrower
+     * immediate (Pulley's xconst8 is xconst64 with an 8-bit one): the same
+     * roles, operand count and flags.  The analysis and macro ops then
+     * match this opcode as that one.  NULL: none. */
+    const char *wide_form;
 } pulleyprof_opcode;
 
 /* One decoded instruction, filled by the ISA's decoder.  The library

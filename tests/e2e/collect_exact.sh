@@ -214,7 +214,7 @@ run 0 -o "$db" --exact -- "$PROGRAMS/fib.pasm"
 # fib(32) runs for about 0.15 s, long enough to be sampled on a loaded
 # machine (fib(25), 6 ms, once got no sample at all under CI).
 run 0 -o "$db" --freq 2000 --invoke fib -- "$PROGRAMS/fib.pasm" 32
-[ "$(sql 'PRAGMA user_version')" = 6 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
+[ "$(sql 'PRAGMA user_version')" = 7 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
 # The old run's rows carry no operands and say so; the new runs' rows do.
 [ "$(sql "SELECT group_concat(id || ':' || operands_stored || ':' ||
                               coalesce(functions_cut_short, 'null'), ' ') FROM runs")" = \
@@ -230,6 +230,12 @@ run 0 -o "$db" --freq 2000 --invoke fib -- "$PROGRAMS/fib.pasm" 32
     fail "migrated roles: $(sql 'SELECT name, roles, flags FROM opcodes WHERE run_id = 1')"
 [ "$(sql "SELECT flag_names FROM opcodes WHERE run_id = 1 AND name = 'ret'")" = "term traps return" ] ||
     fail "migrated flag names"
+# The old run's opcodes name no wide form; the new runs' narrow constants do.
+[ "$(sql "SELECT count(*) FROM opcodes WHERE run_id = 1 AND wide_form IS NOT NULL")" = 0 ] ||
+    fail "migrated wide forms"
+[ "$(sql "SELECT w.name FROM opcodes o JOIN opcodes w ON w.run_id = o.run_id AND w.id = o.wide_form
+          WHERE o.run_id = 3 AND o.name = 'xconst8'")" = xconst64 ] ||
+    fail "stored wide form: $(sql "SELECT * FROM opcodes WHERE run_id = 3 AND wide_form IS NOT NULL")"
 # The old rows are kept; the old edge goes to its own function; the old
 # run's unmapped count is unknown; the new runs are whole.
 [ "$(sql "SELECT run_id, function_id, from_offset, to_offset, count, to_function_id

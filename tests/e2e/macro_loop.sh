@@ -63,6 +63,13 @@ grep -q "none.macros" "$tmp/err" || fail "missing set: $(cat "$tmp/err")"
 printf 'pulley-macros 1\nmacro m\n  part xadd64 x0 x1\n  part xadd64 x0 x0 x0\nend\n' >"$tmp/bad.macros"
 expect_status 1 "$PULLEY_MACROGEN" "$tmp/bad.macros" "$VM_OPS" "$tmp/gen"
 grep -q "macro op m: part 1, xadd64, takes 3 registers" "$tmp/err" || fail "bad set: $(cat "$tmp/err")"
+# A part names the wide form of a constant, which takes the narrow ones too.
+printf 'pulley-macros 1\nmacro k\n  part xconst8 x0 imm\n  part xadd64 x1 x1 x0\nend\n' >"$tmp/narrow.macros"
+expect_status 1 "$PULLEY_MACROGEN" "$tmp/narrow.macros" "$VM_OPS" "$tmp/gen"
+grep -q "macro op k: part 1, xconst8, is matched as xconst64" "$tmp/err" || fail "narrow part: $(cat "$tmp/err")"
+expect_status 1 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/narrow.macros"
+grep -q "narrow.macros: macro op k: part 1, xconst8, is matched as xconst64" "$tmp/err" ||
+    fail "narrow part evaluated: $(cat "$tmp/err")"
 expect_status 2 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/set.macros" --emit-macros "$tmp/x"
 
 [ -n "${MACROS:-}" ] || { echo "macro_loop: ok (baseline build)"; exit 0; }

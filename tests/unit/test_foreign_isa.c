@@ -116,6 +116,10 @@ static void the_library_refuses_a_table_that_is_not_one(void **state)
     pulleyprof_opcode bad_role[] = {{.id = 0, .name = "a", .roles = "w x", .length = 1}};
     pulleyprof_opcode no_name[] = {{.id = 0, .length = 1}};
     pulleyprof_opcode unknown_flag[] = {{.id = 0, .name = "a", .length = 1, .flags = 128}};
+    pulleyprof_opcode no_wide[] = {{.id = 0, .name = "a", .length = 2, .wide_form = "b"}};
+    pulleyprof_opcode unlike_wide[] = {
+        {.id = 0, .name = "c8", .operands = "x s8", .roles = "w", .length = 3, .wide_form = "c32"},
+        {.id = 1, .name = "c32", .operands = "x s32", .roles = "r", .length = 6}};
     pulleyprof_part part = {.opcode = 7, .regs = "", .imms = ""};
     pulleyprof_opcode dangling[] = {{.id = 0, .name = "m", .length = 1, .flags = PULLEYPROF_MACRO,
                                      .parts = (pulleyprof_part[]){part, part}, .nparts = 2}};
@@ -127,7 +131,9 @@ static void the_library_refuses_a_table_that_is_not_one(void **state)
                  {bad_role, 1, "a role is not r, w or rw"},
                  {no_name, 1, "it has no name"},
                  {unknown_flag, 1, "flags that are not PULLEYPROF_ flags"},
-                 {dangling, 1, "a part is no other row of the table"}};
+                 {dangling, 1, "a part is no other row of the table"},
+                 {no_wide, 1, "its wide_form names no other row of the table"},
+                 {unlike_wide, 2, "its wide_form differs in roles"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         pulleyprof_isa bad = {.name = "bad", .opcodes = cases[i].rows, .nopcodes = cases[i].n};
         pulleyprof_config cfg = {.db_path = db_path, .isa = &bad};

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "insn.h"
 #include "isa.h"
 
 static void every_opcode_has_a_name_a_format_and_semantics(void **state)
@@ -177,6 +178,37 @@ static void the_baseline_has_no_fused_operations(void **state)
     }
 }
 
+/* A WIDE row's narrow opcode is its wide one with a narrower immediate:
+ * the same registers, classes, roles and flags, one immediate whose every
+ * value the wide one holds; wide forms have none of their own. */
+static void a_narrow_form_is_its_wide_form_with_a_shorter_immediate(void **state)
+{
+    (void)state;
+    static const int64_t probes[] = {INT8_MIN, INT8_MAX, INT16_MIN, INT16_MAX, INT32_MIN,
+                                     INT32_MAX, UINT32_MAX, INT64_MIN, INT64_MAX, -1, 0};
+    unsigned narrow = 0;
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        unsigned wide = pvm_op_wide(op);
+        if (!pvm_ops[op].name || wide == op)
+            continue;
+        narrow++;
+        assert_non_null(pvm_op_lookup(wide));
+        assert_int_equal(pvm_op_wide(wide), wide);
+        const pvm_format_info *n = &pvm_formats[pvm_ops[op].format],
+                              *w = &pvm_formats[pvm_ops[wide].format];
+        assert_int_equal(pvm_ops[op].flags, pvm_ops[wide].flags);
+        assert_true(n->nregs == w->nregs && n->nimms == 1 && w->nimms == 1);
+        assert_memory_equal(n->reg, w->reg, n->nregs);
+        assert_memory_equal(n->role, w->role, n->nregs);
+        assert_true(pvm_imm_size(n->imm[0]) < pvm_imm_size(w->imm[0]));
+        for (size_t i = 0; i < sizeof probes / sizeof *probes; i++)
+            if (pvm_imm_fits((pvm_imm_kind)n->imm[0], probes[i]))
+                assert_true(pvm_imm_fits((pvm_imm_kind)w->imm[0], probes[i]));
+    }
+    assert_int_equal(pvm_op_wide(PVM_OP_xconst8), PVM_OP_xconst64);
+    assert_true(narrow >= 3);
+}
+
 static void isa_hash_is_stable(void **state)
 {
     (void)state;
@@ -227,6 +259,7 @@ int main(void)
         cmocka_unit_test(names_are_unique_and_found_by_lookup),
         cmocka_unit_test(branch_flag_matches_branch_operands),
         cmocka_unit_test(the_baseline_has_no_fused_operations),
+        cmocka_unit_test(a_narrow_form_is_its_wide_form_with_a_shorter_immediate),
         cmocka_unit_test(isa_hash_is_stable),
         cmocka_unit_test(trap_kinds_have_unique_names_and_wasm_messages),
     };

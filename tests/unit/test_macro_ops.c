@@ -106,8 +106,23 @@ typedef struct trial {
     uint8_t table_entries[3];
 } trial;
 
+/* op, or at random one of its narrow forms (WIDE rows: the same operation
+ * with a narrower immediate) that holds v: the fusion pass matches those
+ * as op and must carry v into op's wider field. */
+static unsigned some_form_of(unsigned op, int64_t v)
+{
+    unsigned forms[8], n = 0;
+    forms[n++] = op;
+    for (unsigned o = 0; o < PVM_OP_END && n < 8; o++)
+        if (o != op && pvm_ops[o].name && pvm_op_wide(o) == op &&
+            pvm_imm_fits((pvm_imm_kind)pvm_formats[pvm_ops[o].format].imm[0], v))
+            forms[n++] = o;
+    return forms[next_random() % n];
+}
+
 /* Random operands: each macro register a register of 0 .. NREGS_USED - 1
- * (so that several are often the same), each immediate random. */
+ * (so that several are often the same), each immediate random; a part
+ * with narrow forms is often written as one of them. */
 static void make_trial(unsigned op, trial *t)
 {
     const pvm_macro_info *info = pvm_ops[op].macro;
@@ -129,6 +144,8 @@ static void make_trial(unsigned op, trial *t)
             p->reg[r] = reg[info->part[k].reg[r]];
         for (unsigned i = 0; i < pf->nimms; i++)
             p->imms[i] = imm[info->part[k].imm[i]];
+        if (pf->nimms == 1)
+            p->op = (uint16_t)some_form_of(p->op, p->imms[0]);
     }
     for (int e = 0; e < 3; e++)
         t->branch_to[e] = (int)(next_random() % 2);
@@ -331,11 +348,19 @@ static void macro_op_does_its_parts_work(void **state)
         pvm_trap_kind ka = pvm_vm_call(a, MAIN), kb = pvm_vm_call(b, MAIN);
         compare(&t, a, ka, b, kb, &la, &lb);
         /* The fusion pass turns the parts into this macro op (or one that
-         * covers them as well). */
+         * covers them as well); where it is this one, its bytes are those
+         * of the macro instruction run above. */
         pvm_error err;
         pvm_fuse_stats st;
         assert_int_equal(pvm_fuse_module(mb, &st, &err), 0);
         assert_true(st.insns_after < st.insns_before);
+        const pvm_function *fa = &ma->funcs[MAIN], *fb = &mb->funcs[MAIN];
+        pvm_insn first;
+        if (!pvm_decode(mb->code, mb->code_size, fb->offset, &first) &&
+            first.op == t.macro_op &&
+            (fa->size != fb->size || memcmp(ma->code + fa->offset, mb->code + fb->offset, fa->size)))
+            fail_msg("%s: the fusion pass wrote other bytes than the macro instruction's",
+                     pvm_ops[op].name);
         pvm_vm_free(a);
         pvm_vm_free(b);
         pvm_module_free(ma);

@@ -169,6 +169,21 @@ static int setup(void **state)
     for (int i = 0; i < 8; i++)
         tdb_count(&db, 6, 7, offs[i], counts[i]);
     tdb_exec(&db, "UPDATE opcodes SET flags = flags | 64 WHERE run_id = 6 AND name = 'xlt64_s'");
+    /* run 7, benchmark b7: one constant added in each width, 10 times, on
+     * an ISA whose xconst8 is xconst32 with a narrower immediate */
+    tdb_run(&db, 7, NULL, "b7", 1);
+    memset(&c, 0, sizeof c);
+    uint32_t w_offs[5];
+    w_offs[0] = (uint32_t)c.len, TC1(&c, T_XCONST8, 1, -7, 1);
+    w_offs[1] = (uint32_t)c.len, TC3(&c, T_XADD64, 2, 2, 1);
+    w_offs[2] = (uint32_t)c.len, TC1(&c, T_XCONST32, 1, 100000, 4);
+    w_offs[3] = (uint32_t)c.len, TC3(&c, T_XADD64, 2, 2, 1);
+    w_offs[4] = (uint32_t)c.len, TC0(&c, T_RET);
+    tdb_function(&db, 7, 8, "w", &c);
+    for (int i = 0; i < 5; i++)
+        tdb_count(&db, 7, 8, w_offs[i], 10);
+    tdb_exec(&db, "UPDATE opcodes SET wide_form = (SELECT id FROM opcodes WHERE run_id = 7 AND"
+                  " name = 'xconst32') WHERE run_id = 7 AND name = 'xconst8'");
     tdb_close(&db);
     return 0;
 }
@@ -576,6 +591,28 @@ static void adaptive_opcodes_are_in_no_ngram_unless_asked(void **state)
     an_profile_free(&p);
 }
 
+/* A narrow form is its wide form in n-grams and proposals: the two
+ * constants make one n-gram, and the op chosen names the wide form. */
+static void narrow_forms_are_mined_as_their_wide_form(void **state)
+{
+    (void)state;
+    an_profile p;
+    an_grams t = {0};
+    load(&p, "7");
+    assert_int_equal(an_mine(&p, 2, 0, &t), 0);
+    assert_true(gram(&p, &t, "xconst32", "xadd64", NULL)->count == 20);
+    assert_null(gram(&p, &t, "xconst8", "xadd64", NULL));
+    an_grams_free(&t);
+    an_proposals res;
+    an_proposals_opts o = {.max_n = 2, .top = 1, .min_saving = AN_MIN_SAVING};
+    assert_int_equal(an_proposals_compute(&p, &o, &res), 0);
+    assert_int_equal(res.n, 1);
+    assert_string_equal(res.props[0].shape.macro.part[0].op, "xconst32");
+    assert_true(near(res.props[0].cumulative, 20.0 / 50)); /* both pairs fuse */
+    an_proposals_free(&res);
+    an_profile_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -592,6 +629,7 @@ int main(void)
         cmocka_unit_test(ops_made_useless_by_later_ones_are_dropped),
         cmocka_unit_test(evaluate_fixed_ops),
         cmocka_unit_test(adaptive_opcodes_are_in_no_ngram_unless_asked),
+        cmocka_unit_test(narrow_forms_are_mined_as_their_wide_form),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
