@@ -128,7 +128,12 @@ static inline bool pvm_is_insn_start(const pvm_module *m, uint64_t off)
     return off < m->code_size && (m->insn_starts[off >> 3] >> (off & 7)) & 1;
 }
 
-/* Record a trap raised by the instruction at pc; returns its kind. */
+/* Record a trap raised by the instruction at pc; returns its kind.  The
+ * empty asm hides that the result is the argument: a compiler that knows
+ * it keeps the kind in a callee-saved register across the call instead of
+ * making `return pvm_trap_at(...)` a tail call, and with tail-call
+ * dispatch a handler such as ret then saves and restores that register on
+ * every execution. */
 __attribute__((noinline, cold)) static pvm_trap_kind
 pvm_trap_at(pvm_vm *vm, const uint8_t *pc, pvm_trap_kind kind)
 {
@@ -137,6 +142,7 @@ pvm_trap_at(pvm_vm *vm, const uint8_t *pc, pvm_trap_kind kind)
     vm->trap = kind;
     vm->trap_func = func;
     vm->trap_offset = (uint32_t)(off - vm->module->funcs[func].offset);
+    __asm__("" : "+r"(kind));
     return kind;
 }
 
