@@ -121,15 +121,17 @@ static int evaluate_file(an_profile *p, const char *file, an_format fmt)
             fprintf(stderr, "pulley-ngrams: %s: %s\n", file, err);
             goto out;
         }
-        for (unsigned j = 0; j < pats[k].n; j++)
-            if (pats[k].op[j] < p->nops && p->opwide[pats[k].op[j]] != pats[k].op[j]) {
+        for (unsigned j = 0; j < pats[k].n; j++) {
+            unsigned op = pats[k].op[j];
+            if (op < p->nops && p->opwide[op] != op) {
+                const char *wide = p->opnames[p->opwide[op]];
                 fprintf(stderr,
                         "pulley-ngrams: %s: macro op %s: part %u, %s, is matched as %s (the same"
                         " with a wider immediate): name %s\n",
-                        file, set.macros[k].name, j + 1, set.macros[k].part[j].op,
-                        p->opnames[p->opwide[pats[k].op[j]]], p->opnames[p->opwide[pats[k].op[j]]]);
+                        file, set.macros[k].name, j + 1, set.macros[k].part[j].op, wide, wide);
                 goto out;
             }
+        }
     }
     if (an_evaluate(p, pats, set.n, marginal, per_bench) != 0) {
         fprintf(stderr, "pulley-ngrams: out of memory\n");

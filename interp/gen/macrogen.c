@@ -145,11 +145,11 @@ static void describe(const fu_macro *m, macro_row *row)
         if (op < 0)
             die("%s: macro op %s: part %u, %s, is not an opcode of the baseline", set_path,
                 m->name, k + 1, pt->op);
+        const char *wide = pvm_ops[pvm_op_wide((unsigned)op)].name;
         if (pvm_op_wide((unsigned)op) != (unsigned)op)
             die("%s: macro op %s: part %u, %s, is matched as %s (the same with a wider "
                 "immediate): name %s",
-                set_path, m->name, k + 1, pt->op, pvm_ops[pvm_op_wide((unsigned)op)].name,
-                pvm_ops[pvm_op_wide((unsigned)op)].name);
+                set_path, m->name, k + 1, pt->op, wide, wide);
         const pvm_op_info *info = &pvm_ops[op];
         const pvm_format_info *fmt = &pvm_formats[info->format];
         unsigned ends = PVM_FLAG_BRANCH | PVM_FLAG_TERM | PVM_FLAG_CALL | PVM_FLAG_RETURN;
