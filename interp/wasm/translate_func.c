@@ -73,10 +73,7 @@ static void prologue(tr_func *t)
         zero_ready = true;
         tr_frame_store(t, TR_X, TR_FRAME_INDEX(t->home[i]), TR_SCRATCH2);
     }
-    for (uint32_t i = 0; i < t->nconsts; i++)
-        if (t->consts[i].reg != TR_NOREG)
-            tr_const(t, t->consts[i].cls, t->consts[i].reg, t->consts[i].bits);
-    t->last_def = false;
+    tr_load_hoisted_consts(t, 0);
 }
 
 void tr_return(tr_func *t)
@@ -184,6 +181,7 @@ int tr_function(tr_module *mod, uint32_t index, pvm_buf *out)
                 tr_fail(&t, "%s", err.msg);
                 break;
             }
+            t.pos++;
             if (t.dead && tr_dead_code(&t, &in))
                 continue;
             tr_const_pool_unpin(&t);

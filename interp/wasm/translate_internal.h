@@ -50,9 +50,13 @@ typedef int32_t tr_loc;
 #define TR_IS_FRAME(loc) ((loc) < 0)
 #define TR_FRAME_INDEX(loc) ((uint32_t)(-1 - (loc)))
 
-/* A constant hoisted into a register by the prologue (reg TR_NOREG: not). */
+/* A constant hoisted into a register (reg TR_NOREG: not) for the
+ * instruction positions [lo, hi]: the whole body (lo 0), loaded by the
+ * prologue, or an outermost loop (lo: the loop's position), loaded where
+ * the loop is entered. */
 typedef struct tr_creg {
     uint64_t bits, weight;
+    uint32_t lo, hi;
     uint8_t cls, reg;
 } tr_creg;
 #define TR_NOREG 0xFF
@@ -124,6 +128,7 @@ typedef struct tr_func {
     bool has_frame;       /* push_frame (the function calls) */
     tr_creg *consts;      /* constants of the body, some hoisted */
     uint32_t nconsts;
+    uint32_t pos;         /* position of the instruction being translated (from 1) */
 
     /* The operand stack model. */
     tr_val *stack;
@@ -187,6 +192,11 @@ static inline void tr_label_here(tr_func *t)
 }
 /* The constant pool of the planned function (tr_func.cfree). */
 void tr_const_pool_init(tr_func *t);
+/* The register holding constant `bits` of class cls at the current
+ * position, or TR_NOREG. */
+unsigned tr_hoisted_const(const tr_func *t, unsigned cls, uint64_t bits);
+/* Load the constants hoisted for [from, ...] (0: the whole body). */
+void tr_load_hoisted_consts(tr_func *t, uint32_t from);
 /* A new Wasm instruction: the pool registers the last one read may go. */
 static inline void tr_const_pool_unpin(tr_func *t)
 {

@@ -14,8 +14,11 @@
  * meet share a register, a local whose range holds no call may take a
  * caller-saved register above the operand stack (nothing clobbers it
  * there), the others take callee-saved ones; the locals left over live in
- * frame slots, the constants left over are materialised where they are
- * used.
+ * frame slots.  A constant left without a register may still have one
+ * through an outermost loop that uses it: a caller-saved register free
+ * there if the loop makes no call, or a callee-saved one saved anyway
+ * (loaded where the loop is entered).  The constants left over after that
+ * are materialised where they are used.
  */
 #include <stdlib.h>
 
@@ -23,7 +26,10 @@
 #include "wasm_reader.h"
 
 enum {
-    MAX_CONSTS = 64, /* distinct constants considered for a register */
+    /* Distinct constants considered for a register through the whole
+     * body, and in all (with those of single loops). */
+    MAX_BODY_CONSTS = 64,
+    MAX_CONSTS = 256,
     /* A hoisted constant costs its load per call, and in a callee-saved
      * register a push and a pop too: it must be used in a loop, or that
      * much more. */
@@ -48,15 +54,20 @@ static bool is_call(unsigned op)
     }
 }
 
-/* The constant entry for (cls, bits), added if new and there is room. */
-static tr_creg *const_entry(tr_func *t, unsigned cls, uint64_t bits)
+/* The constant entry for (cls, bits) used in the outermost loop at
+ * position loop (0: outside loops), added if new and there is room. */
+static tr_creg *const_entry(tr_func *t, unsigned cls, uint64_t bits, uint32_t loop)
 {
-    for (uint32_t i = 0; i < t->nconsts; i++)
-        if (t->consts[i].cls == cls && t->consts[i].bits == bits)
+    uint32_t body_consts = 0;
+    for (uint32_t i = 0; i < t->nconsts; i++) {
+        if (t->consts[i].cls == cls && t->consts[i].bits == bits && t->consts[i].lo == loop)
             return &t->consts[i];
-    if (t->nconsts == MAX_CONSTS)
+        body_consts += t->consts[i].lo == 0;
+    }
+    if (t->nconsts == MAX_CONSTS || (loop == 0 && body_consts == MAX_BODY_CONSTS))
         return NULL;
-    t->consts[t->nconsts] = (tr_creg){.bits = bits, .cls = (uint8_t)cls, .reg = TR_NOREG};
+    t->consts[t->nconsts] =
+        (tr_creg){.bits = bits, .lo = loop, .cls = (uint8_t)cls, .reg = TR_NOREG};
     return &t->consts[t->nconsts++];
 }
 
@@ -182,6 +193,19 @@ static void live_ranges(tr_func *t, local_facts *lf, const scan *sc)
     }
 }
 
+/* A constant's entry for an outermost loop lives through that loop; its
+ * entry for the whole body through the whole body. */
+static void const_ranges(tr_func *t, const local_facts *lf, const scan *sc)
+{
+    for (uint32_t i = 0; i < t->nconsts; i++) {
+        tr_creg *c = &t->consts[i];
+        c->hi = lf->end;
+        for (uint32_t l = 0; c->lo != 0 && l < sc->nloops; l++)
+            if (sc->loops[l].start == c->lo)
+                c->hi = sc->loops[l].end;
+    }
+}
+
 /* Weights of locals and constants, calls, zeroing, live ranges. */
 static int first_pass(tr_func *t, local_facts *lf)
 {
@@ -200,19 +224,25 @@ static int first_pass(tr_func *t, local_facts *lf)
         lf->hi[i] = 0;
     }
     uint32_t loops = 0, pos = 0; /* loops: those around the instruction */
+    uint32_t outermost = NO_LOOP; /* the outermost of them (index) */
     if (!sc.failed)
         open_region(&sc, 0, false); /* the body */
-    tr_creg *last_const = NULL; /* the previous instruction's constant */
+    /* the previous instruction's constant: its entries for the body and
+     * for the outermost loop around it */
+    tr_creg *last_const[2] = {NULL, NULL};
     t->leaf = true;
     while (r.pos < r.end && !sc.failed) {
         pvm_wasm_insn in;
         if (pvm_wasm_insn_read(&r, &in) != 0)
             break; /* cannot happen: the body is valid */
         uint64_t w = UINT64_C(1) << (loops < 10 ? 3 * loops : 30);
-        tr_creg *c = NULL;
+        tr_creg *c[2] = {NULL, NULL};
         pos++;
         switch (in.op) {
-        case PVM_WASM_OP_LOOP: loops++; /* fall through */
+        case PVM_WASM_OP_LOOP:
+            if (loops++ == 0)
+                outermost = sc.nloops;
+            /* fall through */
         case PVM_WASM_OP_BLOCK:
         case PVM_WASM_OP_IF:
             open_region(&sc, pos, in.op == PVM_WASM_OP_LOOP);
@@ -229,14 +259,19 @@ static int first_pass(tr_func *t, local_facts *lf)
         case PVM_WASM_OP_I64_CONST:
         case PVM_WASM_OP_F32_CONST:
         case PVM_WASM_OP_F64_CONST:
-            c = const_entry(t, tr_class(pvm_wasm_ops[in.op].push), in.value);
-            if (c)
-                c->weight += w;
+            c[0] = const_entry(t, tr_class(pvm_wasm_ops[in.op].push), in.value, 0);
+            if (loops)
+                c[1] = const_entry(t, tr_class(pvm_wasm_ops[in.op].push), in.value,
+                                   sc.loops[outermost].start);
+            for (unsigned k = 0; k < 2; k++)
+                if (c[k])
+                    c[k]->weight += w;
             break;
         case PVM_WASM_OP_LOCAL_SET:
         case PVM_WASM_OP_LOCAL_TEE:
-            if (last_const) /* written straight into the local's home */
-                last_const->weight -= w;
+            for (unsigned k = 0; k < 2; k++) /* written straight into the local's home */
+                if (last_const[k])
+                    last_const[k]->weight -= w;
             /* fall through */
         case PVM_WASM_OP_LOCAL_GET: {
             uint32_t i = in.idx, here = sc.open[sc.nopen - 1];
@@ -264,12 +299,14 @@ static int first_pass(tr_func *t, local_facts *lf)
             if (!sc.failed)
                 lf->calls[lf->ncalls++] = pos;
         }
-        last_const = c;
+        last_const[0] = c[0];
+        last_const[1] = c[1];
     }
     lf->end = pos + 1;
     if (!sc.failed) {
         sc.regions[0].end = lf->end;
         live_ranges(t, lf, &sc);
+        const_ranges(t, lf, &sc);
     }
     free(sc.open);
     free(sc.first_region);
@@ -385,7 +422,7 @@ static uint32_t assign_once(plan *pl, const candidate *cands, uint32_t n, bool f
         const candidate *c = &cands[k];
         tr_creg *cr = c->is_const ? &t->consts[c->index] : NULL;
         unsigned cls = cr ? cr->cls : tr_class(t->ltype[c->index]);
-        uint32_t lo = cr ? 0 : lf->lo[c->index], hi = cr ? lf->end : lf->hi[c->index];
+        uint32_t lo = cr ? cr->lo : lf->lo[c->index], hi = cr ? cr->hi : lf->hi[c->index];
         /* Caller-saved registers keep what no call lies across. */
         uint32_t from = t->leaf || !holds_call(lf, lo, hi) ? 0 : ncaller[cls];
         unsigned r = TR_NOREG;
@@ -408,14 +445,56 @@ static uint32_t assign_once(plan *pl, const candidate *cands, uint32_t n, bool f
     return t->nframe;
 }
 
+/* Constants left without a register for the whole body may still have
+ * one through an outermost loop that uses them (loaded where the loop is
+ * entered): a caller-saved register if the loop makes no call, or a
+ * callee-saved one that is saved anyway.  cands: room for every entry. */
+static void assign_loop_consts(plan *pl, candidate *cands, bool frame)
+{
+    tr_func *t = pl->t;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < t->nconsts; i++) {
+        const tr_creg *c = &t->consts[i];
+        if (c->lo == 0 || c->weight < MIN_CONST_WEIGHT)
+            continue;
+        bool whole_has_reg = false;
+        for (uint32_t k = 0; k < t->nconsts; k++)
+            if (t->consts[k].lo == 0 && t->consts[k].cls == c->cls &&
+                t->consts[k].bits == c->bits)
+                whole_has_reg = t->consts[k].reg != TR_NOREG;
+        if (!whole_has_reg)
+            cands[n++] = (candidate){c->weight, i, true};
+    }
+    qsort(cands, n, sizeof *cands, hottest_first);
+    uint8_t pool[2][32];
+    uint32_t ncaller[2], npool[2] = {home_pool(t, frame, pool[TR_X], &ncaller[TR_X]),
+                                     home_pool(t, false, pool[TR_F], &ncaller[TR_F])};
+    for (uint32_t k = 0; k < n; k++) {
+        tr_creg *cr = &t->consts[cands[k].index];
+        unsigned cls = cr->cls;
+        uint32_t from = t->leaf || !holds_call(pl->lf, cr->lo, cr->hi) ? 0 : ncaller[cls];
+        for (uint32_t j = from; j < npool[cls] && cr->reg == TR_NOREG; j++) {
+            unsigned r = pool[cls][j];
+            if ((j >= ncaller[cls] && !(t->saved[cls] >> r & 1)) ||
+                !fits(&pl->ranges[cls][r], cr->lo, cr->hi))
+                continue;
+            take(pl, &pl->ranges[cls][r], cr->lo, cr->hi);
+            cr->reg = (uint8_t)r;
+        }
+    }
+}
+
 static int assign(tr_func *t, const local_facts *lf, candidate *cands, uint32_t n)
 {
     qsort(cands, n, sizeof *cands, hottest_first);
     plan pl = {.t = t, .lf = lf};
     uint64_t stack_top = (uint64_t)t->sbase + t->func->max_stack;
     bool frame = stack_top > TR_NSLOTREGS;
-    if (assign_once(&pl, cands, n, frame) > 0 && !frame) /* x29 is needed as frame base */
+    if (assign_once(&pl, cands, n, frame) > 0 && !frame) { /* x29 is needed as frame base */
+        frame = true;
         assign_once(&pl, cands, n, true);
+    }
+    assign_loop_consts(&pl, cands, frame);
     for (unsigned cls = 0; cls < 2; cls++)
         for (unsigned r = 0; r < 32; r++)
             free(pl.ranges[cls][r].span);
@@ -452,7 +531,7 @@ int tr_plan(tr_func *t)
                 cands[n++] = (candidate){weight[i], i, false};
         }
         for (uint32_t i = 0; i < t->nconsts; i++)
-            if (t->consts[i].weight >= MIN_CONST_WEIGHT)
+            if (t->consts[i].lo == 0 && t->consts[i].weight >= MIN_CONST_WEIGHT)
                 cands[n++] = (candidate){t->consts[i].weight, i, true};
         rc = assign(t, &lf, cands, n);
         t->has_frame = !t->leaf;

@@ -165,11 +165,34 @@ void tr_const_pool_init(tr_func *t)
         if (!TR_IS_FRAME(t->home[i]))
             used[tr_class(t->ltype[i])] |= UINT32_C(1) << t->home[i];
     for (uint32_t i = 0; i < t->nconsts; i++)
-        if (t->consts[i].reg != TR_NOREG)
+        if (t->consts[i].reg != TR_NOREG && t->consts[i].lo == 0)
             used[t->consts[i].cls] |= UINT32_C(1) << t->consts[i].reg;
     uint32_t slots = ((UINT32_C(1) << TR_NSLOTREGS) - 1) & ~((UINT32_C(1) << t->sbase) - 1);
     for (unsigned cls = TR_X; cls <= TR_F; cls++)
         t->cfree[cls] = slots & ~used[cls];
+}
+
+unsigned tr_hoisted_const(const tr_func *t, unsigned cls, uint64_t bits)
+{
+    for (uint32_t i = 0; i < t->nconsts; i++) {
+        const tr_creg *c = &t->consts[i];
+        if (c->reg != TR_NOREG && c->cls == cls && c->bits == bits && c->lo <= t->pos &&
+            t->pos <= c->hi)
+            return c->reg;
+    }
+    return TR_NOREG;
+}
+
+void tr_load_hoisted_consts(tr_func *t, uint32_t from)
+{
+    for (uint32_t i = 0; i < t->nconsts; i++) {
+        const tr_creg *c = &t->consts[i];
+        if (c->reg == TR_NOREG || c->lo != from)
+            continue;
+        tr_const(t, c->cls, c->reg, c->bits);
+        t->cknown[c->cls] &= ~(UINT32_C(1) << c->reg); /* not the pool's any more */
+    }
+    t->last_def = false;
 }
 
 /* A pool register holding `bits`: one that already does, else one loaded
@@ -179,6 +202,11 @@ static unsigned pooled_const(tr_func *t, unsigned cls, uint64_t bits)
 {
     uint64_t top = (uint64_t)t->sbase + t->height;
     uint32_t pool = top < 32 ? t->cfree[cls] & ~((UINT32_C(1) << top) - 1) : 0;
+    for (uint32_t i = 0; i < t->nconsts; i++) { /* not those of a loop's constants */
+        const tr_creg *c = &t->consts[i];
+        if (c->reg != TR_NOREG && c->cls == cls && c->lo <= t->pos && t->pos <= c->hi)
+            pool &= ~(UINT32_C(1) << c->reg);
+    }
     uint32_t known = pool & t->cknown[cls];
     for (unsigned r = 0; known >> r; r++)
         if ((known >> r & 1) && t->ckbits[cls][r] == bits) {
@@ -213,10 +241,8 @@ unsigned tr_operand(tr_func *t, uint32_t d, unsigned scratch)
         tr_frame_load(t, cls, scratch, TR_FRAME_INDEX(t->home[v->local]));
         return scratch;
     case TV_CONST:
-        for (uint32_t i = 0; i < t->nconsts; i++)
-            if (t->consts[i].reg != TR_NOREG && t->consts[i].cls == cls &&
-                t->consts[i].bits == v->bits)
-                return t->consts[i].reg;
+        if ((r = tr_hoisted_const(t, cls, v->bits)) != TR_NOREG)
+            return r;
         if ((r = pooled_const(t, cls, v->bits)) != TR_NOREG)
             return r;
         if (TR_IS_FRAME(loc)) {

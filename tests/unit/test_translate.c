@@ -1,8 +1,9 @@
 /*
  * test_translate.c - what the Wasm-to-bytecode translator emits: locals
  * read in place and written by the instruction that computes them, leaf
- * functions without frames, loops free of moves and constants, a constant
- * loaded once per block, memory
+ * functions without frames, loops free of moves and constants (loaded
+ * where a loop is entered when the function calls), a constant loaded once
+ * per block, memory
  * accesses as bounds check + heap-base add + plain access, branches on
  * i32.eqz inverted; imports as trampolines, one host import per module and
  * name, so that the translation saves as .pbc and re-assembles; names from
@@ -106,6 +107,26 @@ static void add_of_locals_is_one_instruction(void **state)
     pvm_module_free(m);
 }
 
+/* The loop of in[0..n): *head, the first instruction of its body, and
+ * *back, the backward jump that ends it. */
+static void loop_bounds(const pvm_insn *in, size_t n, size_t *head, size_t *back)
+{
+    size_t at[64], pos = 0;
+    assert_true(n <= 64);
+    for (size_t i = 0; i < n; i++) {
+        at[i] = pos;
+        pos += in[i].length;
+    }
+    *head = *back = 0;
+    for (size_t i = 0; i < n; i++)
+        if (in[i].op == PVM_OP_jump && in[i].imm < 0) {
+            *back = i;
+            for (*head = 0; at[*head] != at[i] + (size_t)in[i].imm; ++*head)
+                ;
+        }
+    assert_true(*back > *head);
+}
+
 /* The counting loop's body (from its head to the backward jump) has no
  * moves and no constants: i += 1 adds a register hoisted before the loop. */
 static void loop_body_has_no_moves_or_constants(void **state)
@@ -113,25 +134,47 @@ static void loop_body_has_no_moves_or_constants(void **state)
     (void)state;
     pvm_module *m = translate("quality");
     pvm_insn in[64];
-    size_t n = insns(m, "sum", in, 64);
-    size_t at[64], pos = 0, head = 0, back = 0;
-    for (size_t i = 0; i < n; i++) {
-        at[i] = pos;
-        pos += in[i].length;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (in[i].op == PVM_OP_jump && in[i].imm < 0) {
-            back = i;
-            for (head = 0; at[head] != at[i] + (size_t)in[i].imm; head++)
-                ;
-        }
-    assert_true(back > head);
+    size_t n = insns(m, "sum", in, 64), head, back;
+    loop_bounds(in, n, &head, &back);
     for (size_t i = head; i <= back; i++) {
         assert_int_not_equal(in[i].op, PVM_OP_xmov);
         assert_int_not_equal(in[i].op, PVM_OP_xconst8);
     }
     assert_int_equal(back - head + 1, 5); /* compare, exit, add, add, jump */
     pvm_module_free(m);
+}
+
+/* In a function that calls, a loop that does not keeps its constants in
+ * caller-saved registers, loaded once before its head: none is loaded in
+ * the loop, none costs a push. */
+static void a_loop_without_calls_keeps_its_constants_in_registers(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "loop_after_call", in, 64), head, back;
+    loop_bounds(in, n, &head, &back);
+    int before[2] = {0, 0}; /* loads of 7 and of 1 before the head */
+    for (size_t i = 0; i < n; i++) {
+        if (in[i].op != PVM_OP_xconst8)
+            continue;
+        assert_true(i < head);
+        if (in[i].imm == 7 || in[i].imm == 1) {
+            before[in[i].imm == 1]++;
+            assert_true(in[i].reg[0] < 15); /* caller-saved, not scratch */
+        }
+    }
+    assert_int_equal(before[0], 1);
+    assert_int_equal(before[1], 1);
+    for (size_t i = 0; i < n; i++)
+        if (in[i].op == PVM_OP_xpush)
+            assert_true(in[i].reg[0] >= 16);
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    assert_int_equal(wt_value(inst, "loop_after_call", WT_ARGS(wt_i32(5))), 35);
+    assert_int_equal(wt_value(inst, "loop_after_call", WT_ARGS(wt_i32(0))), 0);
+    pvm_wasm_store_free(s);
 }
 
 /* A constant used twice in one block is materialised once, into a free
@@ -313,6 +356,7 @@ int main(void)
         cmocka_unit_test(leaf_function_computes_in_argument_registers),
         cmocka_unit_test(add_of_locals_is_one_instruction),
         cmocka_unit_test(loop_body_has_no_moves_or_constants),
+        cmocka_unit_test(a_loop_without_calls_keeps_its_constants_in_registers),
         cmocka_unit_test(a_constant_is_loaded_once_per_block),
         cmocka_unit_test(branch_on_eqz_is_inverted),
         cmocka_unit_test(memory_access_is_add_load),

@@ -22,6 +22,18 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $top)))
     (local.get $s))
+  ;; A function that calls, with a loop that does not: the loop's constants
+  ;; are loaded into caller-saved registers where the loop is entered.
+  (func $loop_after_call (export "loop_after_call") (param $n i32) (result i32)
+    (local $i i32) (local $s i32)
+    call $add_locals_marker
+    (block $done
+      (loop $top
+        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $s (i32.add (local.get $s) (i32.const 7)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $top)))
+    (local.get $s))
   ;; br_if on i32.eqz branches on the operand with br_if_not.
   (func $eqz (export "eqz") (param i32) (result i32)
     (block (br_if 0 (i32.eqz (local.get 0))) (return (i32.const 1)))
