@@ -6,36 +6,63 @@
  * Arguments go to registers by position (x[k] / f[k]); positions 16 and
  * above to the stack at sp + 8 * (k - 16), where the callee also leaves
  * results of those positions.  Operand-stack values below the arguments
- * that live in caller-saved registers are pushed around the call; locals
- * live across calls only in callee-saved registers or the frame.
+ * that live in caller-saved registers are pushed around the call, and so
+ * are the locals homed in caller-saved registers whose live range holds it
+ * (translate_plan.c); the other locals live across calls in callee-saved
+ * registers or the frame.
  */
 #include <stdio.h>
 
 #include "translate_internal.h"
 
+/* Is local i in a caller-saved register across the call being translated
+ * (so saved around it)? */
+static bool saved_around(const tr_func *t, uint32_t i)
+{
+    return !TR_IS_FRAME(t->home[i]) && t->home[i] < TR_SAVED_FIRST &&
+           t->live_lo[i] <= t->pos && t->pos <= t->live_hi[i];
+}
+
+static void push(tr_func *t, unsigned cls, unsigned r)
+{
+    tr_emit(t, cls == TR_X ? PVM_OP_xpush : PVM_OP_fpush, r, 0, 0, 0);
+}
+
+static void pop(tr_func *t, unsigned cls, unsigned r)
+{
+    tr_emit(t, cls == TR_X ? PVM_OP_xpop : PVM_OP_fpop, r, 0, 0, 0);
+}
+
 void tr_save_live(tr_func *t, uint32_t base)
 {
-    /* A local homed in a caller-saved register is dead across every call
-     * (translate_plan.c), but an entry may still read it after this one. */
-    for (uint32_t d = 0; d < base; d++)
-        if (t->stack[d].kind == TV_LOCAL && !TR_IS_FRAME(t->home[t->stack[d].local]) &&
-            t->home[t->stack[d].local] < TR_SAVED_FIRST)
+    /* A local homed in a caller-saved register is dead across the call
+     * unless saved around it (translate_plan.c), but an entry may still
+     * read it after this one. */
+    for (uint32_t d = 0; d < base; d++) {
+        uint32_t i = t->stack[d].local;
+        if (t->stack[d].kind == TV_LOCAL && !TR_IS_FRAME(t->home[i]) &&
+            t->home[i] < TR_SAVED_FIRST && !saved_around(t, i))
             tr_materialize(t, d);
+    }
     for (uint32_t d = 0; d < base; d++) {
         tr_loc loc = tr_slot_loc(t, d);
         if (t->stack[d].kind == TV_REG && !TR_IS_FRAME(loc))
-            tr_emit(t, tr_class(t->stack[d].type) == TR_X ? PVM_OP_xpush : PVM_OP_fpush,
-                    (unsigned)loc, 0, 0, 0);
+            push(t, tr_class(t->stack[d].type), (unsigned)loc);
     }
+    for (uint32_t i = 0; i < t->nlocals; i++)
+        if (saved_around(t, i))
+            push(t, tr_class(t->ltype[i]), (unsigned)t->home[i]);
 }
 
 void tr_restore_live(tr_func *t, uint32_t base)
 {
+    for (uint32_t i = t->nlocals; i-- > 0;)
+        if (saved_around(t, i))
+            pop(t, tr_class(t->ltype[i]), (unsigned)t->home[i]);
     for (uint32_t d = base; d-- > 0;) {
         tr_loc loc = tr_slot_loc(t, d);
         if (t->stack[d].kind == TV_REG && !TR_IS_FRAME(loc))
-            tr_emit(t, tr_class(t->stack[d].type) == TR_X ? PVM_OP_xpop : PVM_OP_fpop,
-                    (unsigned)loc, 0, 0, 0);
+            pop(t, tr_class(t->stack[d].type), (unsigned)loc);
     }
 }
 

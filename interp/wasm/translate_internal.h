@@ -118,6 +118,7 @@ typedef struct tr_func {
     uint8_t *ltype;
     tr_loc *home;
     bool *zero_init;
+    uint32_t *live_lo, *live_hi; /* live range (positions) of each local */
 
     /* The register plan. */
     bool leaf;

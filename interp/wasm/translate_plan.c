@@ -13,8 +13,9 @@
  * constants then get registers hottest first: locals whose ranges do not
  * meet share a register, a local whose range holds no call may take a
  * caller-saved register above the operand stack (nothing clobbers it
- * there), the others take callee-saved ones; the locals left over live in
- * frame slots.  A constant left without a register may still have one
+ * there), and so may one across few calls in a function without loops
+ * (saved around those calls); the others take callee-saved ones; the
+ * locals left over live in frame slots.  A constant left without a register may still have one
  * through an outermost loop that uses it: a caller-saved register free
  * there if the loop makes no call, or a callee-saved one saved anyway
  * (loaded where the loop is entered).  The constants left over after that
@@ -35,6 +36,13 @@ enum {
      * much more. */
     MIN_CONST_WEIGHT = 8,
     MIN_SAVED_CONST_WEIGHT = 24,
+    /* A local in a callee-saved register costs a push and a pop per call
+     * of its function, in a caller-saved one a push and a pop per call it
+     * lives across.  Where the function has no loop (its calls are cheap,
+     * the push and pop weigh), a local takes the second if it lives across
+     * one call that always runs (weight 2) or two that may not (in an if's
+     * arms, 1 each). */
+    SAVED_AROUND_CALLS = 2,
 };
 
 static bool is_call(unsigned op)
@@ -71,12 +79,19 @@ static tr_creg *const_entry(tr_func *t, unsigned cls, uint64_t bits, uint32_t lo
     return &t->consts[t->nconsts++];
 }
 
+/* A call: its position, and the loops around it. */
+typedef struct call_site {
+    uint32_t pos, loops;
+    bool in_arm; /* in an if's arm inside the innermost loop around it */
+} call_site;
+
 /* What the first pass learns about the locals beyond t's own fields. */
 typedef struct local_facts {
     uint64_t *weight;         /* uses, weighted by loop depth */
     uint32_t *lo, *hi;        /* live range, instruction positions */
-    uint32_t *calls;          /* positions of calls, increasing */
+    call_site *calls;         /* in increasing positions */
     uint32_t ncalls, end;     /* end: positions in the body */
+    uint32_t nloops;          /* loops in the body */
 } local_facts;
 
 /* A region of straight nesting: a block's, loop's or function's body, an
@@ -84,6 +99,7 @@ typedef struct local_facts {
 typedef struct region {
     uint32_t start, end;
     uint32_t loop;   /* the innermost loop holding it (its own, for a loop) */
+    bool arm;        /* an if's arm */
 } region;
 
 typedef struct loop_info {
@@ -139,7 +155,7 @@ static void open_region(scan *sc, uint32_t pos, bool is_loop)
                        &sc->failed);
     if (sc->failed)
         return;
-    sc->regions[sc->nregions] = (region){pos, pos, is_loop ? sc->nloops - 1 : outer};
+    sc->regions[sc->nregions] = (region){pos, pos, is_loop ? sc->nloops - 1 : outer, false};
     sc->open[sc->nopen++] = sc->nregions++;
 }
 
@@ -206,6 +222,20 @@ static void const_ranges(tr_func *t, const local_facts *lf, const scan *sc)
     }
 }
 
+/* Is the instruction being scanned in an if's arm, inside the innermost
+ * loop around it? */
+static bool in_arm(const scan *sc)
+{
+    for (uint32_t k = sc->nopen; k-- > 0;) {
+        const region *r = &sc->regions[sc->open[k]];
+        if (r->arm)
+            return true;
+        if (r->loop != NO_LOOP && sc->loops[r->loop].start == r->start)
+            return false;
+    }
+    return false;
+}
+
 /* Weights of locals and constants, calls, zeroing, live ranges. */
 static int first_pass(tr_func *t, local_facts *lf)
 {
@@ -246,10 +276,12 @@ static int first_pass(tr_func *t, local_facts *lf)
         case PVM_WASM_OP_BLOCK:
         case PVM_WASM_OP_IF:
             open_region(&sc, pos, in.op == PVM_WASM_OP_LOOP);
+            sc.regions[sc.nregions - 1].arm = in.op == PVM_WASM_OP_IF;
             break;
         case PVM_WASM_OP_ELSE: /* the then-arm ends, the else-arm begins */
             close_region(&sc, pos);
             open_region(&sc, pos, false);
+            sc.regions[sc.nregions - 1].arm = true;
             break;
         case PVM_WASM_OP_END: /* the function's own end closes nothing here */
             if (sc.nopen > 1)
@@ -297,7 +329,7 @@ static int first_pass(tr_func *t, local_facts *lf)
             t->leaf = false;
             lf->calls = grow(lf->calls, &sc.cap_calls, lf->ncalls, sizeof *lf->calls, &sc.failed);
             if (!sc.failed)
-                lf->calls[lf->ncalls++] = pos;
+                lf->calls[lf->ncalls++] = (call_site){pos, loops, in_arm(&sc)};
         }
         last_const[0] = c[0];
         last_const[1] = c[1];
@@ -307,6 +339,7 @@ static int first_pass(tr_func *t, local_facts *lf)
         sc.regions[0].end = lf->end;
         live_ranges(t, lf, &sc);
         const_ranges(t, lf, &sc);
+        lf->nloops = sc.nloops;
     }
     free(sc.open);
     free(sc.first_region);
@@ -317,19 +350,25 @@ static int first_pass(tr_func *t, local_facts *lf)
     return sc.failed ? tr_fail(t, "out of memory") : 0;
 }
 
-/* Does a call lie in [lo, hi]? */
-static bool holds_call(const local_facts *lf, uint32_t lo, uint32_t hi)
+/* The calls in [lo, hi], weighted by 8 per loop around them, and half as
+ * much in an if's arm (0: none). */
+static uint64_t call_weight(const local_facts *lf, uint32_t lo, uint32_t hi)
 {
     uint32_t a = 0, b = lf->ncalls;
     while (a < b) { /* the first call at or after lo */
         uint32_t m = a + (b - a) / 2;
-        if (lf->calls[m] < lo)
+        if (lf->calls[m].pos < lo)
             a = m + 1;
         else
             b = m;
     }
-    return a < lf->ncalls && lf->calls[a] <= hi;
+    uint64_t w = 0;
+    for (; a < lf->ncalls && lf->calls[a].pos <= hi && w < UINT32_MAX; a++)
+        w += UINT64_C(1) << ((lf->calls[a].loops < 10 ? 3 * lf->calls[a].loops : 30) + !lf->calls[a].in_arm);
+    return w;
 }
+
+
 
 /* A local or a constant wanting a register. */
 typedef struct candidate {
@@ -423,9 +462,20 @@ static uint32_t assign_once(plan *pl, const candidate *cands, uint32_t n, bool f
         tr_creg *cr = c->is_const ? &t->consts[c->index] : NULL;
         unsigned cls = cr ? cr->cls : tr_class(t->ltype[c->index]);
         uint32_t lo = cr ? cr->lo : lf->lo[c->index], hi = cr ? cr->hi : lf->hi[c->index];
-        /* Caller-saved registers keep what no call lies across. */
-        uint32_t from = t->leaf || !holds_call(lf, lo, hi) ? 0 : ncaller[cls];
+        /* Caller-saved registers keep what no call lies across, and in a
+         * function without loops a local across calls of weight at most
+         * SAVED_AROUND_CALLS, saved around them, unless a callee-saved
+         * register saved anyway is free. */
+        uint64_t calls = t->leaf ? 0 : call_weight(lf, lo, hi);
+        uint32_t from = calls == 0 ? 0 : ncaller[cls];
         unsigned r = TR_NOREG;
+        if (!cr && calls > 0 && calls <= SAVED_AROUND_CALLS && lf->nloops == 0) {
+            for (uint32_t j = ncaller[cls]; j < npool[cls] && r == TR_NOREG; j++)
+                if ((t->saved[cls] >> pool[cls][j] & 1) &&
+                    fits(&pl->ranges[cls][pool[cls][j]], lo, hi))
+                    r = pool[cls][j];
+            from = 0;
+        }
         for (uint32_t j = from; j < npool[cls] && r == TR_NOREG; j++)
             if (fits(&pl->ranges[cls][pool[cls][j]], lo, hi))
                 r = pool[cls][j];
@@ -472,7 +522,7 @@ static void assign_loop_consts(plan *pl, candidate *cands, bool frame)
     for (uint32_t k = 0; k < n; k++) {
         tr_creg *cr = &t->consts[cands[k].index];
         unsigned cls = cr->cls;
-        uint32_t from = t->leaf || !holds_call(pl->lf, cr->lo, cr->hi) ? 0 : ncaller[cls];
+        uint32_t from = t->leaf || call_weight(pl->lf, cr->lo, cr->hi) == 0 ? 0 : ncaller[cls];
         for (uint32_t j = from; j < npool[cls] && cr->reg == TR_NOREG; j++) {
             unsigned r = pool[cls][j];
             if ((j >= ncaller[cls] && !(t->saved[cls] >> r & 1)) ||
@@ -537,8 +587,8 @@ int tr_plan(tr_func *t)
         t->has_frame = !t->leaf;
     }
     free(weight);
-    free(lf.lo);
-    free(lf.hi);
+    t->live_lo = lf.lo;
+    t->live_hi = lf.hi;
     free(lf.calls);
     free(cands);
     return rc;

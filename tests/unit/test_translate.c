@@ -1,6 +1,7 @@
 /*
  * test_translate.c - what the Wasm-to-bytecode translator emits: locals
- * read in place and written by the instruction that computes them, leaf
+ * read in place and written by the instruction that computes them, saved
+ * around a call or by the prologue, leaf
  * functions without frames, loops free of moves and constants (loaded
  * where a loop is entered when the function calls), a constant loaded once
  * per block, memory
@@ -87,24 +88,65 @@ static void leaf_function_computes_in_argument_registers(void **state)
     pvm_module_free(m);
 }
 
-/* local.get a; local.get b; i32.add; local.set c: exactly one xadd32,
- * reading a's and b's registers, which live across a call (callee-saved
- * homes), and writing c's, which no call lies across (a caller-saved
- * register above the operand stack). */
+/* local.get a; local.get b; i32.add; local.set c: exactly one xadd32.
+ * a and b live across the function's only call, and the function has no
+ * loop: their homes are caller-saved registers, pushed before the call
+ * and popped after it, and the prologue saves no register.  c, which no
+ * call lies across, is in a caller-saved register too. */
 static void add_of_locals_is_one_instruction(void **state)
 {
     (void)state;
     pvm_module *m = translate("quality");
     pvm_insn in[64];
-    size_t n = insns(m, "locals", in, 64);
+    size_t n = insns(m, "locals", in, 64), call = n;
     assert_int_equal(count(in, n, PVM_OP_xadd32), 1);
     for (size_t i = 0; i < n; i++)
-        if (in[i].op == PVM_OP_xadd32) {
-            assert_true(in[i].reg[0] >= 2 && in[i].reg[0] < 15);
-            assert_true(in[i].reg[1] >= 16 && in[i].reg[1] < 30);
-            assert_true(in[i].reg[2] >= 16 && in[i].reg[2] < 30);
-        }
+        if (in[i].op == PVM_OP_call)
+            call = i;
+    assert_true(call >= 2 && call + 2 < n);
+    for (size_t i = 0; i < n; i++) {
+        if (in[i].op == PVM_OP_xpush || in[i].op == PVM_OP_xpop)
+            assert_true(in[i].reg[0] < 15);
+        if (in[i].op != PVM_OP_xadd32)
+            continue;
+        for (int k = 0; k < 3; k++)
+            assert_true(in[i].reg[k] >= 1 && in[i].reg[k] < 15);
+        /* a and b pushed right before the call, popped right after */
+        unsigned a = in[i].reg[1], b = in[i].reg[2];
+        assert_int_equal(in[call - 2].op, PVM_OP_xpush);
+        assert_int_equal(in[call - 1].op, PVM_OP_xpush);
+        assert_int_equal(in[call + 1].op, PVM_OP_xpop);
+        assert_int_equal(in[call + 2].op, PVM_OP_xpop);
+        assert_true((in[call - 2].reg[0] == a && in[call - 1].reg[0] == b) ||
+                    (in[call - 2].reg[0] == b && in[call - 1].reg[0] == a));
+        assert_int_equal(in[call + 1].reg[0], in[call - 1].reg[0]);
+        assert_int_equal(in[call + 2].reg[0], in[call - 2].reg[0]);
+    }
     pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    assert_int_equal(wt_value(inst, "locals", WT_ARGS(wt_i32(4))), 7);
+    pvm_wasm_store_free(s);
+}
+
+/* Locals across two calls that always run are in callee-saved registers,
+ * saved once by the prologue, not around each call. */
+static void locals_across_two_calls_are_callee_saved(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "two_calls", in, 64);
+    assert_int_equal(count(in, n, PVM_OP_call), 2);
+    assert_int_equal(count(in, n, PVM_OP_xpush), 2);
+    for (size_t i = 0; i < n; i++)
+        if (in[i].op == PVM_OP_xpush)
+            assert_true(in[i].reg[0] >= 16 && in[i].reg[0] < 30);
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    assert_int_equal(wt_value(inst, "two_calls", WT_ARGS(wt_i32(5))), 20);
+    pvm_wasm_store_free(s);
 }
 
 /* The loop of in[0..n): *head, the first instruction of its body, and
@@ -355,6 +397,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(leaf_function_computes_in_argument_registers),
         cmocka_unit_test(add_of_locals_is_one_instruction),
+        cmocka_unit_test(locals_across_two_calls_are_callee_saved),
         cmocka_unit_test(loop_body_has_no_moves_or_constants),
         cmocka_unit_test(a_loop_without_calls_keeps_its_constants_in_registers),
         cmocka_unit_test(a_constant_is_loaded_once_per_block),

@@ -13,6 +13,12 @@
     local.get $a local.get $b i32.add local.set $c
     local.get $c)
   (func $add_locals_marker)
+  ;; a and n live across two calls that always run: callee-saved homes.
+  (func $two_calls (export "two_calls") (param $n i32) (result i32) (local $a i32)
+    (local.set $a (i32.mul (local.get $n) (i32.const 3)))
+    call $add_locals_marker
+    call $add_locals_marker
+    (i32.add (local.get $a) (local.get $n)))
   ;; A counting loop: no moves inside, the constant 1 hoisted.
   (func $sum (export "sum") (param $n i32) (result i32) (local $i i32) (local $s i32)
     (block $done
