@@ -15,11 +15,11 @@
  * caller-saved register above the operand stack (nothing clobbers it
  * there), and so may one across few calls in a function without loops
  * (saved around those calls); the others take callee-saved ones; the
- * locals left over live in frame slots.  A constant left without a register may still have one
- * through an outermost loop that uses it: a caller-saved register free
- * there if the loop makes no call, or a callee-saved one saved anyway
- * (loaded where the loop is entered).  The constants left over after that
- * are materialised where they are used.
+ * locals left over live in frame slots.  A constant left without a
+ * register may still have one through an outermost loop that uses it: a
+ * caller-saved register free there if the loop makes no call, or a
+ * callee-saved one saved anyway (loaded where the loop is entered).  The
+ * constants left over after that are materialised where they are used.
  */
 #include <stdlib.h>
 
@@ -142,7 +142,7 @@ static void *grow(void *items, uint32_t *cap, uint32_t n, size_t size, bool *fai
     return g;
 }
 
-static void open_region(scan *sc, uint32_t pos, bool is_loop)
+static void open_region(scan *sc, uint32_t pos, bool is_loop, bool arm)
 {
     uint32_t outer = sc->nopen ? sc->regions[sc->open[sc->nopen - 1]].loop : NO_LOOP;
     if (is_loop) {
@@ -155,7 +155,7 @@ static void open_region(scan *sc, uint32_t pos, bool is_loop)
                        &sc->failed);
     if (sc->failed)
         return;
-    sc->regions[sc->nregions] = (region){pos, pos, is_loop ? sc->nloops - 1 : outer, false};
+    sc->regions[sc->nregions] = (region){pos, pos, is_loop ? sc->nloops - 1 : outer, arm};
     sc->open[sc->nopen++] = sc->nregions++;
 }
 
@@ -256,7 +256,7 @@ static int first_pass(tr_func *t, local_facts *lf)
     uint32_t loops = 0, pos = 0; /* loops: those around the instruction */
     uint32_t outermost = NO_LOOP; /* the outermost of them (index) */
     if (!sc.failed)
-        open_region(&sc, 0, false); /* the body */
+        open_region(&sc, 0, false, false); /* the body */
     /* the previous instruction's constant: its entries for the body and
      * for the outermost loop around it */
     tr_creg *last_const[2] = {NULL, NULL};
@@ -275,13 +275,11 @@ static int first_pass(tr_func *t, local_facts *lf)
             /* fall through */
         case PVM_WASM_OP_BLOCK:
         case PVM_WASM_OP_IF:
-            open_region(&sc, pos, in.op == PVM_WASM_OP_LOOP);
-            sc.regions[sc.nregions - 1].arm = in.op == PVM_WASM_OP_IF;
+            open_region(&sc, pos, in.op == PVM_WASM_OP_LOOP, in.op == PVM_WASM_OP_IF);
             break;
         case PVM_WASM_OP_ELSE: /* the then-arm ends, the else-arm begins */
             close_region(&sc, pos);
-            open_region(&sc, pos, false);
-            sc.regions[sc.nregions - 1].arm = true;
+            open_region(&sc, pos, false, true);
             break;
         case PVM_WASM_OP_END: /* the function's own end closes nothing here */
             if (sc.nopen > 1)
