@@ -361,12 +361,12 @@ static uint64_t call_weight(const local_facts *lf, uint32_t lo, uint32_t hi)
             b = m;
     }
     uint64_t w = 0;
-    for (; a < lf->ncalls && lf->calls[a].pos <= hi && w < UINT32_MAX; a++)
-        w += UINT64_C(1) << ((lf->calls[a].loops < 10 ? 3 * lf->calls[a].loops : 30) + !lf->calls[a].in_arm);
+    for (; a < lf->ncalls && lf->calls[a].pos <= hi && w < UINT32_MAX; a++) {
+        const call_site *c = &lf->calls[a];
+        w += UINT64_C(1) << ((c->loops < 10 ? 3 * c->loops : 30) + !c->in_arm);
+    }
     return w;
 }
-
-
 
 /* A local or a constant wanting a register. */
 typedef struct candidate {
