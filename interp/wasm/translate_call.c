@@ -15,12 +15,19 @@
 
 #include "translate_internal.h"
 
-/* Is local i in a caller-saved register across the call being translated
- * (so saved around it)? */
+/* Does the call being translated lie in s's live range? */
+static bool around_here(const tr_func *t, const tr_saved_local *s)
+{
+    return s->lo <= t->pos && t->pos <= s->hi;
+}
+
+/* Is local i saved around the call being translated? */
 static bool saved_around(const tr_func *t, uint32_t i)
 {
-    return !TR_IS_FRAME(t->home[i]) && t->home[i] < TR_SAVED_FIRST &&
-           t->live_lo[i] <= t->pos && t->pos <= t->live_hi[i];
+    for (uint32_t k = 0; k < t->naround; k++)
+        if (t->around[k].local == i)
+            return around_here(t, &t->around[k]);
+    return false;
 }
 
 static void push(tr_func *t, unsigned cls, unsigned r)
@@ -40,8 +47,7 @@ void tr_save_live(tr_func *t, uint32_t base)
      * read it after this one. */
     for (uint32_t d = 0; d < base; d++) {
         uint32_t i = t->stack[d].local;
-        if (t->stack[d].kind == TV_LOCAL && !TR_IS_FRAME(t->home[i]) &&
-            t->home[i] < TR_SAVED_FIRST && !saved_around(t, i))
+        if (t->stack[d].kind == TV_LOCAL && tr_caller_saved_home(t, i) && !saved_around(t, i))
             tr_materialize(t, d);
     }
     for (uint32_t d = 0; d < base; d++) {
@@ -49,16 +55,20 @@ void tr_save_live(tr_func *t, uint32_t base)
         if (t->stack[d].kind == TV_REG && !TR_IS_FRAME(loc))
             push(t, tr_class(t->stack[d].type), (unsigned)loc);
     }
-    for (uint32_t i = 0; i < t->nlocals; i++)
-        if (saved_around(t, i))
+    for (uint32_t k = 0; k < t->naround; k++) {
+        uint32_t i = t->around[k].local;
+        if (around_here(t, &t->around[k]))
             push(t, tr_class(t->ltype[i]), (unsigned)t->home[i]);
+    }
 }
 
 void tr_restore_live(tr_func *t, uint32_t base)
 {
-    for (uint32_t i = t->nlocals; i-- > 0;)
-        if (saved_around(t, i))
+    for (uint32_t k = t->naround; k-- > 0;) {
+        uint32_t i = t->around[k].local;
+        if (around_here(t, &t->around[k]))
             pop(t, tr_class(t->ltype[i]), (unsigned)t->home[i]);
+    }
     for (uint32_t d = base; d-- > 0;) {
         tr_loc loc = tr_slot_loc(t, d);
         if (t->stack[d].kind == TV_REG && !TR_IS_FRAME(loc))

@@ -201,8 +201,7 @@ int tr_function(tr_module *mod, uint32_t index, pvm_buf *out)
     free(t.ltype);
     free(t.home);
     free(t.zero_init);
-    free(t.live_lo);
-    free(t.live_hi);
+    free(t.around);
     free(t.stack);
     free(t.blocks);
     free(t.fixups);

@@ -61,6 +61,12 @@ typedef struct tr_creg {
 } tr_creg;
 #define TR_NOREG 0xFF
 
+/* A local homed in a caller-saved register although calls lie in its
+ * live range [lo, hi] (positions): saved around each of them. */
+typedef struct tr_saved_local {
+    uint32_t local, lo, hi;
+} tr_saved_local;
+
 /* An operand-stack entry. */
 typedef enum tr_kind {
     TV_REG,   /* in its slot's location */
@@ -118,7 +124,6 @@ typedef struct tr_func {
     uint8_t *ltype;
     tr_loc *home;
     bool *zero_init;
-    uint32_t *live_lo, *live_hi; /* live range (positions) of each local */
 
     /* The register plan. */
     bool leaf;
@@ -127,6 +132,8 @@ typedef struct tr_func {
     uint32_t nframe;      /* frame slots */
     uint32_t saved[2];    /* bit r: callee-saved register r of the class is used */
     bool has_frame;       /* push_frame (the function calls) */
+    tr_saved_local *around; /* locals saved around calls */
+    uint32_t naround;
     tr_creg *consts;      /* constants of the body, some hoisted */
     uint32_t nconsts;
     uint32_t pos;         /* position of the instruction being translated (from 1) */
@@ -193,6 +200,16 @@ static inline void tr_label_here(tr_func *t)
 }
 /* The constant pool of the planned function (tr_func.cfree). */
 void tr_const_pool_init(tr_func *t);
+/* Is local i's home a caller-saved register? */
+static inline bool tr_caller_saved_home(const tr_func *t, uint32_t i)
+{
+    return !TR_IS_FRAME(t->home[i]) && t->home[i] < TR_SAVED_FIRST;
+}
+/* Does hoisted constant c hold its register at the current position? */
+static inline bool tr_const_held(const tr_func *t, const tr_creg *c)
+{
+    return c->reg != TR_NOREG && c->lo <= t->pos && t->pos <= c->hi;
+}
 /* The register holding constant `bits` of class cls at the current
  * position, or TR_NOREG. */
 unsigned tr_hoisted_const(const tr_func *t, unsigned cls, uint64_t bits);

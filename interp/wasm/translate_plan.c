@@ -558,6 +558,21 @@ static int assign(tr_func *t, const local_facts *lf, candidate *cands, uint32_t 
     return 0;
 }
 
+/* The locals in caller-saved registers with calls in their live ranges
+ * (tr_func.around): the translation saves them around those calls. */
+static int list_saved_around(tr_func *t, const local_facts *lf)
+{
+    for (uint32_t i = 0; i < t->nlocals; i++)
+        if (!t->leaf && tr_caller_saved_home(t, i) && call_weight(lf, lf->lo[i], lf->hi[i]) > 0) {
+            tr_saved_local *g = realloc(t->around, (t->naround + 1) * sizeof *g);
+            if (!g)
+                return tr_fail(t, "out of memory");
+            t->around = g;
+            t->around[t->naround++] = (tr_saved_local){i, lf->lo[i], lf->hi[i]};
+        }
+    return 0;
+}
+
 int tr_plan(tr_func *t)
 {
     size_t n1 = (size_t)t->nlocals + 1;
@@ -584,9 +599,11 @@ int tr_plan(tr_func *t)
         rc = assign(t, &lf, cands, n);
         t->has_frame = !t->leaf;
     }
+    if (rc == 0)
+        rc = list_saved_around(t, &lf);
     free(weight);
-    t->live_lo = lf.lo;
-    t->live_hi = lf.hi;
+    free(lf.lo);
+    free(lf.hi);
     free(lf.calls);
     free(cands);
     return rc;

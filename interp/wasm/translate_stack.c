@@ -176,8 +176,7 @@ unsigned tr_hoisted_const(const tr_func *t, unsigned cls, uint64_t bits)
 {
     for (uint32_t i = 0; i < t->nconsts; i++) {
         const tr_creg *c = &t->consts[i];
-        if (c->reg != TR_NOREG && c->cls == cls && c->bits == bits && c->lo <= t->pos &&
-            t->pos <= c->hi)
+        if (c->cls == cls && c->bits == bits && tr_const_held(t, c))
             return c->reg;
     }
     return TR_NOREG;
@@ -204,7 +203,7 @@ static unsigned pooled_const(tr_func *t, unsigned cls, uint64_t bits)
     uint32_t pool = top < 32 ? t->cfree[cls] & ~((UINT32_C(1) << top) - 1) : 0;
     for (uint32_t i = 0; i < t->nconsts; i++) { /* not those of a loop's constants */
         const tr_creg *c = &t->consts[i];
-        if (c->reg != TR_NOREG && c->cls == cls && c->lo <= t->pos && t->pos <= c->hi)
+        if (c->cls == cls && tr_const_held(t, c))
             pool &= ~(UINT32_C(1) << c->reg);
     }
     uint32_t known = pool & t->cknown[cls];
