@@ -851,6 +851,158 @@ OPCODE(fle64)
     NEXT();
 END_OPCODE
 
+/* ---- integer operations with a constant operand ----------------------- */
+
+OPCODE(xadd32_imm)
+    X(A) = (uint32_t)(X(B) + (uint64_t)(int64_t)IMM_S32);
+    NEXT();
+END_OPCODE
+
+OPCODE(xadd64_imm)
+    X(A) = X(B) + (uint64_t)(int64_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xmul32_imm)
+    X(A) = (uint32_t)(X(B) * (uint64_t)(int64_t)IMM_S32);
+    NEXT();
+END_OPCODE
+
+OPCODE(xmul64_imm)
+    X(A) = X(B) * (uint64_t)(int64_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xband32_imm)
+    X(A) = (uint32_t)(X(B) & (uint64_t)(int64_t)IMM_S32);
+    NEXT();
+END_OPCODE
+
+OPCODE(xband64_imm)
+    X(A) = X(B) & (uint64_t)(int64_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xbor32_imm)
+    X(A) = (uint32_t)(X(B) | (uint64_t)(int64_t)IMM_S32);
+    NEXT();
+END_OPCODE
+
+OPCODE(xbor64_imm)
+    X(A) = X(B) | (uint64_t)(int64_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xbxor32_imm)
+    X(A) = (uint32_t)(X(B) ^ (uint64_t)(int64_t)IMM_S32);
+    NEXT();
+END_OPCODE
+
+OPCODE(xbxor64_imm)
+    X(A) = X(B) ^ (uint64_t)(int64_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xshl32_imm)
+    X(A) = (uint32_t)((uint32_t)X(B) << (IMM_S32 & 31));
+    NEXT();
+END_OPCODE
+
+OPCODE(xshl64_imm)
+    X(A) = X(B) << (IMM_S32 & 63);
+    NEXT();
+END_OPCODE
+
+OPCODE(xshr32_s_imm)
+    X(A) = (uint32_t)((int32_t)X(B) >> (IMM_S32 & 31));
+    NEXT();
+END_OPCODE
+
+OPCODE(xshr32_u_imm)
+    X(A) = (uint32_t)X(B) >> (IMM_S32 & 31);
+    NEXT();
+END_OPCODE
+
+OPCODE(xshr64_s_imm)
+    X(A) = (uint64_t)((int64_t)X(B) >> (IMM_S32 & 63));
+    NEXT();
+END_OPCODE
+
+OPCODE(xshr64_u_imm)
+    X(A) = X(B) >> (IMM_S32 & 63);
+    NEXT();
+END_OPCODE
+
+OPCODE(xrotl32_imm)
+    X(A) = num_rotl32((uint32_t)X(B), (unsigned)IMM_S32);
+    NEXT();
+END_OPCODE
+
+OPCODE(xrotl64_imm)
+    X(A) = num_rotl64(X(B), (unsigned)IMM_S32);
+    NEXT();
+END_OPCODE
+
+OPCODE(xeq32_imm)
+    X(A) = (uint32_t)X(B) == (uint32_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xeq64_imm)
+    X(A) = X(B) == (uint64_t)(int64_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xne32_imm)
+    X(A) = (uint32_t)X(B) != (uint32_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xne64_imm)
+    X(A) = X(B) != (uint64_t)(int64_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xlt32_s_imm)
+    X(A) = (int32_t)X(B) < IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xlt32_u_imm)
+    X(A) = (uint32_t)X(B) < (uint32_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xlt64_s_imm)
+    X(A) = (int64_t)X(B) < (int64_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xlt64_u_imm)
+    X(A) = X(B) < (uint64_t)(int64_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xgt32_s_imm)
+    X(A) = (int32_t)X(B) > IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xgt32_u_imm)
+    X(A) = (uint32_t)X(B) > (uint32_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xgt64_s_imm)
+    X(A) = (int64_t)X(B) > (int64_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
+OPCODE(xgt64_u_imm)
+    X(A) = X(B) > (uint64_t)(int64_t)IMM_S32;
+    NEXT();
+END_OPCODE
+
 /* ==== extended opcodes ================================================= */
 
 OPCODE(heap_size)

@@ -45,6 +45,16 @@ enum {
     SAVED_AROUND_CALLS = 2,
 };
 
+/* Does Wasm op `op` take the constant pushed just before it (entries
+ * last[0..1], either may be absent) as an immediate operand? */
+static bool is_immediate(tr_creg *const last[2], unsigned op)
+{
+    const tr_creg *c = last[0] ? last[0] : last[1];
+    uint16_t vm_op;
+    int32_t imm;
+    return c && tr_imm_form(op, c->bits, false, &vm_op, &imm);
+}
+
 static bool is_call(unsigned op)
 {
     switch (op) {
@@ -322,6 +332,10 @@ static int first_pass(tr_func *t, local_facts *lf)
             break;
         }
         default:
+            if (is_immediate(last_const, in.op))
+                for (unsigned k = 0; k < 2; k++) /* never in a register */
+                    if (last_const[k])
+                        last_const[k]->weight -= w;
             if (!is_call(in.op))
                 break;
             t->leaf = false;

@@ -84,6 +84,8 @@ typedef struct sem_case {
 #define X1(op, b, r) C1(op, U(b), U(r))
 #define X2(op, b, c, r) C2(op, U(b), U(c), U(r))
 #define X3(op, b, c, d, r) C3(op, U(b), U(c), U(d), U(r))
+/* x[a] = x[b] OP imm */
+#define XI(op, b, imm, r) {PVM_OP_##op, {U(b)}, (int64_t)(imm), U(r), PVM_TRAP_NONE, __LINE__}
 
 #define I32_MIN 0x80000000u
 #define I64_MIN UINT64_C(0x8000000000000000)
@@ -304,6 +306,34 @@ static const sem_case sem_cases[] = {
     C1(x64_from_f64_u_sat, F64(P2_64), U(UINT64_MAX)), C1(x64_from_f64_u_sat, F64(-0.9), U(0)),
     C1(x64_from_f64_u_sat, F64(18446744073709549568.0), U(0xfffffffffffff800)),
     C1(x64_from_f64_u_sat, F64(NAN), U(0)),
+
+    /* a constant operand: an s32, sign-extended for 64-bit ops; 32-bit
+     * ops ignore the upper half of x[b] and clear that of x[a] */
+    XI(xadd32_imm, HI | 0xffffffff, 2, 1), XI(xadd32_imm, 5, -7, 0xfffffffe),
+    XI(xadd64_imm, 5, -7, -2), XI(xadd64_imm, 0xffffffff, 1, 0x100000000),
+    XI(xmul32_imm, HI | 3, -1, 0xfffffffd), XI(xmul64_imm, 3, -1, -3),
+    XI(xband32_imm, HI | 0xabcd, -16, 0xabc0), XI(xband64_imm, UINT64_MAX, -2, UINT64_MAX - 1),
+    XI(xband64_imm, HI | 0xff, 0x0f, 0x0f),
+    XI(xbor32_imm, HI | 1, INT32_MIN, 0x80000001), XI(xbor64_imm, 1, INT32_MIN, 0xffffffff80000001),
+    XI(xbxor32_imm, HI | 3, -1, 0xfffffffc), XI(xbxor64_imm, 3, -1, -4),
+    XI(xshl32_imm, HI | 1, 31, I32_MIN), XI(xshl32_imm, 1, 33, 2), XI(xshl64_imm, 1, 63, I64_MIN),
+    XI(xshl64_imm, 1, 65, 2),
+    XI(xshr32_s_imm, HI | I32_MIN, 31, 0xffffffff), XI(xshr32_s_imm, I32_MIN, 32, I32_MIN),
+    XI(xshr32_u_imm, HI | I32_MIN, 31, 1), XI(xshr64_s_imm, I64_MIN, 63, UINT64_MAX),
+    XI(xshr64_u_imm, I64_MIN, 63, 1), XI(xshr64_u_imm, I64_MIN, 64, I64_MIN),
+    XI(xrotl32_imm, HI | 0x80000001, 1, 3), XI(xrotl32_imm, 0x12345678, 36, 0x23456781),
+    XI(xrotl64_imm, I64_MIN | 1, 1, 3), XI(xrotl64_imm, 1, -1, I64_MIN),
+    XI(xeq32_imm, HI | 0xffffffff, -1, 1), XI(xeq32_imm, 1, 2, 0),
+    XI(xeq64_imm, UINT64_MAX, -1, 1), XI(xeq64_imm, 0xffffffff, -1, 0),
+    XI(xne32_imm, HI | 5, 5, 0), XI(xne64_imm, HI | 5, 5, 1),
+    XI(xlt32_s_imm, HI | 0xffffffff, 0, 1), XI(xlt32_s_imm, 0, INT32_MIN, 0),
+    XI(xlt32_u_imm, HI | 5, -1, 1), XI(xlt32_u_imm, 0xffffffff, 7, 0),
+    XI(xlt64_s_imm, -9, -8, 1), XI(xlt64_s_imm, 0xffffffff, 0, 0),
+    XI(xlt64_u_imm, 0xffffffff, -1, 1), XI(xlt64_u_imm, UINT64_MAX, -1, 0),
+    XI(xgt32_s_imm, HI | 1, -1, 1), XI(xgt32_s_imm, I32_MIN, INT32_MAX, 0),
+    XI(xgt32_u_imm, HI | 0xffffffff, -2, 1), XI(xgt32_u_imm, 5, 5, 0),
+    XI(xgt64_s_imm, 0, -1, 1), XI(xgt64_s_imm, I64_MIN, INT32_MIN, 0),
+    XI(xgt64_u_imm, UINT64_MAX, -2, 1), XI(xgt64_u_imm, 0x100000000, -1, 0),
 
     /* int -> float, rounded to nearest, ties to even */
     C1(f32_from_x32_s, U(HI | 0xffffffff), F32(-1)), C1(f32_from_x32_s, U(16777217), F32(16777216)),

@@ -170,7 +170,7 @@ static void loop_bounds(const pvm_insn *in, size_t n, size_t *head, size_t *back
 }
 
 /* The counting loop's body (from its head to the backward jump) has no
- * moves and no constants: i += 1 adds a register hoisted before the loop. */
+ * moves and no constants: i += 1 adds an immediate. */
 static void loop_body_has_no_moves_or_constants(void **state)
 {
     (void)state;
@@ -186,23 +186,24 @@ static void loop_body_has_no_moves_or_constants(void **state)
     pvm_module_free(m);
 }
 
-/* In a function that calls, a loop that does not keeps its constants in
- * caller-saved registers, loaded once before its head: none is loaded in
- * the loop, none costs a push. */
+/* In a function that calls, a loop that does not keeps its constants (too
+ * wide for an immediate) in caller-saved registers, loaded once before its
+ * head: none is loaded in the loop, none costs a push. */
 static void a_loop_without_calls_keeps_its_constants_in_registers(void **state)
 {
     (void)state;
+    const int64_t seven = INT64_C(7) << 32, one = INT64_C(1) << 32;
     pvm_module *m = translate("quality");
     pvm_insn in[64];
     size_t n = insns(m, "loop_after_call", in, 64), head, back;
     loop_bounds(in, n, &head, &back);
-    int before[2] = {0, 0}; /* loads of 7 and of 1 before the head */
+    int before[2] = {0, 0}; /* loads of the two constants before the head */
     for (size_t i = 0; i < n; i++) {
-        if (in[i].op != PVM_OP_xconst8)
+        if (in[i].op != PVM_OP_xconst64)
             continue;
         assert_true(i < head);
-        if (in[i].imm == 7 || in[i].imm == 1) {
-            before[in[i].imm == 1]++;
+        if (in[i].imm == seven || in[i].imm == one) {
+            before[in[i].imm == one]++;
             assert_true(in[i].reg[0] < 15); /* caller-saved, not scratch */
         }
     }
@@ -214,8 +215,9 @@ static void a_loop_without_calls_keeps_its_constants_in_registers(void **state)
     pvm_module_free(m);
     pvm_wasm_store *s = pvm_wasm_store_new(0);
     pvm_wasm_instance *inst = wt_instance(s, "quality");
-    assert_int_equal(wt_value(inst, "loop_after_call", WT_ARGS(wt_i32(5))), 35);
-    assert_int_equal(wt_value(inst, "loop_after_call", WT_ARGS(wt_i32(0))), 0);
+    assert_int_equal(wt_value(inst, "loop_after_call", WT_ARGS(wt_i64(5 * (uint64_t)one))),
+                     5 * (uint64_t)seven);
+    assert_int_equal(wt_value(inst, "loop_after_call", WT_ARGS(wt_i64(0))), 0);
     pvm_wasm_store_free(s);
 }
 
@@ -232,8 +234,69 @@ static void a_constant_is_loaded_once_per_block(void **state)
     pvm_module_free(m);
     pvm_wasm_store *s = pvm_wasm_store_new(0);
     pvm_wasm_instance *inst = wt_instance(s, "quality");
-    assert_int_equal(wt_value(inst, "same_const", WT_ARGS(wt_i32(3), wt_i32(4), wt_i32(1))), 9000);
-    assert_int_equal(wt_value(inst, "same_const", WT_ARGS(wt_i32(3), wt_i32(4), wt_i32(0))), 8000);
+    /* r = 400 + 300; then 1000 - 700 = 300 if c; the result 1000 - r */
+    assert_int_equal(wt_value(inst, "same_const", WT_ARGS(wt_i32(600), wt_i32(700), wt_i32(1))), 700);
+    assert_int_equal(wt_value(inst, "same_const", WT_ARGS(wt_i32(600), wt_i32(700), wt_i32(0))), 300);
+    pvm_wasm_store_free(s);
+}
+
+/* An integer constant operand is the immediate of one instruction, as the
+ * second operand or, of a commutative or mirrored operator, the first; a
+ * subtraction adds the negated constant and x <= c is x < c + 1.  None is
+ * materialised, and the results are right. */
+static void integer_constants_are_immediates(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "imm_ops", in, 64);
+    for (unsigned op = PVM_OP_xconst8; op <= PVM_OP_xconst64; op++)
+        assert_int_equal(count(in, n, op), 0);
+    int adds = 0, gt = 0, lt = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (in[i].op == PVM_OP_xadd32_imm) {
+            assert_true(in[i].imm == 5 || in[i].imm == -3);
+            adds++;
+        }
+        gt += in[i].op == PVM_OP_xgt32_s_imm && in[i].imm == 10;
+        lt += in[i].op == PVM_OP_xlt32_u_imm && in[i].imm == 8;
+    }
+    assert_int_equal(adds, 2);
+    assert_int_equal(gt, 1);
+    assert_int_equal(lt, 1);
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    /* 2x + 2 + (x > 10) + (x <= 7) */
+    assert_int_equal(wt_value(inst, "imm_ops", WT_ARGS(wt_i32(3))), 9);
+    assert_int_equal(wt_value(inst, "imm_ops", WT_ARGS(wt_i32(8))), 18);
+    assert_int_equal(wt_value(inst, "imm_ops", WT_ARGS(wt_i32(11))), 25);
+    pvm_wasm_store_free(s);
+}
+
+/* A constant no immediate can stand for keeps its register: a 64-bit one
+ * wider than an s32, and c of x <= c (x >= c) at the largest (smallest)
+ * value, where c + 1 (c - 1) would wrap. */
+static void constants_without_an_immediate_form_use_a_register(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "imm_edges", in, 64);
+    assert_int_equal(count(in, n, PVM_OP_xadd64_imm), 0);
+    int wide = 0;
+    for (size_t i = 0; i < n; i++)
+        wide += in[i].op == PVM_OP_xconst64 && in[i].imm == INT64_C(1) << 32;
+    assert_int_equal(wide, 1);
+    assert_int_equal(count(in, n, PVM_OP_xle32_u), 1);
+    assert_int_equal(count(in, n, PVM_OP_xle32_s), 1);
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    /* x + 2^32 + (u32(x) <= 0xffffffff) + (s32(x) >= INT32_MIN) */
+    assert_int_equal(wt_value(inst, "imm_edges", WT_ARGS(wt_i64(5))), (UINT64_C(1) << 32) + 7);
+    assert_int_equal(wt_value(inst, "imm_edges", WT_ARGS(wt_i64(UINT64_MAX))),
+                     (UINT64_C(1) << 32) + 1);
     pvm_wasm_store_free(s);
 }
 
@@ -401,6 +464,8 @@ int main(void)
         cmocka_unit_test(loop_body_has_no_moves_or_constants),
         cmocka_unit_test(a_loop_without_calls_keeps_its_constants_in_registers),
         cmocka_unit_test(a_constant_is_loaded_once_per_block),
+        cmocka_unit_test(integer_constants_are_immediates),
+        cmocka_unit_test(constants_without_an_immediate_form_use_a_register),
         cmocka_unit_test(branch_on_eqz_is_inverted),
         cmocka_unit_test(memory_access_is_add_load),
         cmocka_unit_test(every_test_module_translates_and_verifies),

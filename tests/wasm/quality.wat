@@ -29,15 +29,16 @@
         (br $top)))
     (local.get $s))
   ;; A function that calls, with a loop that does not: the loop's constants
-  ;; are loaded into caller-saved registers where the loop is entered.
-  (func $loop_after_call (export "loop_after_call") (param $n i32) (result i32)
-    (local $i i32) (local $s i32)
+  ;; (too wide for an immediate) are loaded into caller-saved registers
+  ;; where the loop is entered.
+  (func $loop_after_call (export "loop_after_call") (param $n i64) (result i64)
+    (local $i i64) (local $s i64)
     call $add_locals_marker
     (block $done
       (loop $top
-        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
-        (local.set $s (i32.add (local.get $s) (i32.const 7)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br_if $done (i64.ge_s (local.get $i) (local.get $n)))
+        (local.set $s (i64.add (local.get $s) (i64.const 0x700000000)))
+        (local.set $i (i64.add (local.get $i) (i64.const 0x100000000)))
         (br $top)))
     (local.get $s))
   ;; br_if on i32.eqz branches on the operand with br_if_not.
@@ -48,13 +49,29 @@
   (func $load (export "load") (param i32) (result i32)
     (i32.load offset=4 (local.get 0)))
   ;; One constant used twice in a block is loaded once; after a label it is
-  ;; loaded again (control may come from elsewhere): 1000a + 1000b, then
-  ;; + 1000 when c is not zero.
+  ;; loaded again (control may come from elsewhere).  It is the first
+  ;; operand of a subtraction, which no immediate form has:
+  ;; r = (1000 - a) + (1000 - b); r = 1000 - r when c is not zero; 1000 - r.
   (func $same_const (export "same_const") (param $a i32) (param $b i32) (param $c i32)
     (result i32) (local $r i32)
-    (local.set $r (i32.add (i32.mul (local.get $a) (i32.const 1000))
-                           (i32.mul (local.get $b) (i32.const 1000))))
+    (local.set $r (i32.add (i32.sub (i32.const 1000) (local.get $a))
+                           (i32.sub (i32.const 1000) (local.get $b))))
     (if (local.get $c)
-      (then (local.set $r (i32.add (local.get $r) (i32.const 1000)))))
-    (i32.add (local.get $r) (i32.const 1000)))
+      (then (local.set $r (i32.sub (i32.const 1000) (local.get $r)))))
+    (i32.sub (i32.const 1000) (local.get $r)))
+  ;; Integer constant operands as immediates: (x + 5) + (x - 3) +
+  ;; (10 < x) + (x <= 7), that is 2x + 2 + (x > 10) + (x < 8).
+  (func $imm_ops (export "imm_ops") (param $x i32) (result i32)
+    (i32.add
+      (i32.add (i32.add (local.get $x) (i32.const 5)) (i32.sub (local.get $x) (i32.const 3)))
+      (i32.add (i32.lt_s (i32.const 10) (local.get $x))
+               (i32.le_u (local.get $x) (i32.const 7)))))
+  ;; Constants no immediate stands for: x + 2^32, u32(x) <= 0xffffffff,
+  ;; s32(x) >= INT32_MIN (both always 1).
+  (func $imm_edges (export "imm_edges") (param $x i64) (result i64)
+    (i64.add
+      (i64.add (local.get $x) (i64.const 0x100000000))
+      (i64.extend_i32_u
+        (i32.add (i32.le_u (i32.wrap_i64 (local.get $x)) (i32.const -1))
+                 (i32.ge_s (i32.wrap_i64 (local.get $x)) (i32.const 0x80000000))))))
 )
