@@ -43,7 +43,7 @@ runs=${2:-5}
 store_build=${3:-}
 hz=${HZ:-10000}
 if [ -n "$store_build" ] &&
-  ! "$store_build/interp/pulley-run" -V 2>/dev/null | grep -q 'profile)'; then
+  ! "$store_build/interp/pulley-run" -V 2>/dev/null | grep -Eq '[(, ]profile[,)]'; then
   echo "measure_overhead.sh: $store_build/interp/pulley-run is not a PULLEY_PROFILE build" >&2
   exit 2
 fi
