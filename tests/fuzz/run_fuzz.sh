@@ -82,18 +82,22 @@ status=$?
 set -e
 
 echo "== results"
-execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s += $2} END {print s + 0}')
-if [ "$execs" -eq 0 ]; then # fork mode: the last status line's #N
-  execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
+# The log holds what the fuzzed programs print too, bytes of any kind and
+# lines without an end: read it as text (-a), status lines anywhere.
+execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s += $2} END {print s + 0}')
+if [ "$execs" -eq 0 ]; then # the last status line's #N
+  execs=$(grep -aoE '#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1 |
+    sed 's/^#\([0-9]*\).*/\1/')
 fi
 echo "executions: ${execs:-unknown} in ${seconds}s (libFuzzer exit status $status)"
-grep -E '^#[0-9]+.*(DONE|cov:)' "$log" | tail -1 || true
+grep -aoE '#[0-9]+[[:space:]]+DONE.*' "$log" | tail -1 || true
 echo "corpus: $(ls "$corpus" | wc -l) inputs in $corpus"
 found=$(find "$findings" -type f | wc -l)
 echo "findings: $found"
 if [ "$found" -gt 0 ]; then
   find "$findings" -type f | sort
-  grep -E 'ERROR: (AddressSanitizer|libFuzzer)|runtime error:|invariant broken' "$log" | sort | uniq -c | head -20
+  grep -aoE '(ERROR: (AddressSanitizer|libFuzzer)|runtime error:|invariant broken).*' "$log" |
+    sort | uniq -c | head -20
   echo "Reproduce: $fuzzer FILE; keep each as tests/fuzz/pending/NAME until fixed," \
        "then move it to tests/fuzz/regressions/."
   exit 1
