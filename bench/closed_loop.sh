@@ -21,8 +21,11 @@
 #      profile); measured: its exact dispatches on the macro VM's counting
 #      build against those on the baseline's; code bytes likewise;
 #   5. wall time: RUNS (default 5) rounds, interleaved - in each round every
-#      program on the baseline and on each of its macro VMs - every output
-#      checked against bench/expected; medians and their ratio.
+#      program on the baseline and on each of its macro VMs, fused and, as
+#      a control, unfused (--no-fuse: the baseline's code on the macro
+#      VM's binary, so that a change of the binary's layout shows apart
+#      from what the macro ops do) - every output checked against
+#      bench/expected; medians and their ratios.
 #
 # Prints a table per K and fold design and a summary, with geometric means
 # of the after/before ratios.  Everything goes to WORK_DIR (default a new
@@ -33,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 ks="8 16 32 64" runs=5 build=$top/build work="" programs="" split="mandel matmul nbody stream"
 usage() {
-    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 while getopts k:n:b:w:p:s:h opt; do
@@ -154,25 +157,29 @@ done
 
 # ---- 5. wall time, interleaved ---------------------------------------------
 now() { date +%s%N; }
-time_run() { # time_run VARIANT_FILE RUN_BINARY PROGRAM
+time_run() { # time_run VARIANT_FILE PROGRAM RUN_BINARY [OPTION...]
+    file=$1 p=$2
+    shift 2
     t0=$(now)
-    "$2" "$build/bench/$3.wasm" >"$work/times/out" 2>&1 || { echo "$prog: $2 $3 failed" >&2; exit 1; }
+    "$@" "$build/bench/$p.wasm" >"$work/times/out" 2>&1 || { echo "$prog: $* $p failed" >&2; exit 1; }
     t1=$(now)
-    cmp -s "$work/times/out" "$top/bench/expected/$3.txt" ||
-        { echo "$prog: $2 $3 printed something else than bench/expected/$3.txt" >&2; exit 1; }
-    echo "$(((t1 - t0) / 1000))" >>"$1"
+    cmp -s "$work/times/out" "$top/bench/expected/$p.txt" ||
+        { echo "$prog: $* $p printed something else than bench/expected/$p.txt" >&2; exit 1; }
+    echo "$(((t1 - t0) / 1000))" >>"$file"
 }
 rm -f "$work"/times/*.us
 round=1
 while [ "$round" -le "$runs" ]; do
     step "timing round $round of $runs"
     for p in $programs; do
-        time_run "$work/times/base-$p.us" "$build/interp/pulley-run" "$p"
+        time_run "$work/times/base-$p.us" "$p" "$build/interp/pulley-run"
         for k in $ks; do
             for f in $folds; do
                 # shellcheck disable=SC2046
                 in_list "$p" $(fold_tests "$f") || continue
-                time_run "$work/times/k$k-$f-$p.us" "$work/vms/k$k-$f/interp/pulley-run" "$p"
+                vm_run=$work/vms/k$k-$f/interp/pulley-run
+                time_run "$work/times/k$k-$f-$p.us" "$p" "$vm_run"
+                time_run "$work/times/k$k-$f-$p.unfused.us" "$p" "$vm_run" --no-fuse
             done
         done
     done
@@ -191,7 +198,8 @@ for k in $ks; do
         while read -r rk rf rp pred bd md bb mb; do
             [ "$rk" = "$k" ] || continue
             case $rf in "$design"*) ;; *) continue ;; esac
-            echo "$rp $pred $bd $md $bb $mb $(median "$work/times/base-$rp.us") $(median "$work/times/k$k-$rf-$rp.us")" >>"$rows"
+            echo "$rp $pred $bd $md $bb $mb $(median "$work/times/base-$rp.us")" \
+                 "$(median "$work/times/k$k-$rf-$rp.us") $(median "$work/times/k$k-$rf-$rp.unfused.us")" >>"$rows"
         done <"$results"
         [ -s "$rows" ] || continue
         title="K = $k, leave-one-out (each program tested on ops chosen from the others)"
@@ -200,33 +208,36 @@ for k in $ks; do
         echo "$title"
         awk -v k="$k" -v design="$design" -v summary="$summary" '
             BEGIN {
-                printf "%-10s %9s %9s %7s %9s %9s %7s %9s %9s\n", "program", "predict%", "measure%",
-                       "diff pp", "base s", "macro s", "time x", "base B", "macro B"
+                printf "%-10s %9s %9s %7s %9s %9s %7s %9s %9s %9s\n", "program", "predict%",
+                       "measure%", "diff pp", "base s", "macro s", "time x", "unfused x", "base B",
+                       "macro B"
             }
             {
                 meas = 100 * (1 - $4 / $3); diff = $2 - meas
                 if (diff < 0.005 && diff > -0.005) diff = 0
                 if (diff < 0) adiff = -diff; else adiff = diff
                 if (adiff > maxdiff) maxdiff = adiff
-                tr = $8 / $7; dr = $4 / $3
-                printf "%-10s %9.2f %9.2f %7.2f %9.3f %9.3f %7.3f %9d %9d\n", $1, $2, meas, diff,
-                       $7 / 1e6, $8 / 1e6, tr, $5, $6
-                lt += log(tr); ld += log(dr); lp += log(1 - $2 / 100); n++
+                tr = $8 / $7; ur = $9 / $7; dr = $4 / $3
+                printf "%-10s %9.2f %9.2f %7.2f %9.3f %9.3f %7.3f %9.3f %9d %9d\n", $1, $2, meas,
+                       diff, $7 / 1e6, $8 / 1e6, tr, ur, $5, $6
+                lt += log(tr); lu += log(ur); ld += log(dr); lp += log(1 - $2 / 100); n++
                 if (tr > worst) { worst = tr; worstp = $1 }
             }
             END {
-                gt = exp(lt / n); gd = exp(ld / n); gp = exp(lp / n)
-                printf "%-10s %9.2f %9.2f %7s %9s %9s %7.3f\n", "geomean", 100 * (1 - gp),
-                       100 * (1 - gd), "", "", "", gt
-                printf "%s %s %d %.2f %.2f %.2f %.3f %.3f %s\n", k, design, n, 100 * (1 - gp),
-                       100 * (1 - gd), maxdiff, gt, worst, worstp >> summary
+                gt = exp(lt / n); gu = exp(lu / n); gd = exp(ld / n); gp = exp(lp / n)
+                printf "%-10s %9.2f %9.2f %7s %9s %9s %7.3f %9.3f\n", "geomean", 100 * (1 - gp),
+                       100 * (1 - gd), "", "", "", gt, gu
+                printf "%s %s %d %.2f %.2f %.2f %.3f %.3f %.3f %s\n", k, design, n, 100 * (1 - gp),
+                       100 * (1 - gd), maxdiff, gt, gu, worst, worstp >> summary
             }' "$rows"
     done
 done
 echo
-echo "Summary (geometric means over the held-out programs; time x = macro / baseline wall time)"
-awk 'BEGIN { printf "%4s %-6s %8s %10s %10s %12s %8s %14s\n", "K", "folds", "programs",
-                    "predict%", "measure%", "max |diff| pp", "time x", "slowest x" }
-     { printf "%4s %-6s %8d %10.2f %10.2f %12.2f %8.3f %8.3f %s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }' "$summary"
+echo "Summary (geometric means over the held-out programs; time x = macro / baseline wall time;"
+echo "unfused x = the macro VM's binary running the baseline's code (--no-fuse) / baseline)"
+awk 'BEGIN { printf "%4s %-6s %8s %10s %10s %12s %8s %9s %14s\n", "K", "folds", "programs",
+                    "predict%", "measure%", "max |diff| pp", "time x", "unfused x", "slowest x" }
+     { printf "%4s %-6s %8d %10.2f %10.2f %12.2f %8.3f %9.3f %8.3f %s\n", $1, $2, $3, $4, $5, $6,
+              $7, $8, $9, $10 }' "$summary"
 echo
 echo "$runs runs per median, interleaved; work directory $work"
