@@ -250,8 +250,8 @@ static void integer_constants_are_immediates(void **state)
     pvm_module *m = translate("quality");
     pvm_insn in[64];
     size_t n = insns(m, "imm_ops", in, 64);
-    for (unsigned op = PVM_OP_xconst8; op <= PVM_OP_xconst64; op++)
-        assert_int_equal(count(in, n, op), 0);
+    for (size_t i = 0; i < n; i++) /* no constant load of any width */
+        assert_int_not_equal(pvm_op_wide(in[i].op), PVM_OP_xconst64);
     int adds = 0, gt = 0, lt = 0;
     for (size_t i = 0; i < n; i++) {
         if (in[i].op == PVM_OP_xadd32_imm) {
