@@ -92,56 +92,56 @@ typedef enum {
 typedef struct tr_immmap {
     uint16_t op;
     uint8_t rule;
-    uint8_t is64, is_signed;
-    uint16_t mirror; /* the Wasm op of c OP x as x OP' c; 0: none */
+    uint8_t is_signed; /* the width is the operands' (Wasm's opcode table) */
+    uint16_t mirror;   /* the Wasm op of c OP x as x OP' c; 0: none */
 } tr_immmap;
 
-#define I(w, v, r, b, s, m) [PVM_WASM_OP_##w] = {PVM_OP_##v, IMM_##r, b, s, m}
+#define I(w, v, r, s, m) [PVM_WASM_OP_##w] = {PVM_OP_##v, IMM_##r, s, m}
 #define MIR(w) PVM_WASM_OP_##w
 static const tr_immmap immmap[PVM_WASM_OP_COUNT] = {
-    /* Wasm op  VM op          rule       64 signed mirror */
-    I(I32_ADD,   xadd32_imm,    SAME,      0, 0, MIR(I32_ADD)),
-    I(I64_ADD,   xadd64_imm,    SAME,      1, 0, MIR(I64_ADD)),
-    I(I32_SUB,   xadd32_imm,    NEGATED,   0, 0, 0),
-    I(I64_SUB,   xadd64_imm,    NEGATED,   1, 0, 0),
-    I(I32_MUL,   xmul32_imm,    SAME,      0, 0, MIR(I32_MUL)),
-    I(I64_MUL,   xmul64_imm,    SAME,      1, 0, MIR(I64_MUL)),
-    I(I32_AND,   xband32_imm,   SAME,      0, 0, MIR(I32_AND)),
-    I(I64_AND,   xband64_imm,   SAME,      1, 0, MIR(I64_AND)),
-    I(I32_OR,    xbor32_imm,    SAME,      0, 0, MIR(I32_OR)),
-    I(I64_OR,    xbor64_imm,    SAME,      1, 0, MIR(I64_OR)),
-    I(I32_XOR,   xbxor32_imm,   SAME,      0, 0, MIR(I32_XOR)),
-    I(I64_XOR,   xbxor64_imm,   SAME,      1, 0, MIR(I64_XOR)),
-    I(I32_SHL,   xshl32_imm,    COUNT,     0, 0, 0),
-    I(I64_SHL,   xshl64_imm,    COUNT,     1, 0, 0),
-    I(I32_SHR_S, xshr32_s_imm,  COUNT,     0, 0, 0),
-    I(I64_SHR_S, xshr64_s_imm,  COUNT,     1, 0, 0),
-    I(I32_SHR_U, xshr32_u_imm,  COUNT,     0, 0, 0),
-    I(I64_SHR_U, xshr64_u_imm,  COUNT,     1, 0, 0),
-    I(I32_ROTL,  xrotl32_imm,   COUNT,     0, 0, 0),
-    I(I64_ROTL,  xrotl64_imm,   COUNT,     1, 0, 0),
-    I(I32_ROTR,  xrotl32_imm,   ROTR,      0, 0, 0),
-    I(I64_ROTR,  xrotl64_imm,   ROTR,      1, 0, 0),
-    I(I32_EQ,    xeq32_imm,     SAME,      0, 0, MIR(I32_EQ)),
-    I(I64_EQ,    xeq64_imm,     SAME,      1, 0, MIR(I64_EQ)),
-    I(I32_NE,    xne32_imm,     SAME,      0, 0, MIR(I32_NE)),
-    I(I64_NE,    xne64_imm,     SAME,      1, 0, MIR(I64_NE)),
-    I(I32_LT_S,  xlt32_s_imm,   SAME,      0, 1, MIR(I32_GT_S)),
-    I(I64_LT_S,  xlt64_s_imm,   SAME,      1, 1, MIR(I64_GT_S)),
-    I(I32_LT_U,  xlt32_u_imm,   SAME,      0, 0, MIR(I32_GT_U)),
-    I(I64_LT_U,  xlt64_u_imm,   SAME,      1, 0, MIR(I64_GT_U)),
-    I(I32_GT_S,  xgt32_s_imm,   SAME,      0, 1, MIR(I32_LT_S)),
-    I(I64_GT_S,  xgt64_s_imm,   SAME,      1, 1, MIR(I64_LT_S)),
-    I(I32_GT_U,  xgt32_u_imm,   SAME,      0, 0, MIR(I32_LT_U)),
-    I(I64_GT_U,  xgt64_u_imm,   SAME,      1, 0, MIR(I64_LT_U)),
-    I(I32_LE_S,  xlt32_s_imm,   PLUS_ONE,  0, 1, MIR(I32_GE_S)),
-    I(I64_LE_S,  xlt64_s_imm,   PLUS_ONE,  1, 1, MIR(I64_GE_S)),
-    I(I32_LE_U,  xlt32_u_imm,   PLUS_ONE,  0, 0, MIR(I32_GE_U)),
-    I(I64_LE_U,  xlt64_u_imm,   PLUS_ONE,  1, 0, MIR(I64_GE_U)),
-    I(I32_GE_S,  xgt32_s_imm,   MINUS_ONE, 0, 1, MIR(I32_LE_S)),
-    I(I64_GE_S,  xgt64_s_imm,   MINUS_ONE, 1, 1, MIR(I64_LE_S)),
-    I(I32_GE_U,  xgt32_u_imm,   MINUS_ONE, 0, 0, MIR(I32_LE_U)),
-    I(I64_GE_U,  xgt64_u_imm,   MINUS_ONE, 1, 0, MIR(I64_LE_U)),
+    /* Wasm op  VM op          rule       signed mirror */
+    I(I32_ADD,   xadd32_imm,    SAME,      0, MIR(I32_ADD)),
+    I(I64_ADD,   xadd64_imm,    SAME,      0, MIR(I64_ADD)),
+    I(I32_SUB,   xadd32_imm,    NEGATED,   0, 0),
+    I(I64_SUB,   xadd64_imm,    NEGATED,   0, 0),
+    I(I32_MUL,   xmul32_imm,    SAME,      0, MIR(I32_MUL)),
+    I(I64_MUL,   xmul64_imm,    SAME,      0, MIR(I64_MUL)),
+    I(I32_AND,   xband32_imm,   SAME,      0, MIR(I32_AND)),
+    I(I64_AND,   xband64_imm,   SAME,      0, MIR(I64_AND)),
+    I(I32_OR,    xbor32_imm,    SAME,      0, MIR(I32_OR)),
+    I(I64_OR,    xbor64_imm,    SAME,      0, MIR(I64_OR)),
+    I(I32_XOR,   xbxor32_imm,   SAME,      0, MIR(I32_XOR)),
+    I(I64_XOR,   xbxor64_imm,   SAME,      0, MIR(I64_XOR)),
+    I(I32_SHL,   xshl32_imm,    COUNT,     0, 0),
+    I(I64_SHL,   xshl64_imm,    COUNT,     0, 0),
+    I(I32_SHR_S, xshr32_s_imm,  COUNT,     0, 0),
+    I(I64_SHR_S, xshr64_s_imm,  COUNT,     0, 0),
+    I(I32_SHR_U, xshr32_u_imm,  COUNT,     0, 0),
+    I(I64_SHR_U, xshr64_u_imm,  COUNT,     0, 0),
+    I(I32_ROTL,  xrotl32_imm,   COUNT,     0, 0),
+    I(I64_ROTL,  xrotl64_imm,   COUNT,     0, 0),
+    I(I32_ROTR,  xrotl32_imm,   ROTR,      0, 0),
+    I(I64_ROTR,  xrotl64_imm,   ROTR,      0, 0),
+    I(I32_EQ,    xeq32_imm,     SAME,      0, MIR(I32_EQ)),
+    I(I64_EQ,    xeq64_imm,     SAME,      0, MIR(I64_EQ)),
+    I(I32_NE,    xne32_imm,     SAME,      0, MIR(I32_NE)),
+    I(I64_NE,    xne64_imm,     SAME,      0, MIR(I64_NE)),
+    I(I32_LT_S,  xlt32_s_imm,   SAME,      1, MIR(I32_GT_S)),
+    I(I64_LT_S,  xlt64_s_imm,   SAME,      1, MIR(I64_GT_S)),
+    I(I32_LT_U,  xlt32_u_imm,   SAME,      0, MIR(I32_GT_U)),
+    I(I64_LT_U,  xlt64_u_imm,   SAME,      0, MIR(I64_GT_U)),
+    I(I32_GT_S,  xgt32_s_imm,   SAME,      1, MIR(I32_LT_S)),
+    I(I64_GT_S,  xgt64_s_imm,   SAME,      1, MIR(I64_LT_S)),
+    I(I32_GT_U,  xgt32_u_imm,   SAME,      0, MIR(I32_LT_U)),
+    I(I64_GT_U,  xgt64_u_imm,   SAME,      0, MIR(I64_LT_U)),
+    I(I32_LE_S,  xlt32_s_imm,   PLUS_ONE,  1, MIR(I32_GE_S)),
+    I(I64_LE_S,  xlt64_s_imm,   PLUS_ONE,  1, MIR(I64_GE_S)),
+    I(I32_LE_U,  xlt32_u_imm,   PLUS_ONE,  0, MIR(I32_GE_U)),
+    I(I64_LE_U,  xlt64_u_imm,   PLUS_ONE,  0, MIR(I64_GE_U)),
+    I(I32_GE_S,  xgt32_s_imm,   MINUS_ONE, 1, MIR(I32_LE_S)),
+    I(I64_GE_S,  xgt64_s_imm,   MINUS_ONE, 1, MIR(I64_LE_S)),
+    I(I32_GE_U,  xgt32_u_imm,   MINUS_ONE, 0, MIR(I32_LE_U)),
+    I(I64_GE_U,  xgt64_u_imm,   MINUS_ONE, 0, MIR(I64_LE_U)),
 };
 #undef I
 #undef MIR
@@ -156,13 +156,14 @@ bool tr_imm_form(unsigned wasm_op, uint64_t bits, bool first, uint16_t *op, int3
             return false;
     }
     const tr_immmap *m = &immmap[wasm_op];
+    bool is64 = pvm_wasm_ops[wasm_op].pop[0] == PVM_WASM_I64;
     /* The constant as a value of the operator's width and signedness, and
      * the width's limits, all as 64-bit two's complement. */
-    uint64_t c = m->is64 ? bits : m->is_signed ? (uint64_t)(int64_t)(int32_t)bits : (uint32_t)bits;
-    uint64_t smallest = m->is_signed ? (m->is64 ? UINT64_C(1) << 63 : (uint64_t)INT32_MIN) : 0;
-    uint64_t largest = m->is_signed ? (m->is64 ? INT64_MAX : INT32_MAX)
-                                    : (m->is64 ? UINT64_MAX : UINT32_MAX);
-    unsigned width = m->is64 ? 64 : 32;
+    uint64_t c = is64 ? bits : m->is_signed ? (uint64_t)(int64_t)(int32_t)bits : (uint32_t)bits;
+    uint64_t smallest = m->is_signed ? (is64 ? UINT64_C(1) << 63 : (uint64_t)INT32_MIN) : 0;
+    uint64_t largest = m->is_signed ? (is64 ? INT64_MAX : INT32_MAX)
+                                    : (is64 ? UINT64_MAX : UINT32_MAX);
+    unsigned width = is64 ? 64 : 32;
     switch ((imm_rule)m->rule) {
     case IMM_NONE: return false;
     case IMM_SAME: break;
@@ -182,7 +183,7 @@ bool tr_imm_form(unsigned wasm_op, uint64_t bits, bool first, uint16_t *op, int3
     }
     /* A 32-bit op reads the immediate's low 32 bits; a 64-bit op takes
      * it sign-extended, so it must be a sign-extended s32. */
-    if (m->is64 && (uint64_t)(int64_t)(int32_t)c != c)
+    if (is64 && (uint64_t)(int64_t)(int32_t)c != c)
         return false;
     *op = m->op;
     *imm = (int32_t)(uint32_t)c;
