@@ -15,7 +15,8 @@
 #   2. pulley-ngrams --top K --emit-macros over the fold's training
 #      profiles;
 #   3. a macro VM built with that set (cmake -DPULLEY_MACROS, pulley-run
-#      and the counting pulley-collect-exact only);
+#      and the counting pulley-collect-exact only), configured as BUILD_DIR
+#      is (compiler, flags, build type, dispatch mode);
 #   4. predicted: the share of the held-out program's dispatches the set
 #      removes (pulley-ngrams PROGRAM.db --evaluate SET, on its baseline
 #      profile); measured: its exact dispatches on the macro VM's counting
@@ -112,6 +113,11 @@ fold_trains() {
 }
 
 # ---- 2, 3. sets and macro VMs --------------------------------------------
+# A macro VM is configured as the baseline build is (compiler, flags, build
+# type, dispatch mode), so that the two differ only in their macro ops.
+cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+base_cc=$(cache_value CMAKE_C_COMPILER) base_flags=$(cache_value CMAKE_C_FLAGS)
+base_type=$(cache_value CMAKE_BUILD_TYPE) base_dispatch=$(cache_value PULLEY_DISPATCH)
 for k in $ks; do
     for f in $folds; do
         set_file=$work/sets/k$k-$f.macros vm=$work/vms/k$k-$f
@@ -124,8 +130,9 @@ for k in $ks; do
         fi
         if [ ! -x "$vm/collect/pulley-collect-exact" ]; then
             step "K=$k $f: building the macro VM"
-            cmake -S "$top" -B "$vm" -DCMAKE_BUILD_TYPE=Release -DPULLEY_MACROS="$set_file" \
-                >>"$log" 2>&1 &&
+            cmake -S "$top" -B "$vm" -DCMAKE_C_COMPILER="$base_cc" -DCMAKE_C_FLAGS="$base_flags" \
+                -DCMAKE_BUILD_TYPE="$base_type" -DPULLEY_DISPATCH="$base_dispatch" \
+                -DPULLEY_MACROS="$set_file" >>"$log" 2>&1 &&
                 cmake --build "$vm" -j "$(nproc)" --target pulley-run pulley-collect-exact \
                     >>"$log" 2>&1 || { echo "$prog: building $vm failed (see $log)" >&2; exit 1; }
         fi
