@@ -1,0 +1,55 @@
+#!/bin/sh
+# closed_loop.sh - bench/closed_loop.sh end to end, at its smallest: two
+# benchmarks, K = 2, one timing round; leave-one-out over the two, and a
+# split that tests one of them.  The script itself checks every run's
+# output against bench/expected.  Here:
+#
+# - it exits 0 and prints a table row for every held-out program of every
+#   fold, and a summary line per fold design;
+# - every held-out program's measured dispatch reduction is the predicted
+#   one (the fusion pass and --evaluate share one cover);
+# - every macro VM it built is configured as the build it is compared
+#   with: the same compiler, build type and dispatch mode.
+#
+# Timings are printed by the script, never checked here.
+# Environment: TOP (the source tree), BUILD (this build directory).
+set -eu
+: "${TOP:?}" "${BUILD:?}"
+. "$(dirname "$0")/lib.sh"
+
+programs="pidigits mandel"
+work=$tmp/work
+expect_status 0 sh "$TOP/bench/closed_loop.sh" -k 2 -n 1 -p "$programs" -s mandel \
+    -b "$BUILD" -w "$work"
+cp "$tmp/out" "$tmp/table"
+table=$tmp/table
+
+# Rows: "program predict% measure% diff ..." under each fold's title.
+rows_under() { # rows_under TITLE_PREFIX: the program rows of that table
+    awk -v t="$1" 'index($0, t) == 1 { on = 1; next } on && NF == 0 { on = 0 }
+                   on && $1 != "program" && $1 != "geomean" { print }' "$table"
+}
+loo=$(rows_under "K = 2, leave-one-out")
+split=$(rows_under "K = 2, split by kind")
+for p in $programs; do
+    echo "$loo" | grep -q "^$p " || fail "no leave-one-out row for $p: $(cat "$table")"
+done
+[ "$(echo "$split" | awk '{print $1}')" = mandel ] || fail "the split should test mandel alone: $split"
+printf '%s\n%s\n' "$loo" "$split" | awk '$4 != "0.00" { bad = 1; print "predicted " $2 "% but measured " $3 "% for " $1 }
+    END { exit bad }' >"$tmp/diff" || fail "prediction and measurement disagree: $(cat "$tmp/diff")"
+grep -Eq '^ +2 loo +2 ' "$table" || fail "no leave-one-out summary: $(cat "$table")"
+grep -Eq '^ +2 split +1 ' "$table" || fail "no split summary: $(cat "$table")"
+
+# Each macro VM is configured as BUILD is.
+cache_value() { sed -n "s/^$2:[A-Z]*=//p" "$1/CMakeCache.txt"; }
+vms=0
+for vm in "$work"/vms/*; do
+    for key in CMAKE_C_COMPILER CMAKE_BUILD_TYPE PULLEY_DISPATCH; do
+        [ "$(cache_value "$vm" $key)" = "$(cache_value "$BUILD" $key)" ] ||
+            fail "$vm: $key is '$(cache_value "$vm" $key)', the baseline's '$(cache_value "$BUILD" $key)'"
+    done
+    [ -n "$(cache_value "$vm" PULLEY_MACROS)" ] || fail "$vm is no macro build"
+    vms=$((vms + 1))
+done
+[ "$vms" -eq 3 ] || fail "expected 3 macro VMs (two leave-one-out folds and the split), found $vms"
+echo "ok: closed loop of $programs, K = 2, $vms macro VMs"
