@@ -5,10 +5,15 @@
 #
 #   sh bench/closed_loop.sh [-k "8 16 32 64"] [-n RUNS] [-b BUILD_DIR]
 #                           [-w WORK_DIR] [-p "PROGRAM ..."] [-s "PROGRAM ..."]
+#                           [-d DIR]
 #
-# For each K and each fold - leave-one-out (choose on every program but
-# one, test on that one) and one split by kind of program (choose on the
-# others, test on the -s programs, default the floating-point ones):
+# For each K and each fold - leave-one-out (choose on every benchmark but
+# one, test on that one), one split by kind of program (choose on the
+# others, test on the -s programs, default the floating-point ones), and
+# with -d the programs outside the suite (choose on every benchmark, test
+# on each DIR/NAME.wasm: its arguments in NAME.args, one per line; output
+# lines that vary between runs, such as timings, matched by the extended
+# regular expression in NAME.ignore):
 #
 #   1. exact profiles of every program on the baseline (pulley-collect
 #      --exact --no-fuse), one database each, made once;
@@ -26,7 +31,8 @@
 #      a control, unfused (--no-fuse: the baseline's code on the macro
 #      VM's binary, so that a change of the binary's layout shows apart
 #      from what the macro ops do) - every output checked against
-#      bench/expected; medians and their ratios.  time x = macro /
+#      bench/expected (a -d program's against its first baseline run);
+#      medians and their ratios.  time x = macro /
 #      baseline; unfused x = unfused / baseline, the change of layout
 #      alone; ops x = macro / unfused, what the macro ops do on one binary.
 #      The layout of a binary alone (where its code and data fall) moves
@@ -42,11 +48,12 @@ prog=closed_loop.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 ks="8 16 32 64" runs=5 build=$top/build work="" programs="" split="mandel matmul nbody stream"
+ext_dir=""
 usage() {
-    sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//' >&2
+    awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
-while getopts k:n:b:w:p:s:h opt; do
+while getopts k:n:b:w:p:s:d:h opt; do
     case $opt in
     k) ks=$OPTARG ;;
     n) runs=$OPTARG ;;
@@ -54,6 +61,7 @@ while getopts k:n:b:w:p:s:h opt; do
     w) work=$OPTARG ;;
     p) programs=$OPTARG ;;
     s) split=$OPTARG ;;
+    d) ext_dir=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -74,12 +82,45 @@ fi
 for p in $programs; do
     [ -f "$build/bench/$p.wasm" ] || { echo "$prog: $build/bench/$p.wasm is missing" >&2; exit 1; }
 done
+ext_programs=""
+if [ -n "$ext_dir" ]; then
+    [ -d "$ext_dir" ] || { echo "$prog: -d $ext_dir: no such directory" >&2; exit 2; }
+    ext_dir=$(cd "$ext_dir" && pwd)
+    for w in "$ext_dir"/*.wasm; do
+        [ -f "$w" ] || continue
+        p=$(basename "$w" .wasm)
+        case $p in *[!A-Za-z0-9_.-]*) echo "$prog: $w: a program's name takes letters, digits, '_', '.' and '-'" >&2; exit 2 ;; esac
+        for q in $programs; do
+            [ "$p" != "$q" ] || { echo "$prog: $w has the name of a benchmark" >&2; exit 2; }
+        done
+        ext_programs="$ext_programs $p"
+    done
+    [ -n "$ext_programs" ] || { echo "$prog: no .wasm programs in $ext_dir" >&2; exit 1; }
+fi
 [ -n "$work" ] || work=$(mktemp -d /tmp/closed_loop.XXXXXX)
 mkdir -p "$work/profiles" "$work/sets" "$work/vms" "$work/measured" "$work/times"
 work=$(cd "$work" && pwd)
 log=$work/log
 echo "$prog: working in $work" >&2
 step() { echo "$prog: $*" >&2; }
+
+is_external() { case " $ext_programs " in *" $1 "*) return 0 ;; esac; return 1; }
+# run_program PROGRAM COMMAND...: COMMAND with PROGRAM's module and
+# arguments appended (a benchmark has none).
+run_program() {
+    p=$1
+    shift
+    if is_external "$p"; then
+        wasm=$ext_dir/$p.wasm
+        set -- "$@" "$wasm"
+        if [ -f "$ext_dir/$p.args" ]; then
+            while IFS= read -r a || [ -n "$a" ]; do set -- "$@" "$a"; done <"$ext_dir/$p.args"
+        fi
+    else
+        set -- "$@" "$build/bench/$p.wasm"
+    fi
+    "$@"
+}
 
 in_list() { # in_list WORD LIST...
     w=$1
@@ -89,12 +130,12 @@ in_list() { # in_list WORD LIST...
 }
 
 # ---- 1. baseline exact profiles ------------------------------------------
-for p in $programs; do
+for p in $programs $ext_programs; do
     db=$work/profiles/$p.db
     [ -f "$db" ] && continue
     step "profiling $p (exact, baseline)"
-    "$build/collect/pulley-collect" --exact --no-fuse -o "$db" --label "$p" -- \
-        "$build/bench/$p.wasm" >/dev/null 2>>"$log" || { echo "$prog: profiling $p failed (see $log)" >&2; exit 1; }
+    run_program "$p" "$build/collect/pulley-collect" --exact --no-fuse -o "$db" --label "$p" -- \
+        >/dev/null 2>>"$log" || { echo "$prog: profiling $p failed (see $log)" >&2; exit 1; }
 done
 
 # The folds: "loo-P" tests P, trained on the others; "split" tests the
@@ -104,10 +145,12 @@ for p in $programs; do folds="$folds loo-$p"; done
 split_test=""
 for p in $split; do in_list "$p" $programs && split_test="$split_test $p"; done
 [ -n "$split_test" ] && folds="$folds split"
+[ -n "$ext_programs" ] && folds="$folds ext"
 fold_tests() { # the programs fold $1 is tested on
     case $1 in
     loo-*) echo "${1#loo-}" ;;
     split) echo "$split_test" ;;
+    ext) echo "$ext_programs" ;;
     esac
 }
 fold_trains() {
@@ -159,7 +202,7 @@ for k in $ks; do
                 awk -F, 'NR == 2 {print $4}')
             if [ ! -f "$mdb" ]; then
                 step "K=$k $f: counting $p on the macro VM"
-                "$vm/collect/pulley-collect-exact" -o "$mdb" -- "$build/bench/$p.wasm" \
+                run_program "$p" "$vm/collect/pulley-collect-exact" -o "$mdb" -- \
                     >/dev/null 2>>"$log" || { echo "$prog: counting $p on $vm failed" >&2; exit 1; }
             fi
             echo "$k $f $p $predicted $(dispatches "$base_db") $(dispatches "$mdb")" \
@@ -173,18 +216,28 @@ now() { date +%s%N; }
 time_run() { # time_run VARIANT_FILE PROGRAM RUN_BINARY [OPTION...]
     file=$1 p=$2
     shift 2
+    out=$work/times/out
     t0=$(now)
-    "$@" "$build/bench/$p.wasm" >"$work/times/out" 2>&1 || { echo "$prog: $* $p failed" >&2; exit 1; }
+    run_program "$p" "$@" >"$out" 2>&1 || { echo "$prog: $* $p failed" >&2; exit 1; }
     t1=$(now)
-    cmp -s "$work/times/out" "$top/bench/expected/$p.txt" ||
-        { echo "$prog: $* $p printed something else than bench/expected/$p.txt" >&2; exit 1; }
+    if is_external "$p"; then
+        if [ -f "$ext_dir/$p.ignore" ]; then
+            grep -Ev -f "$ext_dir/$p.ignore" "$out" >"$out.kept" || true
+            mv "$out.kept" "$out"
+        fi
+        expected=$work/times/$p.reference
+        [ -f "$expected" ] || cp "$out" "$expected" # the first run is the baseline's
+    else
+        expected=$top/bench/expected/$p.txt
+    fi
+    cmp -s "$out" "$expected" || { echo "$prog: $* $p printed something else than $expected" >&2; exit 1; }
     echo "$(((t1 - t0) / 1000))" >>"$file"
 }
-rm -f "$work"/times/*.us
+rm -f "$work"/times/*.us "$work"/times/*.reference
 round=1
 while [ "$round" -le "$runs" ]; do
     step "timing round $round of $runs"
-    for p in $programs; do
+    for p in $programs $ext_programs; do
         time_run "$work/times/base-$p.us" "$p" "$build/interp/pulley-run"
         for k in $ks; do
             for f in $folds; do
@@ -204,7 +257,7 @@ median() { sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2
 summary=$work/summary.txt
 : >"$summary"
 for k in $ks; do
-    for design in loo split; do
+    for design in loo split ext; do
         grep -q "^$k $design" "$results" || [ "$design" = loo ] || continue
         rows=$work/rows
         : >"$rows"
@@ -217,6 +270,7 @@ for k in $ks; do
         [ -s "$rows" ] || continue
         title="K = $k, leave-one-out (each program tested on ops chosen from the others)"
         [ "$design" = split ] && title="K = $k, split by kind (tested:$split_test; chosen on the others)"
+        [ "$design" = ext ] && title="K = $k, programs of $ext_dir (chosen on every benchmark)"
         echo
         echo "$title"
         awk -v k="$k" -v design="$design" -v summary="$summary" '

@@ -1,8 +1,10 @@
 #!/bin/sh
 # closed_loop.sh - bench/closed_loop.sh end to end, at its smallest: two
-# benchmarks, K = 2, one timing round; leave-one-out over the two, and a
-# split that tests one of them.  The script itself checks every run's
-# output against bench/expected.  Here:
+# benchmarks, K = 2, one timing round; leave-one-out over the two, a
+# split that tests one of them, and a program outside the suite (-d: the
+# build's wasm probe, with two arguments, one holding a blank).  The
+# script itself checks every run's output against bench/expected, or a
+# -d program's against its first baseline run.  Here:
 #
 # - it exits 0 and prints a table row for every held-out program of every
 #   fold, and a summary line per fold design;
@@ -19,8 +21,11 @@ set -eu
 
 programs="pidigits mandel"
 work=$tmp/work
+mkdir "$tmp/other"
+cp "$BUILD/bench/wasm_probe.wasm" "$tmp/other/probe.wasm"
+printf 'one\ntwo words\n' >"$tmp/other/probe.args"
 expect_status 0 sh "$TOP/bench/closed_loop.sh" -k 2 -n 1 -p "$programs" -s mandel \
-    -b "$BUILD" -w "$work"
+    -d "$tmp/other" -b "$BUILD" -w "$work"
 cp "$tmp/out" "$tmp/table"
 table=$tmp/table
 
@@ -31,14 +36,19 @@ rows_under() { # rows_under TITLE_PREFIX: the program rows of that table
 }
 loo=$(rows_under "K = 2, leave-one-out")
 split=$(rows_under "K = 2, split by kind")
+other=$(rows_under "K = 2, programs of $tmp/other")
 for p in $programs; do
     echo "$loo" | grep -q "^$p " || fail "no leave-one-out row for $p: $(cat "$table")"
 done
 [ "$(echo "$split" | awk '{print $1}')" = mandel ] || fail "the split should test mandel alone: $split"
-printf '%s\n%s\n' "$loo" "$split" | awk '$4 != "0.00" { bad = 1; print "predicted " $2 "% but measured " $3 "% for " $1 }
+[ "$(echo "$other" | awk '{print $1}')" = probe ] || fail "no row for the -d program: $(cat "$table")"
+# The probe prints the square root of its argc: the arguments were passed.
+grep -qx '1.732051' "$work/times/probe.reference" || fail "probe ran with other arguments"
+printf '%s\n%s\n%s\n' "$loo" "$split" "$other" | awk '$4 != "0.00" { bad = 1; print "predicted " $2 "% but measured " $3 "% for " $1 }
     END { exit bad }' >"$tmp/diff" || fail "prediction and measurement disagree: $(cat "$tmp/diff")"
 grep -Eq '^ +2 loo +2 ' "$table" || fail "no leave-one-out summary: $(cat "$table")"
 grep -Eq '^ +2 split +1 ' "$table" || fail "no split summary: $(cat "$table")"
+grep -Eq '^ +2 ext +1 ' "$table" || fail "no summary of the -d programs: $(cat "$table")"
 
 # Each macro VM is configured as BUILD is.
 cache_value() { sed -n "s/^$2:[A-Z]*=//p" "$1/CMakeCache.txt"; }
@@ -51,5 +61,5 @@ for vm in "$work"/vms/*; do
     [ -n "$(cache_value "$vm" PULLEY_MACROS)" ] || fail "$vm is no macro build"
     vms=$((vms + 1))
 done
-[ "$vms" -eq 3 ] || fail "expected 3 macro VMs (two leave-one-out folds and the split), found $vms"
+[ "$vms" -eq 4 ] || fail "expected 4 macro VMs (two leave-one-out folds, the split, -d), found $vms"
 echo "ok: closed loop of $programs, K = 2, $vms macro VMs"
