@@ -32,9 +32,9 @@
 #      VM's binary, so that a change of the binary's layout shows apart
 #      from what the macro ops do) - every output checked against
 #      bench/expected (a -d program's against its first baseline run);
-#      medians and their ratios.  time x = macro /
-#      baseline; unfused x = unfused / baseline, the change of layout
-#      alone; ops x = macro / unfused, what the macro ops do on one binary.
+#      medians and their ratios: time x = macro / baseline; unfused x =
+#      unfused / baseline, the change of layout alone; ops x = macro /
+#      unfused, what the macro ops do on one binary.
 #      The layout of a binary alone (where its code and data fall) moves
 #      one program's time by several percent either way on this project's
 #      machine, and by over 30% for a few programs with GCC's computed
