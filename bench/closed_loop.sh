@@ -47,6 +47,8 @@ set -eu
 prog=closed_loop.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+# shellcheck source=bench/program_dir.sh
+. "$here/program_dir.sh"
 ks="8 16 32 64" runs=5 build=$top/build work="" programs="" split="mandel matmul nbody stream"
 ext_dir=""
 usage() {
@@ -111,15 +113,10 @@ run_program() {
     p=$1
     shift
     if is_external "$p"; then
-        wasm=$ext_dir/$p.wasm
-        set -- "$@" "$wasm"
-        if [ -f "$ext_dir/$p.args" ]; then
-            while IFS= read -r a || [ -n "$a" ]; do set -- "$@" "$a"; done <"$ext_dir/$p.args"
-        fi
+        program_run "$ext_dir" "$p" "$@"
     else
-        set -- "$@" "$build/bench/$p.wasm"
+        "$@" "$build/bench/$p.wasm"
     fi
-    "$@"
 }
 
 in_list() { # in_list WORD LIST...
@@ -221,10 +218,7 @@ time_run() { # time_run VARIANT_FILE PROGRAM RUN_BINARY [OPTION...]
     run_program "$p" "$@" >"$out" 2>&1 || { echo "$prog: $* $p failed" >&2; exit 1; }
     t1=$(now)
     if is_external "$p"; then
-        if [ -f "$ext_dir/$p.ignore" ]; then
-            grep -Ev -f "$ext_dir/$p.ignore" "$out" >"$out.kept" || true
-            mv "$out.kept" "$out"
-        fi
+        program_filter "$ext_dir" "$p" "$out"
         expected=$work/times/$p.reference
         [ -f "$expected" ] || cp "$out" "$expected" # the first run is the baseline's
     else

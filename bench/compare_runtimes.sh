@@ -11,9 +11,8 @@
 #
 # Programs: every DIR/NAME.wasm (default: build/bench, the suite written
 # here; give -d for each directory, third-party programs included), with
-#   DIR/NAME.args    its arguments, one per line (none if missing)
-#   DIR/NAME.ignore  an extended regular expression of output lines that
-#                    differ from run to run (timings), left out of the check
+# its arguments in NAME.args and the output lines that vary in NAME.ignore
+# (bench/program_dir.sh).
 # Every runtime's output (stdout and stderr) of a program must be the same
 # as the first runtime's, or the script stops saying which.
 # This VM is built (pulley-run only) into WORK_DIR per dispatch mode (gcc
@@ -24,6 +23,8 @@ set -eu
 prog=compare_runtimes.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+# shellcheck source=bench/program_dir.sh
+. "$here/program_dir.sh"
 runs=5 dirs="" macros="" wasm3="" iwasm="" modes="goto switch tail" work=""
 while getopts n:d:m:3:w:D:W:h opt; do
     case $opt in
@@ -87,19 +88,12 @@ done
 now() { date +%s%N; }
 run_one() {
     label=$1 cmd=$2 d=$3 name=$4
-    set --
-    if [ -f "$d/$name.args" ]; then
-        while IFS= read -r a || [ -n "$a" ]; do set -- "$@" "$a"; done <"$d/$name.args"
-    fi
     out=$work/out.$name.$label
     t0=$(now)
-    "$cmd" "$d/$name.wasm" "$@" >"$out" 2>&1 || { echo "$prog: $label failed on $name (see $out)" >&2; exit 1; }
+    program_run "$d" "$name" "$cmd" >"$out" 2>&1 || { echo "$prog: $label failed on $name (see $out)" >&2; exit 1; }
     t1=$(now)
     echo "$(((t1 - t0) / 1000))" >>"$work/time.$name.$label"
-    if [ -f "$d/$name.ignore" ]; then
-        grep -Ev -f "$d/$name.ignore" "$out" >"$out.kept" || true
-        mv "$out.kept" "$out"
-    fi
+    program_filter "$d" "$name" "$out"
     ref=$work/out.$name.reference
     if [ ! -f "$ref" ]; then
         cp "$out" "$ref"
