@@ -38,21 +38,6 @@ static const uint64_t values[] = {
     31, 32, 33, 63, 64, 65,
 };
 
-/* v as signed LEB128, as an iNN.const immediate is written. */
-static size_t sleb(uint8_t *out, int64_t v)
-{
-    size_t n = 0;
-    for (;;) {
-        uint8_t byte = v & 0x7f;
-        v >>= 7; /* arithmetic: the sign stays */
-        if ((v == 0 && !(byte & 0x40)) || (v == -1 && (byte & 0x40))) {
-            out[n++] = byte;
-            return n;
-        }
-        out[n++] = byte | 0x80;
-    }
-}
-
 static uint64_t of_type(uint8_t type, uint64_t v)
 {
     return type == PVM_WASM_I32 ? (uint32_t)v : v;
@@ -74,7 +59,7 @@ static pvm_wasm_instance *instance(pvm_wasm_store *s, const pvm_wasm_op_info *op
     code[n++] = 0; /* no locals */
     uint8_t konst[12];
     konst[0] = t == PVM_WASM_I32 ? 0x41 : 0x42; /* i32.const, i64.const */
-    size_t nk = 1 + sleb(konst + 1, t == PVM_WASM_I32 ? (int64_t)(int32_t)c : (int64_t)c);
+    size_t nk = 1 + wb_sleb(konst + 1, t == PVM_WASM_I32 ? (int64_t)(int32_t)c : (int64_t)c);
     if (where == 2) { /* the constant first */
         memcpy(code + n, konst, nk);
         n += nk;

@@ -45,6 +45,21 @@ static inline size_t wb_leb(uint8_t *out, uint32_t v)
     return n;
 }
 
+/* v as signed LEB128 (an iNN.const immediate) into out; returns its length. */
+static inline size_t wb_sleb(uint8_t *out, int64_t v)
+{
+    size_t n = 0;
+    for (;;) {
+        uint8_t byte = v & 0x7f;
+        v >>= 7; /* arithmetic: the sign stays */
+        if ((v == 0 && !(byte & 0x40)) || (v == -1 && (byte & 0x40))) {
+            out[n++] = byte;
+            return n;
+        }
+        out[n++] = byte | 0x80;
+    }
+}
+
 static inline void wb_u32(wb *w, uint32_t v)
 {
     w->n += wb_leb(w->b + w->n, v);
