@@ -11,9 +11,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* How long a reader waits for a lock another connection holds: a collector
+ * committing, or another reader of a WAL file recovering or checkpointing
+ * it as it opens or closes. */
+enum { READ_BUSY_TIMEOUT_MS = 30000 };
+
 static int open_with(const char *name, int flags, sqlite3 **db)
 {
     int rc = sqlite3_open_v2(name, db, flags, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_busy_timeout(*db, READ_BUSY_TIMEOUT_MS);
     if (rc != SQLITE_OK) {
         sqlite3_close(*db);
         *db = NULL;

@@ -10,6 +10,9 @@
  *     directory of another user) and no -wal file exists, the file is read
  *     as it is (immutable=1): nothing is created;
  *   - where it may not and a -wal file holds data, read-only through it.
+ * A lock held by another connection (a collector committing, another
+ * reader opening or closing the same WAL file) is waited for, not taken
+ * for an error.
  */
 #ifndef AN_DB_OPEN_H
 #define AN_DB_OPEN_H

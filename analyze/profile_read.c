@@ -430,7 +430,9 @@ int an_profile_read(an_profile *p, const char *path, an_runsel *sel, char *err, 
     if (an_db_open_reading(path, &db, err, cap) != 0)
         return -1;
     if (pragma_int(db, "PRAGMA application_id", &app) != 0) {
-        snprintf(msg, sizeof msg, "not a database: %s", sqlite3_errmsg(db));
+        snprintf(msg, sizeof msg, "%s: %s",
+                 sqlite3_errcode(db) == SQLITE_NOTADB ? "not a database" : "cannot read",
+                 sqlite3_errmsg(db));
     } else if (app != PVMP_APPLICATION_ID) {
         snprintf(msg, sizeof msg, "not a profile database (application_id %" PRId64 ")", app);
     } else if (pragma_int(db, "PRAGMA user_version", &version) != 0 || version < 1) {

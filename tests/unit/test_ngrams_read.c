@@ -1,8 +1,8 @@
 /*
  * test_ngrams_read.c - reading profile databases: files that are not
- * profiles are refused with their path in the message, runs are selected
- * by id and label, opcode rows give the analysis what each instruction
- * writes and where it branches, a bad row refuses its run, bytes that do
+ * profiles are refused with their path in the message, a lock held for a
+ * moment is waited for, runs are selected by id and label, opcode rows
+ * give the analysis what each instruction writes and where it branches, a bad row refuses its run, bytes that do
  * not decode end a function without losing what decoded before them, and
  * an old file's rows (no roles stored) read as the collector migrates them.
  */
@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -88,6 +90,51 @@ static void foreign_files_are_refused(void **state)
     assert_int_equal(read_db("/nonexistent/profile.db", "all", &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "/nonexistent/profile.db: "));
     an_profile_free(&p);
+}
+
+/* A lock another connection holds for a moment (a collector committing,
+ * another reader opening the same WAL file) is waited for: the file is
+ * read, not refused as "database is locked". */
+static void a_database_locked_for_a_moment_is_waited_for(void **state)
+{
+    (void)state;
+    tdb t;
+    an_profile p;
+    char err[512] = "";
+    tcode c = {{0}, 0};
+    TC0(&c, T_RET);
+    tdb_create(&t);
+    tdb_run(&t, 1, NULL, "a.wasm", 0);
+    tdb_function(&t, 1, 1, "main", &c);
+    tdb_samples(&t, 1, 1, 0, 5);
+    tdb_close(&t);
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) { /* holds an exclusive lock for 300 ms */
+        sqlite3 *db;
+        int ok = sqlite3_open(t.path, &db) == SQLITE_OK &&
+                 sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) == SQLITE_OK;
+        ssize_t said = write(ready[1], ok ? "y" : "n", 1);
+        nanosleep(&(struct timespec){0, 300 * 1000 * 1000}, NULL);
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+        sqlite3_close(db);
+        _exit(ok && said == 1 ? 0 : 1);
+    }
+    char locked = 0;
+    assert_int_equal(read(ready[0], &locked, 1), 1);
+    assert_int_equal(locked, 'y');
+    int got = read_db(t.path, NULL, &p, err, sizeof err);
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    close(ready[0]);
+    close(ready[1]);
+    assert_int_equal(status, 0);
+    if (got != 1)
+        fail_msg("read: %s", err);
+    an_profile_free(&p);
+    tdb_remove(&t);
 }
 
 /* Labels narrow the finished runs; an id reads that run; an id or a
@@ -469,6 +516,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(run_selections_parse),
         cmocka_unit_test(foreign_files_are_refused),
+        cmocka_unit_test(a_database_locked_for_a_moment_is_waited_for),
         cmocka_unit_test(runs_by_id_and_label),
         cmocka_unit_test(unfinished_runs_are_left_out_with_their_reason),
         cmocka_unit_test(selections_across_databases_are_explicit),
