@@ -106,7 +106,8 @@ int an_proposals_compute(an_profile *p, const an_proposals_opts *o, an_proposals
     if (!(out->props = calloc(o->top + 1, sizeof *out->props)))
         goto fail;
     out->choice = (an_choice){.k = o->top, .pool = o->pool ? o->pool : o->top * 4 > 64 ? o->top * 4 : 64,
-                              .min_saving = o->min_saving, .include_adaptive = o->include_adaptive,
+                              .min_saving = o->min_saving, .objective = o->objective,
+                              .include_adaptive = o->include_adaptive,
                               .adaptive_ops = adaptive_ops, .adaptive_share = adaptive_share};
     int n = an_propose(p, &out->grams, &out->choice, out->props);
     if (n < 0)

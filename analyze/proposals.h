@@ -20,6 +20,7 @@ typedef struct an_proposals_opts {
     size_t top;        /* macro ops to choose */
     size_t pool;       /* candidates the choice considers (0: max(64, 4 * top)) */
     double min_saving; /* share of all dispatches an op must remove (AN_MIN_SAVING) */
+    an_objective objective; /* what a candidate is judged by (default: shared) */
     size_t ngrams;     /* hottest n-grams to list with their facts (0: none) */
     int include_adaptive; /* mine adaptive opcodes too (AN_ADAPTIVE) */
     /* Called once mining is done, with the number of distinct n-grams

@@ -35,11 +35,20 @@ typedef struct an_proposal {
  * ran) or nothing (its occurrences are already covered by chosen ops). */
 #define AN_MIN_SAVING 1e-4
 
+/* What a candidate op is judged by when the next one is chosen. */
+typedef enum an_objective {
+    AN_OBJECTIVE_SHARED, /* default: its saving, discounted when one benchmark
+                            alone needs it (the geometric mean of the saving
+                            and the saving beside its best benchmark) */
+    AN_OBJECTIVE_TOTAL   /* its saving on the profiled programs */
+} an_objective;
+
 typedef struct an_choice {
     /* asked for */
     size_t k;          /* ops to choose */
     size_t pool;       /* hottest n-grams considered */
     double min_saving; /* share of all dispatches each op must remove */
+    an_objective objective;
     int include_adaptive; /* adaptive opcodes were mined too */
     /* found */
     size_t candidates; /* n-grams considered: at most pool */
@@ -48,8 +57,14 @@ typedef struct an_choice {
     double adaptive_share; /* their share of all dispatches (0..1) */
 } an_choice;
 
+/* The objective's name ("shared", "total"), and the objective of a name:
+ * 0, or -1 for a name of none. */
+const char *an_objective_name(an_objective o);
+int an_objective_parse(const char *name, an_objective *o);
+
 /* Choose up to c->k macro ops among the c->pool hottest n-grams of grams
- * (ranked by weight x (n - 1)), each removing at least c->min_saving of
+ * (ranked by weight x (n - 1)), the best by c->objective first (the
+ * larger saving among equals), each removing at least c->min_saving of
  * all dispatches beside those chosen before it.  Fills out[0..returned)
  * and c's counts; -1 if out of memory.  Fewer than k are returned when no
  * other candidate saves enough.  Uses the grams' tag field. */

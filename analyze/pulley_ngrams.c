@@ -24,7 +24,8 @@
 static const char usage[] =
     "usage: pulley-ngrams PROFILE.db [MORE.db...] [--runs SPEC,...] [--skip-damaged]\n"
     "                     [--max-n N] [--top K] [--ngrams M] [--pool P]\n"
-    "                     [--min-saving PCT] [--exact] [--include-adaptive]\n"
+    "                     [--min-saving PCT] [--objective shared|total]\n"
+    "                     [--exact] [--include-adaptive]\n"
     "                     [--train LABEL --test LABEL] [--emit-macros FILE]\n"
     "                     [--evaluate FILE]\n"
     "                     [--format text|markdown|json|csv] [--quiet]\n"
@@ -37,6 +38,10 @@ static const char usage[] =
     "  --pool P       candidates considered by the selection (default max(64, 4K))\n"
     "  --min-saving PCT  propose only ops removing at least PCT% of all dispatches\n"
     "                 beside those chosen before (default 0.01; 0: any saving)\n"
+    "  --objective O  what the next op is chosen by: shared (default), the\n"
+    "                 dispatches it removes, discounted when one benchmark alone\n"
+    "                 needs it, so that the set carries over to other programs;\n"
+    "                 total, the dispatches it removes from these programs\n"
     "  --exact        only runs with exact execution counts (as --runs kind:exact)\n"
     "  --include-adaptive  mine the opcodes the ISA marks adaptive (rewritten in\n"
     "                 place at run time, as CPython's specializing instructions)\n"
@@ -188,7 +193,7 @@ int main(int argc, char **argv)
 {
     enum { OPT_RUNS = 256, OPT_MAXN, OPT_TOP, OPT_NGRAMS, OPT_POOL, OPT_EXACT, OPT_FORMAT,
            OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_TRAIN, OPT_TEST, OPT_MIN_SAVING, OPT_EMIT,
-           OPT_EVALUATE, OPT_SKIP_DAMAGED, OPT_INCLUDE_ADAPTIVE };
+           OPT_EVALUATE, OPT_SKIP_DAMAGED, OPT_INCLUDE_ADAPTIVE, OPT_OBJECTIVE };
     static const struct option opts[] = {
         {"runs", required_argument, NULL, OPT_RUNS},     {"max-n", required_argument, NULL, OPT_MAXN},
         {"top", required_argument, NULL, OPT_TOP},       {"ngrams", required_argument, NULL, OPT_NGRAMS},
@@ -200,13 +205,15 @@ int main(int argc, char **argv)
         {"emit-macros", required_argument, NULL, OPT_EMIT},
         {"evaluate", required_argument, NULL, OPT_EVALUATE},
         {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED},
-        {"include-adaptive", no_argument, NULL, OPT_INCLUDE_ADAPTIVE}, {NULL, 0, NULL, 0}};
+        {"include-adaptive", no_argument, NULL, OPT_INCLUDE_ADAPTIVE},
+        {"objective", required_argument, NULL, OPT_OBJECTIVE}, {NULL, 0, NULL, 0}};
     an_runsel sel;
     an_runsel_init(&sel);
     char err[1024];
     long max_n = 4, top = 16, ngrams = 20, pool = 0;
     double min_saving = AN_MIN_SAVING;
-    int quiet = 0, include_adaptive = 0, c;
+    an_objective objective = AN_OBJECTIVE_SHARED;
+    int quiet = 0, include_adaptive = 0, objective_given = 0, c;
     an_format fmt = AN_TEXT;
     const char *train = NULL, *test = NULL, *emit = NULL, *evaluate = NULL;
     while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
@@ -236,6 +243,13 @@ int main(int argc, char **argv)
         case OPT_MIN_SAVING:
             if (an_parse_percent(optarg, &min_saving) != 0) {
                 fprintf(stderr, "pulley-ngrams: bad --min-saving '%s' (a percentage, 0..100)\n", optarg);
+                return 2;
+            }
+            break;
+        case OPT_OBJECTIVE:
+            objective_given = 1;
+            if (an_objective_parse(optarg, &objective) != 0) {
+                fprintf(stderr, "pulley-ngrams: bad --objective '%s' (shared, total)\n", optarg);
                 return 2;
             }
             break;
@@ -301,9 +315,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "pulley-ngrams: --train and --test go together\n");
         return 2;
     }
-    if (evaluate && (train || emit || include_adaptive)) {
+    if (evaluate && (train || emit || include_adaptive || objective_given)) {
         fprintf(stderr, "pulley-ngrams: --evaluate mines nothing: not with --train, --test,"
-                        " --emit-macros or --include-adaptive\n");
+                        " --emit-macros, --include-adaptive or --objective\n");
         return 2;
     }
     if (train && an_runsel_has_labels(&sel)) {
@@ -342,7 +356,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "pulley-ngrams: %zu runs, %u functions, %zu instructions; mining...\n",
                 prof.nruns, prof.nfuncs, ninsns);
     an_proposals_opts po = {.max_n = (unsigned)max_n, .top = (size_t)top, .pool = (size_t)pool,
-                            .min_saving = min_saving, .ngrams = (size_t)ngrams,
+                            .min_saving = min_saving, .objective = objective,
+                            .ngrams = (size_t)ngrams,
                             .include_adaptive = include_adaptive,
                             .mined = progress ? progress_mined : NULL, .arg = &top};
     if (an_proposals_compute(&prof, &po, &res) != 0) {

@@ -166,9 +166,10 @@ static void print_json(FILE *out, const an_report *r)
     fprintf(out, ",\n  \"effective_samples\": %.6g,\n", an_profile_effective_samples(r->p));
     if (r->choice)
         fprintf(out, "  \"choice\": {\"asked\": %zu, \"pool\": %zu, \"min_saving\": %.6g, "
-                     "\"candidates\": %zu, \"executed\": %zu, \"adaptive\": {\"ran\": %zu, "
+                     "\"objective\": \"%s\", \"candidates\": %zu, \"executed\": %zu, \"adaptive\": {\"ran\": %zu, "
                      "\"share\": %.6g, \"mined\": %s}},\n",
-                r->choice->k, r->choice->pool, 100 * r->choice->min_saving, r->choice->candidates,
+                r->choice->k, r->choice->pool, 100 * r->choice->min_saving,
+                an_objective_name(r->choice->objective), r->choice->candidates,
                 r->choice->executed, r->choice->adaptive_ops, 100 * r->choice->adaptive_share,
                 r->choice->include_adaptive ? "true" : "false");
     fputs("  \"proposals\": [", out);
@@ -376,6 +377,12 @@ static void print_tables(FILE *out, const an_report *r, an_format fmt, double ne
             h, r->nprops, removed, r->p->nruns, r->p->nbenches);
     an_shares_note(r->p, note, sizeof note);
     fprintf(out, "%s\n\n", note);
+    if (r->choice && r->p->nbenches > 1)
+        fprintf(out, "%s\n\n",
+                r->choice->objective == AN_OBJECTIVE_TOTAL
+                    ? "Ops are chosen by the dispatches they remove (--objective total)."
+                    : "Ops are chosen by the dispatches they remove, an op that one benchmark "
+                      "alone needs ranking below those several share (--objective shared).");
     if (r->choice)
         an_choice_note(r->choice, r->nprops, note, sizeof note);
     if (r->choice && *note)

@@ -71,6 +71,7 @@ expect_status 1 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/narrow.macros"
 grep -q "narrow.macros: macro op k: part 1, xconst8, is matched as xconst64" "$tmp/err" ||
     fail "narrow part evaluated: $(cat "$tmp/err")"
 expect_status 2 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/set.macros" --emit-macros "$tmp/x"
+expect_status 2 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/set.macros" --objective total
 
 [ -n "${MACROS:-}" ] || { echo "macro_loop: ok (baseline build)"; exit 0; }
 

@@ -47,7 +47,7 @@ ngrams 0 "$db" --top 100
 grep -Eq '^Only [0-9]+ of the 100 macro ops asked for saves? at least 0\.01% of all dispatches' "$tmp/out" ||
     fail "no note on the ops missing: $(cat "$tmp/out")"
 ngrams 0 "$db" --top 100 --format json
-grep -Eq '"choice": \{"asked": 100, "pool": 400, "min_saving": 0\.01, "candidates": [0-9]+, "executed": [0-9]+, "adaptive": \{"ran": 0, "share": 0, "mined": false\}\}' "$tmp/out" ||
+grep -Eq '"choice": \{"asked": 100, "pool": 400, "min_saving": 0\.01, "objective": "shared", "candidates": [0-9]+, "executed": [0-9]+, "adaptive": \{"ran": 0, "share": 0, "mined": false\}\}' "$tmp/out" ||
     fail "json choice: $(cat "$tmp/out")"
 if command -v python3 >/dev/null; then
     python3 -c 'import json,sys
@@ -121,6 +121,10 @@ ngrams 2 "$db" --format yaml
 ngrams 2 "$db" --min-saving x
 ngrams 2 "$db" --min-saving 101
 ngrams 2 "$db" --runs 1,,2
+ngrams 2 "$db" --objective best
+grep -q "bad --objective 'best' (shared, total)" "$tmp/err" || fail "--objective best: $(cat "$tmp/err")"
+ngrams 0 "$db" --objective total --format json --top 4
+grep -q '"objective": "total"' "$tmp/out" || fail "--objective total: $(cat "$tmp/out")"
 ngrams 2
 ngrams 1 "$db" --runs 99
 grep -q "has no run 99" "$tmp/err" || fail "no run 99: $(cat "$tmp/err")"

@@ -5,7 +5,8 @@
  * samples (weighed by what each opcode costs), per-benchmark normalisation, exact n-gram counts, operand facts,
  * the saving of a chosen set counted once where n-grams overlap, no op
  * proposed that saves (almost) nothing, alone or once later ops cover its
- * occurrences, the savings of fixed ops measured on other runs, and
+ * occurrences, ops that benchmarks share chosen before one that a single
+ * benchmark needs, the savings of fixed ops measured on other runs, and
  * adaptive opcodes (rewritten at run time) kept out of n-grams.
  */
 #include <math.h>
@@ -539,6 +540,45 @@ static void ops_made_useless_by_later_ones_are_dropped(void **state)
     an_profile_free(&p);
 }
 
+/* Benchmarks b1 (f: 65 dispatches) and b3 (xadd64 x3 + ret, 400), each
+ * weighing 1.  xadd64 + xadd64 saves 10/65 of b1 and 100/400 of b3: 0.40
+ * in all.  A 3-gram of b3 (xadd64 + xadd64 + xadd64 or + ret) saves
+ * 200/400 = 0.5, of b3 alone.  By total saving that one is the first op;
+ * by the default objective, the op both benchmarks share. */
+static void the_default_objective_prefers_ops_that_benchmarks_share(void **state)
+{
+    (void)state;
+    an_profile p;
+    an_proposals r;
+    load(&p, "1,3");
+    assert_int_equal(p.nbenches, 2);
+    an_proposals_opts o = {.max_n = 3, .top = 1, .min_saving = AN_MIN_SAVING,
+                           .objective = AN_OBJECTIVE_TOTAL};
+    assert_int_equal(an_proposals_compute(&p, &o, &r), 0);
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.props[0].gram->n, 3);
+    assert_int_equal(r.props[0].benches, 1);
+    assert_true(near(r.props[0].saving, 0.5));
+    an_proposals_free(&r);
+
+    o.objective = AN_OBJECTIVE_SHARED;
+    assert_int_equal(an_proposals_compute(&p, &o, &r), 0);
+    assert_int_equal(r.n, 1);
+    assert_true(is_gram(&p, r.props[0].gram, "xadd64", "xadd64", NULL));
+    assert_int_equal(r.props[0].benches, 2);
+    assert_true(near(r.props[0].saving, 10.0 / 65 + 0.25));
+    an_proposals_free(&r);
+
+    /* Once no candidate left is shared, the saving decides. */
+    o.top = 2;
+    assert_int_equal(an_proposals_compute(&p, &o, &r), 0);
+    assert_int_equal(r.n, 2);
+    assert_int_equal(r.props[1].gram->n, 3);
+    assert_true(near(r.props[1].saving, 0.25));
+    an_proposals_free(&r);
+    an_profile_free(&p);
+}
+
 /* The same ops measured on a profile, op by op (as for --test). */
 static void evaluate_fixed_ops(void **state)
 {
@@ -627,6 +667,7 @@ int main(void)
         cmocka_unit_test(set_saving_counts_overlaps_once),
         cmocka_unit_test(ops_that_save_nothing_are_not_proposed),
         cmocka_unit_test(ops_made_useless_by_later_ones_are_dropped),
+        cmocka_unit_test(the_default_objective_prefers_ops_that_benchmarks_share),
         cmocka_unit_test(evaluate_fixed_ops),
         cmocka_unit_test(adaptive_opcodes_are_in_no_ngram_unless_asked),
         cmocka_unit_test(narrow_forms_are_mined_as_their_wide_form),
