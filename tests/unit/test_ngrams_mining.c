@@ -567,6 +567,19 @@ static void the_default_objective_prefers_ops_that_benchmarks_share(void **state
     assert_true(is_gram(&p, r.props[0].gram, "xadd64", "xadd64", NULL));
     assert_int_equal(r.props[0].benches, 2);
     assert_true(near(r.props[0].saving, 10.0 / 65 + 0.25));
+    /* The text report says how the ops were chosen. */
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    an_report rep = {.p = &p, .total = r.total, .props = r.props, .prop_facts = r.facts,
+                     .nprops = r.n, .choice = &r.choice};
+    an_report_print(out, &rep, AN_TEXT);
+    assert_int_equal(fclose(out), 0);
+    assert_non_null(strstr(text, "\nOps are chosen by the dispatches they remove, an op that one "
+                                 "benchmark alone needs ranking below those several share "
+                                 "(--objective shared).\n"));
+    free(text);
     an_proposals_free(&r);
 
     /* Once no candidate left is shared, the saving decides. */
