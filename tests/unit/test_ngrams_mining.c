@@ -428,6 +428,20 @@ static void set_saving_counts_overlaps_once(void **state)
     an_profile_free(&p);
 }
 
+/* The text report of proposals r on profile p (free it). */
+static char *report_text(const an_profile *p, const an_proposals *r)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    an_report rep = {.p = p, .total = r->total, .props = r->props, .prop_facts = r->facts,
+                     .nprops = r->n, .choice = &r->choice};
+    an_report_print(out, &rep, AN_TEXT);
+    assert_int_equal(fclose(out), 0);
+    return text;
+}
+
 /* In k only the loop's xadd64 + xlt64_s + br_if_not saves a share worth
  * an opcode: 2 of every 3 dispatches.  Its parts then save nothing, and
  * the block run once saves 2 dispatches in 3000003.  So 1 op of the 4
@@ -455,14 +469,7 @@ static void ops_that_save_nothing_are_not_proposed(void **state)
                               "dispatches: the other 5 candidates considered save less, or nothing "
                               "beside the ops chosen.");
     /* The text report carries the note. */
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    assert_non_null(out);
-    an_report rep = {.p = &p, .total = r.total, .props = r.props, .prop_facts = r.facts,
-                     .nprops = r.n, .choice = &r.choice};
-    an_report_print(out, &rep, AN_TEXT);
-    assert_int_equal(fclose(out), 0);
+    char *text = report_text(&p, &r);
     assert_non_null(strstr(text, "Proposed macro ops: 1, removing 66.67% of all dispatches"));
     assert_non_null(strstr(text, "\nOnly 1 of the 4 macro ops asked for saves at least 0.01%"));
     free(text);
@@ -568,14 +575,7 @@ static void the_default_objective_prefers_ops_that_benchmarks_share(void **state
     assert_int_equal(r.props[0].benches, 2);
     assert_true(near(r.props[0].saving, 10.0 / 65 + 0.25));
     /* The text report says how the ops were chosen. */
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    assert_non_null(out);
-    an_report rep = {.p = &p, .total = r.total, .props = r.props, .prop_facts = r.facts,
-                     .nprops = r.n, .choice = &r.choice};
-    an_report_print(out, &rep, AN_TEXT);
-    assert_int_equal(fclose(out), 0);
+    char *text = report_text(&p, &r);
     assert_non_null(strstr(text, "\nOps are chosen by the dispatches they remove, an op that one "
                                  "benchmark alone needs ranking below those several share "
                                  "(--objective shared).\n"));
