@@ -112,11 +112,8 @@ is_external() { case " $ext_programs " in *" $1 "*) return 0 ;; esac; return 1; 
 run_program() {
     p=$1
     shift
-    if is_external "$p"; then
-        program_run "$ext_dir" "$p" "$@"
-    else
-        "$@" "$build/bench/$p.wasm"
-    fi
+    if is_external "$p"; then rp_dir=$ext_dir; else rp_dir=$build/bench; fi
+    program_run "$rp_dir" "$p" "$@"
 }
 
 in_list() { # in_list WORD LIST...
