@@ -204,7 +204,7 @@ typedef struct pvm_macro_info {
 
 typedef struct pvm_op_info {
     const char *name;   /* mnemonic; NULL for an unused opcode number */
-    uint8_t format;     /* pvm_format */
+    uint16_t format;    /* pvm_format (a macro build adds one per macro op) */
     uint8_t flags;      /* PVM_FLAG_* */
     uint8_t length;     /* encoded length (a jump table's entries excluded) */
     const char *semantics;

@@ -2,28 +2,30 @@
 # make_set.sh - choose a set of macro ops from exact profiles of benchmark
 # programs, as bench/macros/suite16.macros was made:
 #
-#   sh bench/macros/make_set.sh [-k K] [-o FILE] [-b BUILD_DIR] [PROGRAM...]
+#   sh bench/macros/make_set.sh [-k K] [-o FILE] [-b BUILD_DIR] [-x OPTIONS] [PROGRAM...]
 #
 # Each PROGRAM (default: every benchmark of bench/, as build/bench/NAME.wasm)
 # runs once on the baseline counting VM (pulley-collect --exact: exact
 # counts, so the same programs give the same set), into its own profile
 # database; then pulley-ngrams chooses K macro ops (default 16) over all
-# of them and writes them to FILE (default bench/macros/suiteK.macros).
+# of them and writes them to FILE (default bench/macros/suiteK.macros);
+# -x passes more pulley-ngrams options (say "--max-n 8").
 # The databases are kept in a temporary directory, removed at the end.
 set -eu
 prog=make_set.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-k=16 out="" build=$top/build
+k=16 out="" build=$top/build extra=""
 usage() {
-    echo "usage: sh bench/macros/make_set.sh [-k K] [-o FILE] [-b BUILD_DIR] [PROGRAM...]" >&2
+    echo "usage: sh bench/macros/make_set.sh [-k K] [-o FILE] [-b BUILD_DIR] [-x OPTIONS] [PROGRAM...]" >&2
     exit 2
 }
-while getopts k:o:b:h opt; do
+while getopts k:o:b:x:h opt; do
     case $opt in
     k) k=$OPTARG ;;
     o) out=$OPTARG ;;
     b) build=$OPTARG ;;
+    x) extra=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -52,7 +54,8 @@ done
 # Relative names, so that the command recorded in the file is the same
 # on every machine.
 cd "$work"
-"$ngrams" --quiet --top "$k" --ngrams 0 --emit-macros set.macros profiles/*.db >report.txt
+# shellcheck disable=SC2086 # the options are words
+"$ngrams" --quiet --top "$k" --ngrams 0 $extra --emit-macros set.macros profiles/*.db >report.txt
 cp set.macros "$out"
 head -1 report.txt >&2
 echo "$prog: wrote $out" >&2

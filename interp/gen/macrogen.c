@@ -397,7 +397,9 @@ int main(int argc, char **argv)
     macro_row *rows = calloc(set.n + 1, sizeof *rows);
     if (!rows)
         die("out of memory");
-    unsigned primary_free = PVM_ESCAPE_BYTE - PVM_OP_PRIMARY_END;
+    /* Primary numbers first, up to the escape byte but one: one primary
+     * byte stays invalid, which the dispatch tables and verifier expect. */
+    unsigned primary_free = PVM_ESCAPE_BYTE - 1 - PVM_OP_PRIMARY_END;
     if (set.n > primary_free + (0xFFFFu - PVM_OP_EXT_COUNT))
         die("%s: %zu macro ops do not fit the opcode space", set_path, set.n);
     for (size_t i = 0; i < set.n; i++) {
