@@ -172,12 +172,21 @@ static int emit_macros(const an_profile *p, const an_proposals *res, const char 
         fprintf(stderr, "pulley-ngrams: --emit-macros: %s\n", err);
         return 1;
     }
+    size_t built = 0; /* the build's own macro ops, which come first */
+    for (size_t op = 0; op < p->nops; op++)
+        built += p->opdefs[op] != NULL;
     char comment[2048];
-    size_t len = (size_t)snprintf(comment, sizeof comment,
-                                  "Macro ops chosen by pulley-ngrams %s from %zu runs of %zu "
-                                  "benchmarks,\nremoving %.2f%% of their dispatches:\n",
-                                  PULLEY_VERSION, p->nruns, p->nbenches,
-                                  res->n ? 100 * res->props[res->n - 1].cumulative : 0.0);
+    size_t len = 0;
+    if (built)
+        len = (size_t)snprintf(comment, sizeof comment,
+                               "The %zu macro ops of the build the profiles were taken on, then\n",
+                               built);
+    len += (size_t)snprintf(comment + len, sizeof comment - len,
+                            "%s ops chosen by pulley-ngrams %s from %zu runs of %zu "
+                            "benchmarks,\n%sremoving %.2f%% of their dispatches:\n",
+                            built ? "macro" : "Macro", PULLEY_VERSION, p->nruns, p->nbenches,
+                            built ? "these alone " : "",
+                            res->n ? 100 * res->props[res->n - 1].cumulative : 0.0);
     for (int i = 0; i < argc && len < sizeof comment; i++) {
         const char *a = strrchr(argv[i], '/') && i == 0 ? strrchr(argv[i], '/') + 1 : argv[i];
         len += (size_t)snprintf(comment + len, sizeof comment - len, "%s%s", i ? " " : "  ", a);
