@@ -24,8 +24,9 @@ expect_status 0 sh "$QUALITY/rediscover.sh" -o "$tmp/red" -k 12 sha256:2 sort:1 
 cp "$tmp/out" "$tmp/report"
 grep -q "^Database: $tmp/red/suite.db (runs: label:rediscover, sampled at 10000 Hz)\$" "$tmp/report" ||
     fail "rediscover header: $(cat "$tmp/report")"
-grep -q '^Fusion families among the top 12 proposals (3 runs, 3 benchmarks)$' "$tmp/report" ||
-    fail "rediscover: not 3 runs: $(cat "$tmp/report")"
+# Up to 12 proposals: fewer where a macro build's ops leave less to fuse.
+grep -q -E '^Fusion families among the top ([1-9]|1[0-2]) proposals \(3 runs, 3 benchmarks\)$' "$tmp/report" ||
+    fail "rediscover: not 3 runs, or not 1 to 12 proposals: $(cat "$tmp/report")"
 [ "$(grep -c "^rediscover.sh: collecting " "$tmp/err")" -eq 3 ] || fail "progress: $(cat "$tmp/err")"
 for f in suite.db proposals.json report.txt; do
     [ -s "$tmp/red/$f" ] || fail "rediscover -o kept no $f"

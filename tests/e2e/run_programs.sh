@@ -49,7 +49,11 @@ for ext in pasm pbc; do
     check 0 '27835\n27835' "$PULLEY_RUN" "$dir/dispatch_table.$ext"
     check 0 '12' "$PULLEY_RUN" --invoke by_table "$dir/dispatch_table.$ext" 6
 
+    # The place of a trap is that of the instruction as it ran: run unfused
+    # for the offset in the code as written (a macro build may fuse it).
     check 134 '' "$PULLEY_RUN" "$dir/trap_div.$ext"
+    stderr_has 'pulley-run: trap: integer divide by zero (div_by_zero) in function percent at offset 0x'
+    check 134 '' "$PULLEY_RUN" --no-fuse "$dir/trap_div.$ext"
     stderr_has 'pulley-run: trap: integer divide by zero (div_by_zero) in function percent at offset 0x0007'
     check 0 '35' "$PULLEY_RUN" --invoke percent "$dir/trap_div.$ext" 7 20
     check 0 '-75' "$PULLEY_RUN" --invoke percent "$dir/trap_div.$ext" -3 4
