@@ -48,19 +48,15 @@ for f in pulley_macro_rows.def pulley_macro_ops.h; do
 done
 [ "$(grep -c -E '^M(OP|EXT)\(' "$tmp/gen/pulley_macro_rows.def")" = "$(grep -c '^macro ' "$tmp/set.macros")" ] ||
     fail "not one row per op"
-# --evaluate removes what the proposals said they remove (a macro build's
-# set puts the build's own ops first, which the proposals do not count).
+# --evaluate removes what the proposals said the set removes; a macro
+# build's set puts the build's own ops first, which can only remove more.
 proposed=$(sed -n 's/^Proposed macro ops: [0-9]*, removing \([0-9.]*\)%.*/\1/p' "$(
     expect_status 0 "$PULLEY_NGRAMS" "$base" --top 4; echo "$tmp/out")")
-awk -v built="${MACROS:-/dev/null}" '
-    BEGIN { while ((getline line < built) > 0) if (line ~ /^macro /) old[substr(line, 7)] = 1 }
-    /^macro / { skip = ($2 in old) }
-    !skip { print }
-    /^end$/ { skip = 0 }' "$tmp/set.macros" >"$tmp/new.macros"
-grep -q '^macro ' "$tmp/new.macros" || fail "no new op: $(cat "$tmp/set.macros")"
-expect_status 0 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/new.macros"
+expect_status 0 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/set.macros"
 evaluated=$(sed -n 's/^The [0-9]* macro ops of .* remove \([0-9.]*\)%.*/\1/p' "$tmp/out")
-[ -n "$proposed" ] && [ "$proposed" = "$evaluated" ] ||
+[ -n "$proposed" ] && [ -n "$evaluated" ] &&
+    if [ -n "${MACROS:-}" ]; then awk -v p="$proposed" -v e="$evaluated" 'BEGIN { exit !(e >= p) }'
+    else [ "$proposed" = "$evaluated" ]; fi ||
     fail "proposed $proposed%, evaluated $evaluated%: $(cat "$tmp/out")"
 grep -q "^loops.pasm " "$tmp/out" && grep -q "^fib.pasm " "$tmp/out" || fail "no benchmark rows"
 # Bad uses: nothing written, a message, a status.
