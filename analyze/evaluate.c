@@ -14,6 +14,9 @@ int an_evaluate(const an_profile *p, const fu_pattern *set, size_t n, double *ma
 {
     uint32_t cap = 0, *scratch = NULL;
     fu_insn *keys = NULL;
+    fu_index ix;
+    if (fu_index_build(&ix, set, n) != 0)
+        return -1;
     memset(marginal, 0, n * sizeof *marginal);
     if (per_bench)
         memset(per_bench, 0, p->nbenches * sizeof *per_bench);
@@ -36,14 +39,21 @@ int an_evaluate(const an_profile *p, const fu_pattern *set, size_t n, double *ma
                     if (!scratch || !keys) {
                         free(scratch);
                         free(keys);
+                        fu_index_free(&ix);
                         return -1;
                     }
                 }
                 for (uint32_t i = 0; i < bl->n; i++)
                     an_insn_key(&f->insns[bl->first + i], &keys[i]);
+                /* Op k changes the cover only where it matches. */
                 uint32_t before = bl->n;
                 for (size_t k = 0; k < n; k++) {
-                    uint32_t cost = fu_cover(keys, bl->n, set, k + 1, scratch, NULL);
+                    int matches = 0;
+                    for (uint32_t i = 0; !matches && i + set[k].n <= bl->n; i++)
+                        matches = fu_match(&set[k], keys + i);
+                    if (!matches)
+                        continue;
+                    uint32_t cost = fu_cover_indexed(keys, bl->n, set, k + 1, &ix, scratch, NULL);
                     marginal[k] += bl->weight * ((double)before - cost);
                     before = cost;
                 }
@@ -56,5 +66,6 @@ int an_evaluate(const an_profile *p, const fu_pattern *set, size_t n, double *ma
     }
     free(scratch);
     free(keys);
+    fu_index_free(&ix);
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "cover.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int fu_pattern_of(const fu_macro *m, fu_opcode_fn opcode, void *ctx, fu_pattern *out,
@@ -40,15 +41,67 @@ int fu_pattern_of(const fu_macro *m, fu_opcode_fn opcode, void *ctx, fu_pattern 
     return 0;
 }
 
+int fu_index_build(fu_index *ix, const fu_pattern *set, size_t nset)
+{
+    memset(ix, 0, sizeof *ix);
+    for (size_t m = 0; m < nset; m++)
+        if (set[m].n && set[m].op[set[m].n - 1] >= ix->nops)
+            ix->nops = set[m].op[set[m].n - 1] + 1u;
+    ix->start = calloc(ix->nops + 1, sizeof *ix->start);
+    ix->order = malloc((nset ? nset : 1) * sizeof *ix->order);
+    if (!ix->start || !ix->order) {
+        fu_index_free(ix);
+        return -1;
+    }
+    /* Counting sort by last opcode, stable (set order within a group):
+     * count into start[o + 1], sum up, place with start[o] as the cursor
+     * (which leaves it at the group's end), then move the starts back. */
+    for (size_t m = 0; m < nset; m++)
+        if (set[m].n)
+            ix->start[set[m].op[set[m].n - 1] + 1]++;
+    for (uint32_t o = 0; o < ix->nops; o++)
+        ix->start[o + 1] += ix->start[o];
+    for (size_t m = 0; m < nset; m++)
+        if (set[m].n)
+            ix->order[ix->start[set[m].op[set[m].n - 1]]++] = (uint32_t)m;
+    for (uint32_t o = ix->nops; o > 0; o--)
+        ix->start[o] = ix->start[o - 1];
+    ix->start[0] = 0;
+    return 0;
+}
+
+void fu_index_free(fu_index *ix)
+{
+    free(ix->start);
+    free(ix->order);
+    memset(ix, 0, sizeof *ix);
+}
+
 uint32_t fu_cover(const fu_insn *insns, uint32_t len, const fu_pattern *set, size_t nset,
                   uint32_t *cost, int32_t *choice)
+{
+    return fu_cover_indexed(insns, len, set, nset, NULL, cost, choice);
+}
+
+uint32_t fu_cover_indexed(const fu_insn *insns, uint32_t len, const fu_pattern *set, size_t nset,
+                          const fu_index *ix, uint32_t *cost, int32_t *choice)
 {
     int32_t *from = choice; /* reused: the pattern ending at i in the best prefix cover */
     cost[0] = 0;
     for (uint32_t i = 1; i <= len; i++) {
         cost[i] = cost[i - 1] + 1;
         int32_t best = -1;
-        for (size_t m = 0; m < nset; m++) {
+        const uint32_t *group = NULL; /* the candidates: group[0 .. ncand), or the whole set */
+        size_t ncand = nset;
+        if (ix) {
+            uint16_t last = insns[i - 1].op;
+            ncand = last < ix->nops ? ix->start[last + 1] - ix->start[last] : 0;
+            group = ncand ? ix->order + ix->start[last] : NULL;
+        }
+        for (size_t c = 0; c < ncand; c++) {
+            size_t m = group ? group[c] : c;
+            if (m >= nset)
+                break; /* ix indexes a longer set: the rest of the group is past this one */
             unsigned n = set[m].n;
             if (n > i || n == 0 || cost[i - n] + 1 >= cost[i])
                 continue;

@@ -59,6 +59,20 @@ static inline int fu_match(const fu_pattern *p, const fu_insn *insns)
     return 1;
 }
 
+/* The patterns of a set grouped by the opcode of their last part, so that
+ * the cover tries at each instruction only those that can end there: for
+ * a set used on much code, as the fusion pass's (a set of 1,500 ops made
+ * it try 1,500 patterns per instruction). */
+typedef struct fu_index {
+    uint32_t nops;   /* last opcodes 0 .. nops - 1 have a group */
+    uint32_t *start; /* nops + 1 entries: opcode o's group is order[start[o] .. start[o + 1]) */
+    uint32_t *order; /* indices into the set, ascending within a group */
+} fu_index;
+
+/* The index of set[0 .. nset).  Returns 0, or -1 when out of memory. */
+int fu_index_build(fu_index *ix, const fu_pattern *set, size_t nset);
+void fu_index_free(fu_index *ix);
+
 /* Fewest dispatches covering insns[0 .. len), each instruction covered by
  * itself or by one match of a pattern of set[0 .. nset).  scratch holds
  * len + 1 entries.  When choice is not NULL (len entries), choice[i] is the
@@ -67,5 +81,12 @@ static inline int fu_match(const fu_pattern *p, const fu_insn *insns)
  * cheapest at each end, the first pattern in set order among equals. */
 uint32_t fu_cover(const fu_insn *insns, uint32_t len, const fu_pattern *set, size_t nset,
                   uint32_t *scratch, int32_t *choice);
+
+/* The same cover, trying only the patterns ix groups under each
+ * instruction's opcode; ix NULL tries them all.  ix is the index of set,
+ * or of a longer set that set[0 .. nset) begins (the analysis evaluates
+ * a list of ops one prefix after another). */
+uint32_t fu_cover_indexed(const fu_insn *insns, uint32_t len, const fu_pattern *set, size_t nset,
+                          const fu_index *ix, uint32_t *scratch, int32_t *choice);
 
 #endif

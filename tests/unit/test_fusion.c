@@ -215,6 +215,17 @@ static void cover_matches_brute_force(void **state)
             i -= n;
         }
         assert_int_equal(pieces, want);
+        /* Indexed by last opcode: the same cover, the same choice. */
+        fu_index ix;
+        int32_t again[12];
+        assert_int_equal(fu_index_build(&ix, set, nset), 0);
+        assert_int_equal(fu_cover_indexed(block, len, set, nset, &ix, scratch, again), want);
+        assert_memory_equal(again, choice, len * sizeof *choice);
+        /* and the index of the whole set serves each of its beginnings */
+        for (size_t k = 0; k <= nset; k++)
+            assert_int_equal(fu_cover_indexed(block, len, set, k, &ix, scratch, NULL),
+                             fu_cover(block, len, set, k, scratch, NULL));
+        fu_index_free(&ix);
     }
 }
 
