@@ -69,7 +69,8 @@ typedef struct fu_index {
     uint32_t *order; /* indices into the set, ascending within a group */
 } fu_index;
 
-/* The index of set[0 .. nset).  Returns 0, or -1 when out of memory. */
+/* The index of set[0 .. nset).  Returns 0, or -1 when out of memory (ix
+ * then all zero: start NULL). */
 int fu_index_build(fu_index *ix, const fu_pattern *set, size_t nset);
 void fu_index_free(fu_index *ix);
 

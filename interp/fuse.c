@@ -19,8 +19,7 @@
 static fu_pattern patterns[PVM_OP_END];
 static uint16_t pattern_op[PVM_OP_END]; /* the macro opcode of patterns[i] */
 static size_t npatterns;
-static fu_index pattern_index; /* by last part; without one (out of memory) the cover tries all */
-static int indexed;
+static fu_index pattern_index; /* by last part; none (start NULL: out of memory): try all */
 static pthread_once_t patterns_once = PTHREAD_ONCE_INIT;
 
 static int opcode_by_name(void *ctx, const char *name)
@@ -61,7 +60,7 @@ static void make_patterns(void)
         if (fu_pattern_of(&m, opcode_by_name, NULL, &patterns[npatterns], err, sizeof err) == 0)
             pattern_op[npatterns++] = (uint16_t)op;
     }
-    indexed = fu_index_build(&pattern_index, patterns, npatterns) == 0;
+    (void)fu_index_build(&pattern_index, patterns, npatterns); /* all zero if it fails */
 }
 
 int pvm_fuse_has_macros(void)
@@ -186,8 +185,8 @@ static void cover_blocks(work *w)
         uint32_t e = b + 1;
         while (e < w->n && !w->s[e].leader)
             e++;
-        fu_cover_indexed(w->keys + b, e - b, patterns, npatterns, indexed ? &pattern_index : NULL,
-                         w->scratch, w->choice);
+        fu_cover_indexed(w->keys + b, e - b, patterns, npatterns,
+                         pattern_index.start ? &pattern_index : NULL, w->scratch, w->choice);
         for (uint32_t i = e; i-- > b;) {
             int32_t p = w->choice[i - b];
             uint32_t n = p >= 0 ? patterns[p].n : 1;
