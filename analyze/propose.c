@@ -10,7 +10,10 @@
  * is chosen, after each choice an op the set no longer needs (without it
  * the set loses less than that minimum) is dropped for good and its
  * place refilled, and the savings reported are replayed in the order of
- * choice over the final set.
+ * choice over the final set (an op that falls below the minimum there
+ * leaves too, and the choice goes on).  A candidate that saves less than
+ * the minimum is never picked, however the objective judges it, so k
+ * ops are returned whenever k candidates save enough.
  *
  * What a candidate is judged by (an_objective): by default not the
  * dispatches it removes from the profiled programs alone, but the
@@ -72,7 +75,6 @@ typedef struct state {
     uint32_t *changed; /* per hot block: the last change of an op in it */
     double *loss;      /* per chosen entry: what the set loses without it */
     double *per_bench; /* the last gain() per benchmark */
-    int dropped;       /* an op left the set: savings must be replayed */
     uint32_t *scratch;
     int32_t *choice;
 } state;
@@ -283,7 +285,6 @@ static void drop(state *s, size_t j)
     memmove(s->set + j, s->set + j + 1, (s->nset - j - 1) * sizeof *s->set);
     memmove(s->chosen + j, s->chosen + j + 1, (s->nset - j - 1) * sizeof *s->chosen);
     s->nset--;
-    s->dropped = 1;
 }
 
 /* Drop, one at a time and least useful first, the ops without which the
@@ -422,9 +423,11 @@ static void record(state *s, size_t k, size_t c, const uint32_t *newcost, double
     locate(s, k, c, pr);
 }
 
-/* After a drop: the ops left, in the order chosen, each with its saving
- * beside those before it; one that falls below min there is left out.
- * Returns how many are in out. */
+/* The set in the order chosen, each op with its saving beside those
+ * before it, recorded in out; an op that falls below min there (an op
+ * chosen later took its occurrences, or it only paid beside an op since
+ * dropped) leaves the set for good.  Afterwards s->cost holds the set's
+ * covers and every cached cover is stale.  Returns the ops left. */
 static size_t replay(state *s, double total, double min, uint8_t *seen, an_proposal *out)
 {
     size_t k = 0;
@@ -443,11 +446,42 @@ static size_t replay(state *s, double total, double min, uint8_t *seen, an_propo
         }
         if (g <= 0 || g < min)
             continue;
-        record(s, k++, c, newcost, g, total, &cumulative, seen, out);
+        record(s, k, c, newcost, g, total, &cumulative, seen, out);
+        s->chosen[k++] = c;
         for (size_t i = 0; i < s->occ[c].len; i++)
             s->cost[s->occ[c].v[i]] = newcost[i];
     }
+    s->nset = k;
+    s->version++;
+    for (size_t h = 0; h < s->nhot; h++)
+        s->changed[h] = s->version;
     return k;
+}
+
+/* The candidate that c->objective judges best among those removing at
+ * least min (and something) beside the set, the larger saving among
+ * equals; SIZE_MAX when none does.  A candidate below min is never
+ * picked, however it is judged: it would end the choice while others
+ * still save enough. */
+static size_t best_candidate(state *s, an_objective objective, double min)
+{
+    double best = 0, best_judged = 0;
+    size_t pick = SIZE_MAX;
+    for (size_t c = 0; c < s->npool; c++) {
+        if (s->taken[c])
+            continue;
+        double g = gain(s, c);
+        if (g <= 0 || g < min)
+            continue;
+        double j = judged(s, g, objective);
+        if (pick == SIZE_MAX || j > best_judged * (1 + 1e-12) + 1e-15 ||
+            (j >= best_judged * (1 - 1e-12) && g > best * (1 + 1e-12) + 1e-15)) {
+            best = g;
+            best_judged = j;
+            pick = c;
+        }
+    }
+    return pick;
 }
 
 const char *an_objective_name(an_objective o)
@@ -479,30 +513,22 @@ int an_propose(const an_profile *p, an_grams *grams, an_choice *ch, an_proposal 
     for (size_t c = 0; c < s.npool; c++)
         s.taken[c] = !s.shapes[c].buildable; /* the VM could not have it */
     ch->candidates = s.npool;
-    double total = an_total_weight(p), min = ch->min_saving * total, cumulative = 0;
-    while (s.nset < ch->k) {
-        double best = 0, best_judged = 0; /* the pick's saving and its judgement */
-        size_t pick = 0;
-        for (size_t c = 0; c < s.npool; c++) {
-            if (s.taken[c])
-                continue;
-            double g = gain(&s, c), j = judged(&s, g, ch->objective);
-            if (j > best_judged * (1 + 1e-12) + 1e-15 ||
-                (j >= best_judged * (1 - 1e-12) && g > best * (1 + 1e-12) + 1e-15)) {
-                best = g;
-                best_judged = j;
-                pick = c;
-            }
+    double total = an_total_weight(p), min = ch->min_saving * total;
+    /* Choose until k ops are in the set or no candidate saves enough;
+     * the replay may then drop ops that no longer do, and their places
+     * are refilled. */
+    for (;;) {
+        size_t pick;
+        while (s.nset < ch->k && (pick = best_candidate(&s, ch->objective, min)) != SIZE_MAX) {
+            double g = gain(&s, pick); /* the pick's covers (cached), and s.set[s.nset] */
+            add(&s, pick, g);
+            prune(&s, min);
         }
-        if (best <= 0 || best < min)
+        size_t before = s.nset;
+        if (replay(&s, total, min, seen, out) == before || s.nset >= ch->k)
             break;
-        gain(&s, pick); /* the pick's covers (cached), and s.set[s.nset] */
-        if (!s.dropped)
-            record(&s, s.nset, pick, s.cand_cost[pick], best, total, &cumulative, seen, out);
-        add(&s, pick, best);
-        prune(&s, min);
     }
-    chosen = (int)(s.dropped ? replay(&s, total, min, seen, out) : s.nset);
+    chosen = (int)s.nset;
 done:
     free_state(&s);
     free(seen);

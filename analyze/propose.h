@@ -66,8 +66,10 @@ int an_objective_parse(const char *name, an_objective *o);
  * (ranked by weight x (n - 1)), the best by c->objective first (the
  * larger saving among equals), each removing at least c->min_saving of
  * all dispatches beside those chosen before it.  Fills out[0..returned)
- * and c's counts; -1 if out of memory.  Fewer than k are returned when no
- * other candidate saves enough.  Uses the grams' tag field. */
+ * and c's counts; -1 if out of memory.  Fewer than k are returned only
+ * when no other candidate saves enough; each saving in out is the op's
+ * true marginal saving beside out[0..k), so the last cumulative share is
+ * what the set removes.  Uses the grams' tag field. */
 int an_propose(const an_profile *p, an_grams *grams, an_choice *c, an_proposal *out);
 
 #endif
