@@ -3,6 +3,7 @@
  * samples, and per-benchmark normalisation.
  */
 #include "blocks.h"
+#include "time_model.h"
 
 #include <stdlib.h>
 
@@ -167,5 +168,5 @@ int an_normalise(an_profile *p)
                 run->funcs[f].blocks[b].weight = run->funcs[f].blocks[b].freq * scale;
     }
     free(runs_of);
-    return 0;
+    return an_time_weights(p);
 }

@@ -10,7 +10,7 @@
 #include "shapes.h"
 
 int an_evaluate(const an_profile *p, const fu_pattern *set, size_t n, double *marginal,
-                an_bench_saving *per_bench)
+                double *time_marginal, an_bench_saving *per_bench)
 {
     uint32_t cap = 0, *scratch = NULL;
     fu_insn *keys = NULL;
@@ -18,6 +18,8 @@ int an_evaluate(const an_profile *p, const fu_pattern *set, size_t n, double *ma
     if (fu_index_build(&ix, set, n) != 0)
         return -1;
     memset(marginal, 0, n * sizeof *marginal);
+    if (time_marginal)
+        memset(time_marginal, 0, n * sizeof *time_marginal);
     if (per_bench)
         memset(per_bench, 0, p->nbenches * sizeof *per_bench);
     for (size_t r = 0; r < p->nruns; r++) {
@@ -55,11 +57,14 @@ int an_evaluate(const an_profile *p, const fu_pattern *set, size_t n, double *ma
                         continue;
                     uint32_t cost = fu_cover_indexed(keys, bl->n, set, k + 1, &ix, scratch, NULL);
                     marginal[k] += bl->weight * ((double)before - cost);
+                    if (time_marginal)
+                        time_marginal[k] += bl->tweight * ((double)before - cost);
                     before = cost;
                 }
                 if (per_bench) {
                     per_bench[run->bench].removed += bl->freq * ((double)bl->n - before);
                     per_bench[run->bench].share += bl->weight * ((double)bl->n - before);
+                    per_bench[run->bench].time_share += bl->tweight * ((double)bl->n - before);
                 }
             }
         }

@@ -182,6 +182,37 @@ static int load_parts(sqlite3 *db, int64_t run, an_profile *p, const an_isa *isa
     return bad || rc != SQLITE_DONE ? -1 : 0;
 }
 
+/* The stored cost of each opcode's handler (schema 8). */
+static int load_costs(sqlite3 *db, int64_t run, an_isa *isa, char *err, size_t cap)
+{
+    sqlite3_stmt *st = NULL;
+    const char *bad = NULL;
+    int rc = sqlite3_prepare_v2(db,
+                                "SELECT id, cost FROM opcodes WHERE run_id = ?1"
+                                " AND cost IS NOT NULL",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, run);
+    while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+        if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+            break;
+        int64_t id = sqlite3_column_int64(st, 0);
+        double cost = sqlite3_column_double(st, 1);
+        const ot_opcode *row = id >= 0 && id <= UINT32_MAX ? ot_table_find(&isa->rows, (uint32_t)id)
+                                                            : NULL;
+        if (!row || sqlite3_column_type(st, 1) == SQLITE_TEXT || !(cost > 0 && cost <= 1e9)) {
+            bad = "a cost that is no positive number, or of no opcode";
+            break;
+        }
+        isa->ops[row - isa->rows.ops].cost = cost;
+    }
+    if (bad || rc != SQLITE_DONE)
+        snprintf(err, cap, "run %lld: stored opcode table: %s", (long long)run,
+                 bad ? bad : sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return bad || rc != SQLITE_DONE ? -1 : 0;
+}
+
 /* Each opcode with a stored wide form is matched as that opcode. */
 static int load_wide_forms(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
                            size_t cap)
@@ -263,6 +294,8 @@ int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
     if (version >= 3 && load_parts(db, run, p, isa, err, cap) != 0)
         goto fail;
     if (version >= 7 && load_wide_forms(db, run, p, isa, err, cap) != 0)
+        goto fail;
+    if (version >= 8 && load_costs(db, run, isa, err, cap) != 0)
         goto fail;
     return 0;
 fail:

@@ -24,6 +24,7 @@ typedef struct an_isa_op {
     uint8_t flags; /* AN_BRANCH ... */
     uint16_t uses; /* bit i: register operand i is read */
     uint16_t defs; /* bit i: register operand i is written */
+    double cost;   /* machine instructions per execution (schema 8), 0: not stored */
 } an_isa_op;
 
 typedef struct an_isa {

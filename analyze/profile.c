@@ -163,6 +163,7 @@ void an_run_free(an_run *run)
     free(run->label);
     free(run->benchmark);
     free(run->isa);
+    free(run->opcost);
     memset(run, 0, sizeof *run);
 }
 

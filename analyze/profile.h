@@ -58,6 +58,8 @@ typedef struct an_block {
     uint32_t first, n; /* instructions [first, first + n) */
     double freq;       /* estimated executions (raw units of the run) */
     double weight;     /* freq normalised per benchmark */
+    double tweight;    /* a dispatch removed here, in time normalised per
+                        * benchmark (time_model.h); 0: no time model */
     uint64_t live_out; /* registers live at the end: x0..31, f0..31 */
 } an_block;
 
@@ -92,6 +94,12 @@ typedef struct an_run {
     double total;    /* estimated dynamic instructions (raw units) */
     an_func *funcs;
     size_t nfuncs;
+    /* What the build that ran costs (schema 8; time_model.h): machine
+     * instructions per execution of each global opcode's handler (0: not
+     * stored), opcost[0..nopcost), and per dispatch (0: not stored). */
+    double *opcost;
+    size_t nopcost;
+    double dispatch_cost;
 } an_run;
 
 /* A macro op stored with a run (opcodes.flags & AN_MACRO, macro_parts):

@@ -281,6 +281,22 @@ static int attach(sqlite3 *db, an_run *run, const char *sql)
     return rc == SQLITE_DONE ? 0 : rc == SQLITE_NOMEM ? -2 : -1;
 }
 
+/* run->opcost from the costs stored with its opcode table (none: NULL). */
+static int run_costs(an_run *run, const an_profile *p, const an_isa *isa)
+{
+    size_t known = 0;
+    for (size_t i = 0; i < isa->rows.n; i++)
+        known += isa->ops[i].cost > 0;
+    if (!known)
+        return 0;
+    if (!(run->opcost = calloc(p->nops, sizeof *run->opcost)))
+        return -1;
+    run->nopcost = p->nops;
+    for (size_t i = 0; i < isa->rows.n; i++)
+        run->opcost[isa->ops[i].gop] = isa->ops[i].cost;
+    return 0;
+}
+
 /* Load run's functions and counts and check them (run_check.h).  0, 1
  * when damaged (err says where), -1 on failure (err says why). */
 static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *err, size_t cap)
@@ -296,6 +312,10 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *
     }
     if (run->operands_stored)
         rc = load_rows(db, run, &isa, err, cap);
+    if (rc == 0 && run_costs(run, p, &isa) != 0) {
+        snprintf(err, cap, "out of memory");
+        rc = -1;
+    }
     if (rc == 0)
         rc = an_check_run(db, run, &isa, version >= 4, run->operands_stored, err, cap);
     an_isa_free(&isa);
@@ -351,12 +371,15 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
     char why[512];
     int rc = sqlite3_prepare_v2(
         db,
-        version >= 6 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
+        version >= 8 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
                        " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
-                       " operands_stored, isa_name FROM runs ORDER BY id"
+                       " operands_stored, isa_name, dispatch_cost FROM runs ORDER BY id"
+        : version >= 6 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
+                       " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
+                       " operands_stored, isa_name, NULL FROM runs ORDER BY id"
                      : "SELECT id, label, benchmark, exact, outcome, samples_written,"
                        " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
-                       " 0, isa_name FROM runs ORDER BY id",
+                       " 0, isa_name, NULL FROM runs ORDER BY id",
         -1, &st, NULL);
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(st, 0);
@@ -384,6 +407,8 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
         run->isa = dup_col(st, 8);
         run->exact = facts.exact;
         run->operands_stored = sqlite3_column_int(st, 7) != 0;
+        double dispatch = sqlite3_column_double(st, 9);
+        run->dispatch_cost = dispatch > 0 && dispatch <= 1e9 ? dispatch : 0;
         if (!run->db || !run->isa) {
             an_run_free(run);
             rc = SQLITE_NOMEM;

@@ -22,7 +22,10 @@
  * several programs share, which is what carries over to programs the
  * choice never saw (bench/closed_loop.sh measures it); among ops shared
  * alike, the larger saving wins.  Where no candidate is shared (one
- * benchmark), the saving decides.
+ * benchmark), the saving decides.  The time objective judges the same
+ * way the time each candidate is predicted to save (time_model.h), the
+ * dispatches it removes weighed by how much of its benchmark's time a
+ * dispatch there is.
  *
  * The cover of a block by the set plus a candidate only changes when an
  * op that occurs in that block joins or leaves the set, so each
@@ -41,7 +44,7 @@
 typedef struct hot_block {
     uint32_t at, n;    /* instructions in the arena */
     uint32_t run, func, block, bench;
-    double w;
+    double w, tw;      /* a dispatch removed here: normalised dispatches, time */
 } hot_block;
 
 typedef struct index_list {
@@ -74,7 +77,9 @@ typedef struct state {
     uint32_t *cached_at;
     uint32_t *changed; /* per hot block: the last change of an op in it */
     double *loss;      /* per chosen entry: what the set loses without it */
-    double *per_bench; /* the last gain() per benchmark */
+    an_objective objective;
+    double *per_bench; /* the last gain() per benchmark, in the objective's measure */
+    double time_gain;  /* the last gain() in time */
     uint32_t *scratch;
     int32_t *choice;
 } state;
@@ -124,7 +129,7 @@ static int collect_hot(state *s)
                 for (uint32_t i = 0; i < bl->n; i++)
                     an_insn_key(&run->funcs[f].insns[bl->first + i], &s->keys[nops + i]);
                 s->hot[s->nhot++] = (hot_block){(uint32_t)nops, bl->n, (uint32_t)r, (uint32_t)f,
-                                                b, run->bench, bl->weight};
+                                                b, run->bench, bl->weight, bl->tweight};
                 nops += bl->n;
                 if (bl->n > s->maxlen)
                     s->maxlen = bl->n;
@@ -192,32 +197,41 @@ static fu_pattern macro_of(const state *s, size_t c)
     return s->shapes[c].pattern;
 }
 
-/* Saving of adding pool entry c to the set (s->set[s->nset] is scratch),
- * and per benchmark in s->per_bench; leaves the cover costs with it in
- * s->cand_cost[c]. */
+/* Saving of adding pool entry c to the set (s->set[s->nset] is scratch)
+ * in dispatches, in time in s->time_gain, and per benchmark in
+ * s->per_bench; leaves the cover costs with it in s->cand_cost[c]. */
 static double gain(state *s, size_t c)
 {
     s->set[s->nset] = macro_of(s, c);
     uint32_t *newcost = s->cand_cost[c], valid = s->cached_at[c];
-    double g = 0;
+    double g = 0, t = 0;
     memset(s->per_bench, 0, s->p->nbenches * sizeof *s->per_bench);
     for (size_t i = 0; i < s->occ[c].len; i++) {
         uint32_t b = s->occ[c].v[i];
         const hot_block *h = &s->hot[b];
         if (valid == NOT_CACHED || s->changed[b] > valid)
             newcost[i] = fu_cover(s->keys + h->at, h->n, s->set, s->nset + 1, s->scratch, NULL);
-        double saved = h->w * ((double)s->cost[b] - newcost[i]);
-        g += saved;
-        s->per_bench[h->bench] += saved;
+        double removed = (double)s->cost[b] - newcost[i];
+        g += h->w * removed;
+        t += h->tw * removed;
+        s->per_bench[h->bench] += (s->objective == AN_OBJECTIVE_TIME ? h->tw : h->w) * removed;
     }
     s->cached_at[c] = s->version;
+    s->time_gain = t;
     return g;
 }
 
-/* The last gain() g as the objective judges it (see the header). */
-static double judged(const state *s, double g, an_objective objective)
+/* The last gain(), g in dispatches, in the objective's measure. */
+static double measured(const state *s, double g)
 {
-    if (objective == AN_OBJECTIVE_TOTAL)
+    return s->objective == AN_OBJECTIVE_TIME ? s->time_gain : g;
+}
+
+/* The last gain() as the objective judges it (see the header). */
+static double judged(const state *s, double g)
+{
+    g = measured(s, g);
+    if (s->objective == AN_OBJECTIVE_TOTAL)
         return g;
     double most = 0;
     for (size_t b = 0; b < s->p->nbenches; b++)
@@ -400,10 +414,16 @@ static void locate(state *s, size_t k, size_t pick, an_proposal *pr)
     }
 }
 
-/* out[k] = pool entry c, which removes g beside out[0..k) = s->set[0..k)
- * (s->set[k] is c); newcost: its blocks' cover costs with it. */
-static void record(state *s, size_t k, size_t c, const uint32_t *newcost, double g, double total,
-                   double *cumulative, uint8_t *seen, an_proposal *out)
+/* The running totals of what the ops recorded so far remove. */
+typedef struct totals {
+    double total, dispatches, time;
+} totals;
+
+/* out[k] = pool entry c, which removes g dispatches and t of the time
+ * beside out[0..k) = s->set[0..k) (s->set[k] is c); newcost: its blocks'
+ * cover costs with it. */
+static void record(state *s, size_t k, size_t c, const uint32_t *newcost, double g, double t,
+                   totals *sum, uint8_t *seen, an_proposal *out)
 {
     an_proposal *pr = &out[k];
     memset(pr, 0, sizeof *pr);
@@ -415,11 +435,14 @@ static void record(state *s, size_t k, size_t c, const uint32_t *newcost, double
             pr->benches++;
         }
     }
-    *cumulative += g;
+    sum->dispatches += g;
+    sum->time += t;
     pr->gram = s->pool[c];
     pr->shape = s->shapes[c];
     pr->saving = g;
-    pr->cumulative = total > 0 ? *cumulative / total : 0;
+    pr->cumulative = sum->total > 0 ? sum->dispatches / sum->total : 0;
+    pr->time_saving = t;
+    pr->time_cumulative = sum->total > 0 ? sum->time / sum->total : 0;
     locate(s, k, c, pr);
 }
 
@@ -431,22 +454,24 @@ static void record(state *s, size_t k, size_t c, const uint32_t *newcost, double
 static size_t replay(state *s, double total, double min, uint8_t *seen, an_proposal *out)
 {
     size_t k = 0;
-    double cumulative = 0;
+    totals sum = {total, 0, 0};
     for (size_t h = 0; h < s->nhot; h++)
         s->cost[h] = s->hot[h].n;
     for (size_t j = 0; j < s->nset; j++) {
         size_t c = s->chosen[j];
         uint32_t *newcost = s->cand_cost[c];
         s->set[k] = macro_of(s, c);
-        double g = 0;
+        double g = 0, t = 0;
         for (size_t i = 0; i < s->occ[c].len; i++) {
             const hot_block *h = &s->hot[s->occ[c].v[i]];
             newcost[i] = fu_cover(s->keys + h->at, h->n, s->set, k + 1, s->scratch, NULL);
-            g += h->w * ((double)s->cost[s->occ[c].v[i]] - newcost[i]);
+            double removed = (double)s->cost[s->occ[c].v[i]] - newcost[i];
+            g += h->w * removed;
+            t += h->tw * removed;
         }
         if (g <= 0 || g < min)
             continue;
-        record(s, k, c, newcost, g, total, &cumulative, seen, out);
+        record(s, k, c, newcost, g, t, &sum, seen, out);
         s->chosen[k++] = c;
         for (size_t i = 0; i < s->occ[c].len; i++)
             s->cost[s->occ[c].v[i]] = newcost[i];
@@ -458,12 +483,12 @@ static size_t replay(state *s, double total, double min, uint8_t *seen, an_propo
     return k;
 }
 
-/* The candidate that c->objective judges best among those removing at
- * least min (and something) beside the set, the larger saving among
- * equals; SIZE_MAX when none does.  A candidate below min is never
+/* The candidate that the objective judges best among those removing at
+ * least min dispatches (and some) beside the set, the larger saving in the
+ * objective's measure among equals; SIZE_MAX when none does.  A candidate below min is never
  * picked, however it is judged: it would end the choice while others
  * still save enough. */
-static size_t best_candidate(state *s, an_objective objective, double min)
+static size_t best_candidate(state *s, double min)
 {
     double best = 0, best_judged = 0;
     size_t pick = SIZE_MAX;
@@ -473,10 +498,10 @@ static size_t best_candidate(state *s, an_objective objective, double min)
         double g = gain(s, c);
         if (g <= 0 || g < min)
             continue;
-        double j = judged(s, g, objective);
+        double j = judged(s, g), m = measured(s, g);
         if (pick == SIZE_MAX || j > best_judged * (1 + 1e-12) + 1e-15 ||
-            (j >= best_judged * (1 - 1e-12) && g > best * (1 + 1e-12) + 1e-15)) {
-            best = g;
+            (j >= best_judged * (1 - 1e-12) && m > best * (1 + 1e-12) + 1e-15)) {
+            best = m;
             best_judged = j;
             pick = c;
         }
@@ -484,25 +509,27 @@ static size_t best_candidate(state *s, an_objective objective, double min)
     return pick;
 }
 
+static const char *const objective_names[] = {
+    [AN_OBJECTIVE_SHARED] = "shared", [AN_OBJECTIVE_TOTAL] = "total", [AN_OBJECTIVE_TIME] = "time"};
+
 const char *an_objective_name(an_objective o)
 {
-    return o == AN_OBJECTIVE_TOTAL ? "total" : "shared";
+    return objective_names[o];
 }
 
 int an_objective_parse(const char *name, an_objective *o)
 {
-    if (strcmp(name, "shared") == 0)
-        *o = AN_OBJECTIVE_SHARED;
-    else if (strcmp(name, "total") == 0)
-        *o = AN_OBJECTIVE_TOTAL;
-    else
-        return -1;
-    return 0;
+    for (size_t i = 0; i < sizeof objective_names / sizeof *objective_names; i++)
+        if (strcmp(name, objective_names[i]) == 0) {
+            *o = (an_objective)i;
+            return 0;
+        }
+    return -1;
 }
 
 int an_propose(const an_profile *p, an_grams *grams, an_choice *ch, an_proposal *out)
 {
-    state s = {.p = p};
+    state s = {.p = p, .objective = ch->objective};
     int chosen = -1;
     uint8_t *seen = calloc(p->nbenches + 1, 1);
     ch->candidates = ch->executed = 0;
@@ -519,7 +546,7 @@ int an_propose(const an_profile *p, an_grams *grams, an_choice *ch, an_proposal 
      * are refilled. */
     for (;;) {
         size_t pick;
-        while (s.nset < ch->k && (pick = best_candidate(&s, ch->objective, min)) != SIZE_MAX) {
+        while (s.nset < ch->k && (pick = best_candidate(&s, min)) != SIZE_MAX) {
             double g = gain(&s, pick); /* the pick's covers (cached), and s.set[s.nset] */
             add(&s, pick, g);
             prune(&s, min);

@@ -26,6 +26,8 @@ typedef struct an_proposal {
     an_shape shape;    /* its operands as a macro op, and the pattern it matches */
     double saving;     /* marginal: normalised dispatches removed */
     double cumulative; /* share of all dispatches removed by this op and those before */
+    double time_saving;     /* marginal: normalised time saved (time_model.h; 0 without one) */
+    double time_cumulative; /* share of all time saved by this op and those before */
     uint32_t benches;  /* benchmarks where it removes dispatches */
     an_where where[AN_WHERE];
 } an_proposal;
@@ -40,7 +42,9 @@ typedef enum an_objective {
     AN_OBJECTIVE_SHARED, /* default: its saving, discounted when one benchmark
                             alone needs it (the geometric mean of the saving
                             and the saving beside its best benchmark) */
-    AN_OBJECTIVE_TOTAL   /* its saving on the profiled programs */
+    AN_OBJECTIVE_TOTAL,  /* its saving on the profiled programs */
+    AN_OBJECTIVE_TIME    /* as shared, in the time it saves (time_model.h):
+                            only where every run stores its build's costs */
 } an_objective;
 
 typedef struct an_choice {
@@ -57,7 +61,7 @@ typedef struct an_choice {
     double adaptive_share; /* their share of all dispatches (0..1) */
 } an_choice;
 
-/* The objective's name ("shared", "total"), and the objective of a name:
+/* The objective's name ("shared", "total", "time"), and the objective of a name:
  * 0, or -1 for a name of none. */
 const char *an_objective_name(an_objective o);
 int an_objective_parse(const char *name, an_objective *o);

@@ -12,6 +12,7 @@
 #include "blocks.h"
 #include "emit.h"
 #include "evaluate.h"
+#include "time_model.h"
 #include "options.h"
 #include "profile_format.h"
 #include "profile_read.h"
@@ -24,7 +25,7 @@
 static const char usage[] =
     "usage: pulley-ngrams PROFILE.db [MORE.db...] [--runs SPEC,...] [--skip-damaged]\n"
     "                     [--max-n N] [--top K] [--ngrams M] [--pool P]\n"
-    "                     [--min-saving PCT] [--objective shared|total]\n"
+    "                     [--min-saving PCT] [--objective shared|total|time]\n"
     "                     [--exact] [--include-adaptive]\n"
     "                     [--train LABEL --test LABEL] [--emit-macros FILE]\n"
     "                     [--evaluate FILE]\n"
@@ -41,7 +42,11 @@ static const char usage[] =
     "  --objective O  what the next op is chosen by: shared (default), the\n"
     "                 dispatches it removes, discounted when one benchmark alone\n"
     "                 needs it, so that the set carries over to other programs;\n"
-    "                 total, the dispatches it removes from these programs\n"
+    "                 total, the dispatches it removes from these programs;\n"
+    "                 time, as shared but in the time it is predicted to save\n"
+    "                 (every run must store its build's costs: pulley-collect\n"
+    "                 --costs).  Where runs store costs, every op and set is\n"
+    "                 also given the share of time it is predicted to save\n"
     "  --exact        only runs with exact execution counts (as --runs kind:exact)\n"
     "  --include-adaptive  mine the opcodes the ISA marks adaptive (rewritten in\n"
     "                 place at run time, as CPython's specializing instructions)\n"
@@ -90,11 +95,27 @@ static int measure_test(const an_profile *train, an_profile *tp, char **dbs, int
     for (size_t k = 0; rc == 0 && k < n; k++)
         an_pattern_remap(&props[k].shape.pattern, train, tp, &set[k]);
     if (rc == 0)
-        rc = an_evaluate(tp, set, n, *marginal, NULL);
+        rc = an_evaluate(tp, set, n, *marginal, NULL, NULL);
     free(set);
     if (rc != 0)
         fprintf(stderr, "pulley-ngrams: out of memory\n");
     return rc;
+}
+
+/* For --objective time: 1 when every run of p stores its build's costs,
+ * else 0 after naming the first run that does not. */
+static int every_run_timed(const an_profile *p)
+{
+    for (size_t r = 0; r < p->nruns; r++)
+        if (!p->runs[r].opcost || p->runs[r].dispatch_cost <= 0) {
+            fprintf(stderr,
+                    "pulley-ngrams: --objective time: run %" PRId64 " of %s stores no costs of"
+                    " its build (collect it with pulley-collect --costs FILE, made by"
+                    " bench/op_costs.sh)\n",
+                    p->runs[r].id, p->runs[r].db);
+            return 0;
+        }
+    return 1;
 }
 
 /* A mnemonic's opcode in p, or one no instruction has. */
@@ -115,9 +136,10 @@ static int evaluate_file(an_profile *p, const char *file, an_format fmt)
     }
     fu_pattern *pats = malloc((set.n + 1) * sizeof *pats);
     double *marginal = malloc((set.n + 1) * sizeof *marginal);
+    double *time_marginal = malloc((set.n + 1) * sizeof *time_marginal);
     an_bench_saving *per_bench = malloc((p->nbenches + 1) * sizeof *per_bench);
     int status = 1;
-    if (!pats || !marginal || !per_bench || an_normalise(p) != 0) {
+    if (!pats || !marginal || !time_marginal || !per_bench || an_normalise(p) != 0) {
         fprintf(stderr, "pulley-ngrams: out of memory\n");
         goto out;
     }
@@ -138,16 +160,18 @@ static int evaluate_file(an_profile *p, const char *file, an_format fmt)
             }
         }
     }
-    if (an_evaluate(p, pats, set.n, marginal, per_bench) != 0) {
+    if (an_evaluate(p, pats, set.n, marginal, time_marginal, per_bench) != 0) {
         fprintf(stderr, "pulley-ngrams: out of memory\n");
         goto out;
     }
-    an_evaluation e = {file, &set, marginal, per_bench, p, an_total_weight(p)};
+    an_evaluation e = {file, &set, marginal, an_profile_timed(p) ? time_marginal : NULL,
+                       per_bench, p, an_total_weight(p)};
     an_evaluation_print(stdout, &e, fmt);
     status = 0;
 out:
     free(pats);
     free(marginal);
+    free(time_marginal);
     free(per_bench);
     fu_set_free(&set);
     return status;
@@ -183,10 +207,15 @@ static int emit_macros(const an_profile *p, const an_proposals *res, const char 
                                built);
     len += (size_t)snprintf(comment + len, sizeof comment - len,
                             "%s ops chosen by pulley-ngrams %s from %zu runs of %zu "
-                            "benchmarks,\n%sremoving %.2f%% of their dispatches:\n",
+                            "benchmarks,\n%sremoving %.2f%% of their dispatches",
                             built ? "macro" : "Macro", PULLEY_VERSION, p->nruns, p->nbenches,
                             built ? "these alone " : "",
                             res->n ? 100 * res->props[res->n - 1].cumulative : 0.0);
+    if (an_profile_timed(p))
+        len += (size_t)snprintf(comment + len, sizeof comment - len,
+                                " and, predicted from\nthe builds' costs, %.2f%% of their time",
+                                res->n ? 100 * res->props[res->n - 1].time_cumulative : 0.0);
+    len += (size_t)snprintf(comment + len, sizeof comment - len, ":\n");
     for (int i = 0; i < argc && len < sizeof comment; i++) {
         const char *a = strrchr(argv[i], '/') && i == 0 ? strrchr(argv[i], '/') + 1 : argv[i];
         len += (size_t)snprintf(comment + len, sizeof comment - len, "%s%s", i ? " " : "  ", a);
@@ -258,7 +287,8 @@ int main(int argc, char **argv)
         case OPT_OBJECTIVE:
             objective_given = 1;
             if (an_objective_parse(optarg, &objective) != 0) {
-                fprintf(stderr, "pulley-ngrams: bad --objective '%s' (shared, total)\n", optarg);
+                fprintf(stderr, "pulley-ngrams: bad --objective '%s' (shared, total, time)\n",
+                        optarg);
                 return 2;
             }
             break;
@@ -359,6 +389,8 @@ int main(int argc, char **argv)
         status = evaluate_file(&prof, evaluate, fmt);
         goto out;
     }
+    if (objective == AN_OBJECTIVE_TIME && !every_run_timed(&prof))
+        goto out;
     size_t ninsns = an_profile_ninsns(&prof);
     int progress = !quiet && ninsns >= AN_PROGRESS_INSNS;
     if (progress)

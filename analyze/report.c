@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "json_out.h"
+#include "time_model.h"
 
 static double pct(double part, double whole)
 {
@@ -163,7 +164,8 @@ static void print_json(FILE *out, const an_report *r)
     }
     fprintf(out, "\n  ],\n  \"benchmarks\": %zu,\n  \"shares\": ", r->p->nbenches);
     an_json_string(out, an_shares_word(an_profile_shares(r->p)));
-    fprintf(out, ",\n  \"effective_samples\": %.6g,\n", an_profile_effective_samples(r->p));
+    fprintf(out, ",\n  \"effective_samples\": %.6g,\n  \"timed\": %s,\n",
+            an_profile_effective_samples(r->p), an_profile_timed(r->p) ? "true" : "false");
     if (r->choice)
         fprintf(out, "  \"choice\": {\"asked\": %zu, \"pool\": %zu, \"min_saving\": %.6g, "
                      "\"objective\": \"%s\", \"candidates\": %zu, \"executed\": %zu, \"adaptive\": {\"ran\": %zu, "
@@ -189,9 +191,12 @@ static void print_json(FILE *out, const an_report *r)
         json_shape(out, &pr->shape);
         fputs(", ", out);
         json_share(out, r, pr->gram);
-        fprintf(out, ", \"saving\": %.6g, \"cumulative\": %.6g, \"benchmarks\": %" PRIu32
-                     ", \"where\": [",
-                pct(pr->saving, r->total), 100 * pr->cumulative, pr->benches);
+        fprintf(out, ", \"saving\": %.6g, \"cumulative\": %.6g, ", pct(pr->saving, r->total),
+                100 * pr->cumulative);
+        if (an_profile_timed(r->p))
+            fprintf(out, "\"time_saving\": %.6g, \"time_cumulative\": %.6g, ",
+                    pct(pr->time_saving, r->total), 100 * pr->time_cumulative);
+        fprintf(out, "\"benchmarks\": %" PRIu32 ", \"where\": [", pr->benches);
         for (int k = 0; k < AN_WHERE && pr->where[k].weight > 0; k++) {
             const an_run *run = &r->p->runs[pr->where[k].run];
             fputs(k ? ", {\"db\": " : "{\"db\": ", out);
@@ -239,14 +244,16 @@ static void print_json(FILE *out, const an_report *r)
  * CSV all of them in one long table whose first column says which rows
  * are proposals, n-grams and the total. */
 enum { C_TABLE, C_RANK, C_SEQ, C_PAT, C_COUNT, C_SHARE, C_CI, C_SAVE, C_CUM, C_TEST, C_STATIC,
-       C_FUNCS, C_BENCH, C_WHERE, C_SHARES, C_N };
+       C_FUNCS, C_BENCH, C_WHERE, C_SHARES, C_TIME, C_TCUM, C_N };
 static const char *const text_head[C_N] = {
     "table", "rank", "macro op", "operand pattern", "est. count", "share %", "+-95%", "saving %",
-    "cumul %", "test %", "static", "functions", "benchmarks", "where", "shares"};
+    "cumul %", "test %", "static", "functions", "benchmarks", "where", "shares", "time %",
+    "time cumul %"};
 static const char *const csv_head[C_N] = {
     "table", "rank", "sequence", "pattern", "est_count", "share_pct", "share_ci95_pct", "saving_pct",
-    "cumulative_pct", "test_saving_pct", "static", "functions", "benchmarks", "where", "shares"};
-static const char col_align[C_N + 1] = "lrllrrrrrrrrrll";
+    "cumulative_pct", "test_saving_pct", "static", "functions", "benchmarks", "where", "shares",
+    "time_saving_pct", "time_cumulative_pct"};
+static const char col_align[C_N + 1] = "lrllrrrrrrrrrllrr";
 
 typedef struct {
     int cols[C_N], ncols;
@@ -274,7 +281,8 @@ static void layout_make(layout *l, const an_report *r, an_format fmt, int ngrams
                    (c == C_CI && sampled);
         if (!ngrams)
             show |= c == C_SAVE || c == C_CUM || (c == C_TEST && r->test_marginal) ||
-                    (c == C_WHERE && fmt == AN_MARKDOWN);
+                    (c == C_WHERE && fmt == AN_MARKDOWN) ||
+                    ((c == C_TIME || c == C_TCUM) && an_profile_timed(r->p));
         else
             show |= c == C_COUNT || c == C_STATIC || c == C_FUNCS;
         if (show)
@@ -315,6 +323,10 @@ static void proposal_rows(const an_report *r, an_table *t, const layout *l, doub
         share_cells(r, pr->gram, neff, cell);
         snprintf(cell[C_SAVE], 512, "%.2f", pct(pr->saving, r->total));
         snprintf(cell[C_CUM], 512, "%.2f", 100 * pr->cumulative);
+        if (an_profile_timed(r->p)) {
+            snprintf(cell[C_TIME], 512, "%.2f", pct(pr->time_saving, r->total));
+            snprintf(cell[C_TCUM], 512, "%.2f", 100 * pr->time_cumulative);
+        }
         if (r->test_marginal)
             snprintf(cell[C_TEST], 512, "%.2f", pct(r->test_marginal[i], test_total));
         snprintf(cell[C_STATIC], 512, "%" PRIu64, pr->gram->statics);
@@ -359,6 +371,10 @@ static void print_csv(FILE *out, const an_report *r, double neff)
     snprintf(cell[C_TABLE], 512, "total");
     snprintf(cell[C_SAVE], 512, "%.2f", removed);
     snprintf(cell[C_CUM], 512, "%.2f", removed);
+    if (an_profile_timed(r->p) && r->nprops) {
+        snprintf(cell[C_TIME], 512, "%.2f", 100 * r->props[r->nprops - 1].time_cumulative);
+        snprintf(cell[C_TCUM], 512, "%s", cell[C_TIME]);
+    }
     if (r->test_marginal)
         snprintf(cell[C_TEST], 512, "%.2f", test_removed(r));
     snprintf(cell[C_BENCH], 512, "%zu", r->p->nbenches);
@@ -373,14 +389,21 @@ static void print_tables(FILE *out, const an_report *r, an_format fmt, double ne
     const char *h = fmt == AN_MARKDOWN ? "## " : "";
     double removed = r->nprops ? 100 * r->props[r->nprops - 1].cumulative : 0;
     char note[512] = "";
-    fprintf(out, "%sProposed macro ops: %zu, removing %.2f%% of all dispatches (%zu runs, %zu benchmarks)\n\n",
-            h, r->nprops, removed, r->p->nruns, r->p->nbenches);
+    fprintf(out, "%sProposed macro ops: %zu, removing %.2f%% of all dispatches", h, r->nprops,
+            removed);
+    if (an_profile_timed(r->p))
+        fprintf(out, " and, predicted from the builds' costs, %.2f%% of the time",
+                r->nprops ? 100 * r->props[r->nprops - 1].time_cumulative : 0.0);
+    fprintf(out, " (%zu runs, %zu benchmarks)\n\n", r->p->nruns, r->p->nbenches);
     an_shares_note(r->p, note, sizeof note);
     fprintf(out, "%s\n\n", note);
     if (r->choice && r->p->nbenches > 1)
         fprintf(out, "%s\n\n",
                 r->choice->objective == AN_OBJECTIVE_TOTAL
                     ? "Ops are chosen by the dispatches they remove (--objective total)."
+                : r->choice->objective == AN_OBJECTIVE_TIME
+                    ? "Ops are chosen by the time they are predicted to save, an op that one "
+                      "benchmark alone needs ranking below those several share (--objective time)."
                     : "Ops are chosen by the dispatches they remove, an op that one benchmark "
                       "alone needs ranking below those several share (--objective shared).");
     if (r->choice)

@@ -75,6 +75,12 @@ static uint64_t hash_rows(const isa_rows *r)
     return h;
 }
 
+/* c is 0 (not measured) or a finite positive number. */
+static int cost_is_a_cost(double c)
+{
+    return c >= 0 && c <= 1e12;
+}
+
 /* What is wrong with row o, or NULL. */
 static const char *row_problem(const pulleyprof_opcode *o)
 {
@@ -99,6 +105,8 @@ static const char *row_problem(const pulleyprof_opcode *o)
         return "parts without the PULLEYPROF_MACRO flag";
     if (o->reg_bits && o->reg_bits != 5 && o->reg_bits != 8)
         return "reg_bits is neither 0, 5 nor 8";
+    if (!cost_is_a_cost(o->cost))
+        return "a cost that is negative, infinite or not a number";
     return NULL;
 }
 
@@ -131,6 +139,11 @@ int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
     r->isa = isa;
     if (!isa->opcodes || isa->nopcodes == 0) {
         snprintf(err, cap, "the instruction set '%s' has no opcodes", isa->name ? isa->name : "?");
+        return -1;
+    }
+    if (!cost_is_a_cost(isa->dispatch_cost)) {
+        snprintf(err, cap, "the instruction set '%s': a dispatch_cost that is negative, infinite"
+                 " or not a number", isa->name ? isa->name : "?");
         return -1;
     }
     r->by_id = malloc(isa->nopcodes * sizeof *r->by_id);

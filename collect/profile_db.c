@@ -91,12 +91,19 @@ static const char migrate_6_to_7[] =
     "ALTER TABLE opcodes ADD COLUMN wide_form INTEGER;"
     "PRAGMA user_version = 7;";
 
+/* Version 7 -> 8: what handlers and dispatches cost (NULL: not measured). */
+static const char migrate_7_to_8[] =
+    "ALTER TABLE opcodes ADD COLUMN cost REAL;"
+    "ALTER TABLE runs ADD COLUMN dispatch_cost REAL;"
+    "PRAGMA user_version = 8;";
+
 /* migrations[v - 1] takes a database from version v to v + 1.  An empty
  * file gets the current schema from schema.sql at once.  A new schema
  * version changes schema.sql and adds its migration here; views.sql is
  * applied after every creation or migration. */
 static const char *const migrations[] = {migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
-                                         migrate_4_to_5, migrate_5_to_6, migrate_6_to_7};
+                                         migrate_4_to_5, migrate_5_to_6, migrate_6_to_7,
+                                         migrate_7_to_8};
 _Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION - 1,
                "one migration per schema version after the first");
 

@@ -56,6 +56,10 @@ static const cli_tool tool = {
     "                     counts instead of samples (the run has 0 samples)\n"
     "      --no-fuse      run the code as it is, without the build's macro ops\n"
     "                     (a macro build fuses by default)\n"
+    "      --costs=FILE   store with the opcode table what each handler and a\n"
+    "                     dispatch cost in this build, in machine instructions\n"
+    "                     (FILE as bench/op_costs.sh writes it for the build), so\n"
+    "                     that pulley-ngrams predicts time as well as dispatches\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and the ISA's hash, and exit\n"
     "\n"
@@ -74,6 +78,7 @@ typedef struct options {
     const char *dirs[MAX_DIRS];
     guest_env env;
     int exact;
+    const char *costs;
 } options;
 
 static int parse_hz(const char *s, unsigned *hz)
@@ -96,6 +101,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"dir", required_argument, NULL, 'd'},    {"exact", no_argument, NULL, 'x'},
         {"no-fuse", no_argument, NULL, 'F'},     {"env", required_argument, NULL, 'e'},
         {"max-memory", required_argument, NULL, 'M'},
+        {"costs", required_argument, NULL, 'c'},
         CLI_STANDARD_OPTIONS,
     };
     opterr = 0;
@@ -129,6 +135,7 @@ static int parse_options(int argc, char **argv, options *o)
                 return cli_usage_error(&tool, "--max-memory needs a size in bytes (K, M, G allowed)");
             break;
         case 'F': o->prog.no_fuse = true; break;
+        case 'c': o->costs = optarg; break;
         case 'h': return cli_help(&tool);
         case 'V': return cli_version(&tool);
         default: return cli_bad_option(&tool, argv, opt);
@@ -237,6 +244,9 @@ static int collect(int argc, char **argv, options *o)
     o->cfg.benchmark = slash ? slash + 1 : o->prog.path;
     o->cfg.build_flags = build;
     o->cfg.isa = pulley_agent_isa();
+    char err[512];
+    if (o->costs && pulley_agent_isa_costs(o->costs, err, sizeof err) != 0)
+        return cli_error(&tool, "--costs: %s", err);
     o->cfg.tool = "pulley-collect " PULLEY_VERSION;
     char *command = quote_command(argc, argv);
     o->cfg.command_line = command;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cost_file.h"
 #include "disasm.h"
 #include "insn.h"
 #include "isa.h"
@@ -125,4 +126,10 @@ const pulleyprof_isa *pulley_agent_isa(void)
 {
     pthread_once(&once, build);
     return &isa;
+}
+
+int pulley_agent_isa_costs(const char *path, char *err, size_t cap)
+{
+    pthread_once(&once, build);
+    return cost_file_apply(path, rows, isa.nopcodes, &isa.dispatch_cost, err, cap);
 }

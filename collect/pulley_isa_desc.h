@@ -12,4 +12,8 @@
  * operands are then printed by name), or NULL. */
 const pulleyprof_isa *pulley_agent_isa(void);
 
+/* Give the descriptor's rows the costs of a cost file (cost_file.h) and
+ * its dispatch cost, before any agent uses it.  0, or -1 with err set. */
+int pulley_agent_isa_costs(const char *path, char *err, size_t cap);
+
 #endif

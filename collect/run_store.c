@@ -88,8 +88,8 @@ static int insert_opcodes(profile_db *p, int64_t run, const isa_rows *isa, char 
     sqlite3_stmt *st;
     if (pdb_prepare(p,
                     "INSERT INTO opcodes (run_id, id, name, format, operands, length, flags,"
-                    " flag_names, semantics, roles, reg_bits, wide_form)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                    " flag_names, semantics, roles, reg_bits, wide_form, cost)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     &st, err, errcap) != 0)
         return -1;
     int rc = 0;
@@ -112,6 +112,8 @@ static int insert_opcodes(profile_db *p, int64_t run, const isa_rows *isa, char 
             const pulleyprof_opcode *w = isa_rows_named(isa, o->wide_form);
             b = w ? sqlite3_bind_int64(st, 12, w->id) : SQLITE_MISUSE;
         }
+        if (!b && o->cost > 0)
+            b = sqlite3_bind_double(st, 13, o->cost);
         rc = pdb_run(p, st, b, err, errcap);
     }
     if (pdb_finalize(p, st, err, errcap) || rc)
@@ -132,8 +134,8 @@ int run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_rows 
         goto begin_failed;
     if (pdb_prepare(p,
                     "INSERT INTO runs (label, benchmark, command_line, start_time, sample_hz,"
-                    " exact, build_flags, host, isa_name, isa_hash, collector, operands_stored)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,1)",
+                    " exact, build_flags, host, isa_name, isa_hash, collector, operands_stored,"
+                    " dispatch_cost) VALUES (?,?,?,?,?,?,?,?,?,?,?,1,?)",
                     &st, err, errcap) != 0)
         goto failed;
     int b = bind_text(st, 1, cfg->label);
@@ -147,6 +149,8 @@ int run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_rows 
     b = b ? b : bind_text(st, 9, cfg->isa->name ? cfg->isa->name : "unknown");
     b = b ? b : bind_text(st, 10, hash);
     b = b ? b : bind_text(st, 11, cfg->tool ? cfg->tool : "libpulleyprof " PULLEY_VERSION);
+    if (!b && cfg->isa->dispatch_cost > 0)
+        b = sqlite3_bind_double(st, 12, cfg->isa->dispatch_cost);
     int rc = pdb_run(p, st, b, err, errcap);
     if (pdb_finalize(p, st, err, errcap) != 0 || rc != 0)
         goto failed;

@@ -1,4 +1,4 @@
--- schema.sql - the profile database's tables, schema version 7.
+-- schema.sql - the profile database's tables, schema version 8.
 --
 -- Written by pulley-collect (collect/), read by sql/queries, notebooks and
 -- analyze/.  A database is identified by PRAGMA application_id = 0x50564D50
@@ -53,6 +53,12 @@
 --   7  opcodes.wide_form: an opcode that is another's operation with a
 --      narrower immediate names that one (NULL: none, as in migrated
 --      rows), so that n-grams and macro ops match the two as one.
+--   8  what the interpreter's code costs where the run was taken:
+--      opcodes.cost (machine instructions one execution of the opcode's
+--      handler takes, its dispatch included) and runs.dispatch_cost (what
+--      one dispatch takes: the part of a handler a macro op saves for
+--      each part after its first).  NULL where not measured, as in
+--      migrated rows; the analysis then predicts dispatches only.
 --
 -- Identifiers: every run, module and function gets its own id, so several
 -- runs (from several machines) live side by side in one file.  Addresses
@@ -60,7 +66,7 @@
 -- start of a function.  Times are nanoseconds unless said otherwise.
 
 PRAGMA application_id = 1347833168; -- 0x50564D50, "PVMP"
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;
 
 -- One row per recorded program run.
 CREATE TABLE runs (
@@ -96,8 +102,11 @@ CREATE TABLE runs (
                                         -- (since version 2; NULL for older runs)
   operands_stored INTEGER NOT NULL DEFAULT 0, -- 1: instruction rows carry regs, imms
                                         -- and targets (version 6); 0: written before
-  functions_cut_short INTEGER           -- functions whose code stopped decoding before
+  functions_cut_short INTEGER,          -- functions whose code stopped decoding before
                                         -- its end (their rows stop there); NULL before 6
+  dispatch_cost   REAL                  -- machine instructions one dispatch takes in the
+                                        -- build that ran (> 0); NULL: not measured
+                                        -- (since version 8)
 );
 
 -- The opcode table a run was taken with (decode old runs with their ISA).
@@ -131,6 +140,10 @@ CREATE TABLE opcodes (
                                         -- and flags): n-grams and macro ops match this
                                         -- one as that one, e.g. xconst8 as xconst64;
                                         -- NULL: none (since version 7)
+  cost       REAL,                      -- machine instructions one execution of its
+                                        -- handler takes, dispatch included, in the
+                                        -- build that ran (> 0); NULL: not measured
+                                        -- (since version 8)
   PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 

@@ -121,6 +121,12 @@ typedef struct pulleyprof_opcode {
      * roles, operand count and flags.  The analysis and macro ops then
      * match this opcode as that one.  NULL: none. */
     const char *wide_form;
+    /* Machine instructions one execution of this opcode's handler takes,
+     * its dispatch included, in the interpreter build that runs (measured,
+     * for example under callgrind: bench/op_costs.sh does it for this
+     * project's VM).  0: not measured.  With isa.dispatch_cost it lets the
+     * analysis predict the time macro ops save, not only dispatches. */
+    double cost;
 } pulleyprof_opcode;
 
 /* One decoded instruction, filled by the ISA's decoder.  The library
@@ -160,6 +166,10 @@ typedef struct pulleyprof_isa {
     /* NULL: each instruction is one opcode byte (the row's id) followed by
      * operand bytes the library does not read, row.length bytes in all. */
     pulleyprof_decode_fn decode;
+    /* Machine instructions one dispatch (fetching and jumping to the next
+     * handler) takes in this build: what a macro op saves per part after
+     * its first.  0: not measured. */
+    double dispatch_cost;
 } pulleyprof_isa;
 
 typedef struct pulleyprof_config {

@@ -214,7 +214,7 @@ run 0 -o "$db" --exact -- "$PROGRAMS/fib.pasm"
 # fib(32) runs for about 0.15 s, long enough to be sampled on a loaded
 # machine (fib(25), 6 ms, once got no sample at all under CI).
 run 0 -o "$db" --freq 2000 --invoke fib -- "$PROGRAMS/fib.pasm" 32
-[ "$(sql 'PRAGMA user_version')" = 7 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
+[ "$(sql 'PRAGMA user_version')" = 8 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
 # The old run's rows carry no operands and say so; the new runs' rows do.
 [ "$(sql "SELECT group_concat(id || ':' || operands_stored || ':' ||
                               coalesce(functions_cut_short, 'null'), ' ') FROM runs")" = \
@@ -236,13 +236,31 @@ run 0 -o "$db" --freq 2000 --invoke fib -- "$PROGRAMS/fib.pasm" 32
 [ "$(sql "SELECT w.name FROM opcodes o JOIN opcodes w ON w.run_id = o.run_id AND w.id = o.wide_form
           WHERE o.run_id = 3 AND o.name = 'xconst8'")" = xconst64 ] ||
     fail "stored wide form: $(sql "SELECT * FROM opcodes WHERE run_id = 3 AND wide_form IS NOT NULL")"
+# No run stores costs: the old ones had none, the new ones were not given any.
+[ "$(sql "SELECT count(*) FROM opcodes WHERE cost IS NOT NULL")" = 0 ] &&
+[ "$(sql "SELECT count(*) FROM runs WHERE dispatch_cost IS NOT NULL")" = 0 ] ||
+    fail "costs from nowhere: $(sql 'SELECT id, dispatch_cost FROM runs')"
+# --costs stores a cost file's costs with the opcode table, nop's as the
+# dispatch cost; a file naming no opcode of the build is refused, by line.
+printf '# costs\nopcode\texecutions\tper_execution\nnop\t1\t5.5\nxadd64\t1\t8.25\n' >"$tmp/costs.tsv"
+run 0 -o "$db" --costs "$tmp/costs.tsv" --invoke fib -- "$PROGRAMS/fib.pasm" 10
+[ "$(sql "SELECT group_concat(name || ':' || cost, ' ') FROM (SELECT * FROM opcodes
+          WHERE run_id = 4 AND cost IS NOT NULL ORDER BY name)")" = "nop:5.5 xadd64:8.25" ] ||
+    fail "stored costs: $(sql 'SELECT name, cost FROM opcodes WHERE cost IS NOT NULL')"
+[ "$(sql "SELECT dispatch_cost FROM runs WHERE id = 4")" = 5.5 ] || fail "stored dispatch cost"
+printf 'opcode\tper_execution\nnop\t5\nxadd65\t3\n' >"$tmp/bad.tsv"
+run 1 -o "$db" --costs "$tmp/bad.tsv" --invoke fib -- "$PROGRAMS/fib.pasm" 10
+grep -q "bad.tsv: line 3: an opcode of no row" "$tmp/err" || fail "bad cost file: $(cat "$tmp/err")"
+printf 'opcode\tper_execution\nxadd64\t3\n' >"$tmp/bad.tsv"
+run 1 -o "$db" --costs "$tmp/bad.tsv" --invoke fib -- "$PROGRAMS/fib.pasm" 10
+grep -q "no cost for nop" "$tmp/err" || fail "cost file without nop: $(cat "$tmp/err")"
 # The old rows are kept; the old edge goes to its own function; the old
 # run's unmapped count is unknown; the new runs are whole.
 [ "$(sql "SELECT run_id, function_id, from_offset, to_offset, count, to_function_id
           FROM edge_counts WHERE run_id = 1")" = "1|1|4|0|7|1" ] ||
     fail "migrated edge: $(sql 'SELECT * FROM edge_counts WHERE run_id = 1')"
 [ "$(sql "SELECT group_concat(id || ':' || coalesce(counts_unmapped, 'null'), ' ')
-          FROM runs")" = "1:null 2:0 3:0" ] || fail "migrated runs: $(sql 'SELECT * FROM runs')"
+          FROM runs")" = "1:null 2:0 3:0 4:0" ] || fail "migrated runs: $(sql 'SELECT * FROM runs')"
 [ "$(sql "SELECT count(*) FROM edge_counts WHERE run_id = 2 AND to_function_id <> function_id")" = 2 ] ||
     fail "appended run's calls: $(sql 'SELECT * FROM edge_counts WHERE run_id = 2')"
 # The old chunk is untouched; the new run's chunks are dzv2-rc.

@@ -64,7 +64,7 @@ grep -q '^No macro op would save at least 100% of all dispatches' "$tmp/out" ||
 # CSV is one long table: proposals, n-grams and the total, each row saying
 # which it is; places in hex, as in disassembly.
 ngrams 0 "$db" --format csv --max-n 2
-head -1 "$tmp/out" | grep -q '^table,rank,sequence,pattern,est_count,share_pct,share_ci95_pct,saving_pct,cumulative_pct,test_saving_pct,static,functions,benchmarks,where,shares$' ||
+head -1 "$tmp/out" | grep -q '^table,rank,sequence,pattern,est_count,share_pct,share_ci95_pct,saving_pct,cumulative_pct,test_saving_pct,static,functions,benchmarks,where,shares,time_saving_pct,time_cumulative_pct$' ||
     fail "csv header: $(head -1 "$tmp/out")"
 grep -Eq '^proposal,[0-9]+,xlt64_s \+ br_if_not,.*,"?loops\.pasm:loops\+0x[0-9a-f]{4}' "$tmp/out" ||
     fail "csv proposal: $(cat "$tmp/out")"

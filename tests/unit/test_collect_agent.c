@@ -55,7 +55,8 @@ static int synth_decode(const void *ctx, const uint8_t *code, size_t size, size_
     return 0;
 }
 
-static const pulleyprof_isa synth_isa = {"synthetic", 42, synth_ops, 1, synth_decode};
+static const pulleyprof_isa synth_isa = {
+    .name = "synthetic", .hash = 42, .opcodes = synth_ops, .nopcodes = 1, .decode = synth_decode};
 
 enum { HOT = 0x10000, HZ = 10000, PHASES = 4, MAX_CHANGES = 1 << 16 };
 

@@ -29,6 +29,7 @@
 #include "propose.h"
 #include "report.h"
 #include "test_ngrams_db.h"
+#include "time_model.h"
 
 static tdb db;
 
@@ -207,6 +208,32 @@ static int setup(void **state)
         for (uint32_t off = 0; off <= 6; off += 3)
             tdb_count(&db, run, 2 * run - 6, off, 1);
     }
+    /* runs 10 and 11, benchmarks b10 and b11, whose builds store costs:
+     * b10 xadd64 x3 + ret, 100 times, with handlers of 10 and 20 machine
+     * instructions; b11 xconst8 x2, xlt64_s x2, ret, 100 times, every
+     * handler 6; a dispatch 5 in both */
+    tdb_run(&db, 10, NULL, "b10", 1);
+    memset(&c, 0, sizeof c);
+    for (int i = 0; i < 3; i++)
+        TC3(&c, T_XADD64, 1, 1, 2);
+    TC0(&c, T_RET);
+    tdb_function(&db, 10, 13, "h", &c);
+    for (uint32_t off = 0; off <= 9; off += 3)
+        tdb_count(&db, 10, 13, off, 100);
+    tdb_run(&db, 11, NULL, "b11", 1);
+    memset(&c, 0, sizeof c);
+    TC1(&c, T_XCONST8, 1, 7, 1);
+    TC1(&c, T_XCONST8, 2, 1, 1);
+    TC3(&c, T_XLT64_S, 3, 1, 2);
+    TC3(&c, T_XLT64_S, 4, 1, 2);
+    TC0(&c, T_RET);
+    tdb_function(&db, 11, 14, "c", &c);
+    for (uint32_t off = 0; off <= 12; off += 3)
+        tdb_count(&db, 11, 14, off, 100);
+    tdb_exec(&db, "UPDATE opcodes SET cost = CASE name WHEN 'ret' THEN 20 ELSE 10 END"
+                  " WHERE run_id = 10 AND name IN ('xadd64', 'ret')");
+    tdb_exec(&db, "UPDATE opcodes SET cost = 6 WHERE run_id = 11");
+    tdb_exec(&db, "UPDATE runs SET dispatch_cost = 5 WHERE id IN (10, 11)");
     tdb_close(&db);
     return 0;
 }
@@ -658,7 +685,7 @@ static void reported_savings_are_what_evaluating_the_set_measures(void **state)
             double marginal[8], sum = 0;
             for (size_t k = 0; k < r.n; k++)
                 set[k] = r.props[k].shape.pattern;
-            assert_int_equal(an_evaluate(&p, set, r.n, marginal, NULL), 0);
+            assert_int_equal(an_evaluate(&p, set, r.n, marginal, NULL, NULL), 0);
             for (size_t k = 0; k < r.n; k++) {
                 assert_true(near(marginal[k], r.props[k].saving));
                 assert_true(r.props[k].saving >= o.min_saving * r.total && r.props[k].saving > 0);
@@ -667,6 +694,58 @@ static void reported_savings_are_what_evaluating_the_set_measures(void **state)
             assert_true(near(sum / r.total, r.props[r.n - 1].cumulative));
             an_proposals_free(&r);
         }
+    an_profile_free(&p);
+}
+
+/* Where the builds store costs, a dispatch removed saves the dispatch
+ * cost out of the benchmark's time: xadd64 + xadd64 removes 1 of b10's 4
+ * dispatches a pass, 5 of its 50 machine instructions.  Runs without
+ * costs leave the profile without a time model. */
+static void the_time_saved_is_the_dispatch_cost_out_of_the_time(void **state)
+{
+    (void)state;
+    an_profile p;
+    load(&p, "10");
+    assert_true(an_profile_timed(&p));
+    uint16_t add = (uint16_t)op(&p, "xadd64");
+    fu_pattern set[] = {{.n = 2, .op = {add, add}}};
+    double marginal[1], time_marginal[1];
+    an_bench_saving per_bench[1];
+    assert_int_equal(an_evaluate(&p, set, 1, marginal, time_marginal, per_bench), 0);
+    assert_true(near(marginal[0], 0.25));
+    assert_true(near(time_marginal[0], 5.0 / 50));
+    assert_true(near(per_bench[0].time_share, 5.0 / 50));
+    an_profile_free(&p);
+
+    load(&p, "3,10");
+    assert_false(an_profile_timed(&p));
+    an_profile_free(&p);
+}
+
+/* By dispatches b10's pairs save the most (1 of 4 a pass, against 1 of
+ * 5 in b11), by time b11's (5 of 30 machine instructions, against 5 of
+ * 50): --objective time chooses the op that saves the most time. */
+static void the_time_objective_chooses_by_predicted_time(void **state)
+{
+    (void)state;
+    an_profile p;
+    an_proposals r;
+    load(&p, "10,11");
+    an_proposals_opts o = {.max_n = 2, .top = 1, .min_saving = AN_MIN_SAVING,
+                           .objective = AN_OBJECTIVE_TOTAL};
+    assert_int_equal(an_proposals_compute(&p, &o, &r), 0);
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.props[0].gram->ops[0], op(&p, "xadd64"));
+    assert_true(near(r.props[0].time_cumulative, 5.0 / 50 / 2));
+    an_proposals_free(&r);
+    o.objective = AN_OBJECTIVE_TIME;
+    assert_int_equal(an_proposals_compute(&p, &o, &r), 0);
+    assert_int_equal(r.n, 1);
+    assert_int_not_equal(r.props[0].gram->ops[0], op(&p, "xadd64"));
+    assert_true(near(r.props[0].saving, 0.2));
+    assert_true(near(r.props[0].time_saving, 5.0 / 30));
+    assert_true(near(r.props[0].time_cumulative, 5.0 / 30 / 2));
+    an_proposals_free(&r);
     an_profile_free(&p);
 }
 
@@ -679,7 +758,7 @@ static void evaluate_fixed_ops(void **state)
     uint16_t add = (uint16_t)op(&p, "xadd64");
     fu_pattern set[] = {{.n = 2, .op = {add, add}}, {.n = 3, .op = {add, add, add}}};
     double marginal[2];
-    assert_int_equal(an_evaluate(&p, set, 2, marginal, NULL), 0);
+    assert_int_equal(an_evaluate(&p, set, 2, marginal, NULL, NULL), 0);
     assert_true(near(marginal[0], 0.25)); /* 4 -> 3 dispatches */
     assert_true(near(marginal[1], 0.25)); /* 3 -> 2 */
     an_profile_free(&p);
@@ -761,6 +840,8 @@ int main(void)
         cmocka_unit_test(the_default_objective_prefers_ops_that_benchmarks_share),
         cmocka_unit_test(a_candidate_under_the_minimum_never_ends_the_choice),
         cmocka_unit_test(reported_savings_are_what_evaluating_the_set_measures),
+        cmocka_unit_test(the_time_saved_is_the_dispatch_cost_out_of_the_time),
+        cmocka_unit_test(the_time_objective_chooses_by_predicted_time),
         cmocka_unit_test(evaluate_fixed_ops),
         cmocka_unit_test(adaptive_opcodes_are_in_no_ngram_unless_asked),
         cmocka_unit_test(narrow_forms_are_mined_as_their_wide_form),
