@@ -122,7 +122,25 @@ ngrams 2 "$db" --min-saving x
 ngrams 2 "$db" --min-saving 101
 ngrams 2 "$db" --runs 1,,2
 ngrams 2 "$db" --objective best
-grep -q "bad --objective 'best' (shared, total)" "$tmp/err" || fail "--objective best: $(cat "$tmp/err")"
+grep -q "bad --objective 'best' (shared, total, time)" "$tmp/err" || fail "--objective best: $(cat "$tmp/err")"
+# Choosing by time needs every run's costs; without them the run is named.
+ngrams 1 "$db" --objective time
+grep -q "^pulley-ngrams: --objective time: run 1 of .* stores no costs of its build" "$tmp/err" ||
+    fail "--objective time without costs: $(cat "$tmp/err")"
+# A run collected with its build's costs: proposals and --evaluate of the
+# set they make predict the same share of time, and --objective time
+# chooses.
+printf 'opcode\tper_execution\nnop\t5\nxlt64_s\t9\nbr_if_not\t7\nxadd64\t8\n' >"$tmp/costs.tsv"
+"$PULLEY_COLLECT" --no-fuse --costs "$tmp/costs.tsv" -o "$tmp/timed.db" --invoke loops -- \
+    "$PROGRAMS/loops.pasm" 5000 >/dev/null 2>"$tmp/collect" || fail "pulley-collect --costs: $(cat "$tmp/collect")"
+for objective in shared time; do
+    ngrams 0 "$tmp/timed.db" --objective $objective --top 4 --emit-macros "$tmp/timed.macros"
+    proposed=$(sed -n 's/^Proposed macro ops: [0-9]*, removing [0-9.]*% of all dispatches and, predicted from the builds. costs, \([0-9.]*\)% of the time.*/\1/p' "$tmp/out")
+    ngrams 0 "$tmp/timed.db" --evaluate "$tmp/timed.macros"
+    evaluated=$(sed -n 's/^The [0-9]* macro ops of .* predicted from the builds. costs, \([0-9.]*\)% of the time.*/\1/p' "$tmp/out")
+    [ -n "$proposed" ] && [ "$proposed" = "$evaluated" ] ||
+        fail "--objective $objective: proposed '$proposed'% of the time, evaluated '$evaluated'%"
+done
 ngrams 0 "$db" --objective total --format json --top 4
 grep -q '"objective": "total"' "$tmp/out" || fail "--objective total: $(cat "$tmp/out")"
 ngrams 2

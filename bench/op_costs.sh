@@ -1,0 +1,139 @@
+#!/bin/sh
+# op_costs.sh - what each opcode's handler costs, in machine instructions
+# per execution, in a build of the VM:
+#
+#   sh bench/op_costs.sh [-v] [-b BUILD_DIR] [-o OUT.tsv] [PROGRAM...]
+#
+# The build (default build/) must use tail-call dispatch (clang,
+# -DPULLEY_DISPATCH=tail): every opcode's handler is then its own function
+# op_<mnemonic>, its dispatch and inlined helpers included, so callgrind's
+# self cost of that function is what the opcode cost.  Each PROGRAM runs
+# once under valgrind --tool=callgrind (pulley-run) and once on the
+# counting VM (pulley-collect --exact), both fused as the VM runs by
+# default (a macro build fuses), so the two run the same code; a handler's
+# instructions over its executions, summed over the programs, is its cost.
+# The handler of the escape byte (escape_) is shared among the extended
+# opcodes, one escape per execution.  Code a handler calls out of line
+# (host calls, libm) is not its cost.
+#
+# A PROGRAM is NAME or NAME:ARG, NAME a benchmark of bench/ (run as
+# BUILD_DIR/bench/NAME.wasm) or a .wasm or .pasm file, ARG its one
+# argument.  The default calibration set is the whole suite at small
+# scales, about a minute and a half on the 2-core development machine:
+#   bitops:1 nbody:2000 mandel:160 stream:1 trees:1 recurse:5 json:4
+#   strings:2 sha256:3 sort:1 minivm:1 lz77:1 matmul:1 pidigits:1
+# plus, always, a probe of a loop of nops (the suite runs none), whose nop
+# row alone is kept: nop's cost is one dispatch, which readers of the file
+# (pulley-collect --costs) take as the dispatch cost.
+#
+# Writes OUT (default: stdout) as tab-separated lines under a header,
+#   opcode  executions  instructions  per_execution
+# one per opcode that ran, by name; prints to stderr per program the
+# machine instructions counted in all, those in handlers, the share
+# outside them (start-up, translation, host calls), the VM instructions
+# run, and the model error: the sum over opcodes of executions x
+# per_execution against the handler instructions counted, in percent.
+# -v adds the per-program cost of the 15 most executed opcodes.
+set -eu
+prog=op_costs.sh
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+build=$top/build out=- verbose=""
+defaults="bitops:1 nbody:2000 mandel:160 stream:1 trees:1 recurse:5 json:4
+strings:2 sha256:3 sort:1 minivm:1 lz77:1 matmul:1 pidigits:1"
+usage() {
+    echo "usage: sh bench/op_costs.sh [-v] [-b BUILD_DIR] [-o OUT.tsv] [PROGRAM...]" >&2
+    exit 2
+}
+while getopts b:o:vh opt; do
+    case $opt in
+    b) build=$OPTARG ;;
+    o) out=$OPTARG ;;
+    v) verbose=-v ;;
+    h) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) usage ;;
+    esac
+done
+shift $((OPTIND - 1))
+# shellcheck disable=SC2086 # the default set is words
+[ $# -gt 0 ] || set -- $defaults
+
+run=$build/interp/pulley-run
+collect=$build/collect/pulley-collect
+for tool in "$run" "$collect" "$collect-exact"; do
+    [ -x "$tool" ] || { echo "$prog: $tool is missing (build the toolkit first)" >&2; exit 1; }
+done
+command -v valgrind >/dev/null || { echo "$prog: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
+command -v nm >/dev/null || { echo "$prog: nm is missing (apt-get install binutils)" >&2; exit 1; }
+if ! nm "$run" | grep -q ' op_nop$'; then
+    echo "$prog: $run is not a tail-dispatch build (no op_ handler functions in it):" \
+        "configure it with CC=clang and -DPULLEY_DISPATCH=tail" >&2
+    exit 1
+fi
+
+# Resolve every program first, so a missing one stops us before any run.
+for p in "$@"; do
+    name=${p%%:*}
+    case $name in */* | *.wasm | *.pasm) file=$name ;; *) file=$build/bench/$name.wasm ;; esac
+    [ -f "$file" ] || { echo "$prog: $file is missing (program $p)" >&2; exit 1; }
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The nop probe: 800,000 nops, 8 to a loop iteration.
+cat >"$work/nop.pasm" <<'EOF'
+.func main -> i64
+    xconst32 x0, 100000
+    xconst8 x1, 1
+loop:
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    xsub64 x0, x0, x1
+    br_if x0, loop
+    ret
+.end
+EOF
+
+# measure LABEL FILE [ARG]: the two runs of one program, side by side.
+measure() {
+    label=$1 file=$2
+    shift 2
+    echo "$prog: running $label" >&2
+    "$collect" --exact -o "$work/$label.db" --label "$label" -- "$file" "$@" \
+        >/dev/null 2>"$work/$label.collect.err" &
+    pid=$!
+    # --pop-on-jump: a tail jump to a function's entry is a call to
+    # callgrind; without it its call stack grows by one entry per dispatch.
+    st=0
+    valgrind -q --tool=callgrind --pop-on-jump --callgrind-out-file="$work/$label.cg" \
+        "$run" "$file" "$@" >/dev/null 2>"$work/$label.cg.err" || st=$?
+    if [ $st -ne 0 ]; then
+        kill $pid 2>/dev/null || :
+        cat "$work/$label.cg.err" >&2
+        echo "$prog: $label failed under callgrind (status $st)" >&2
+        exit 1
+    fi
+    wait $pid || { cat "$work/$label.collect.err" >&2; echo "$prog: $label failed in pulley-collect --exact" >&2; exit 1; }
+}
+
+labels=""
+for p in "$@"; do
+    name=${p%%:*} arg=""
+    case $p in *:*) arg=${p#*:} ;; esac
+    case $name in */* | *.wasm | *.pasm) file=$name ;; *) file=$build/bench/$name.wasm ;; esac
+    label=$(basename "$name" | sed 's/\.[a-z]*$//; s/[^A-Za-z0-9_.-]/_/g')
+    while [ -e "$work/$label.cg" ]; do label=$label.2; done
+    if [ -n "$arg" ]; then measure "$label" "$file" "$arg"; else measure "$label" "$file"; fi
+    labels="$labels $label"
+done
+measure nop-probe "$work/nop.pasm"
+
+# shellcheck disable=SC2086 # labels are words
+python3 "$here/op_costs.py" $verbose "$work" "$out" $labels nop-probe
