@@ -138,14 +138,16 @@ def main(argv):
                   f"{handlers / vm:>12.2f} {100 * (model - handlers) / handlers:>+10.2f}%\n")
     if verbose:  # per-program cost of the 15 most executed opcodes
         progs = [n for n in runs if not runs[n][4]]
-        err.write(f"\n{'opcode':<16} {'executions':>12} {'cost':>7} "
+        top = sorted(E, key=lambda o: -E[o])[:15]
+        w = max(len(op) for op in top)
+        err.write(f"\n{'opcode':<{w}} {'executions':>12} {'cost':>7} "
                   + " ".join(f"{n[:8]:>8}" for n in progs) + "\n")
-        for op in sorted(E, key=lambda o: -E[o])[:15]:
+        for op in top:
             cells = []
             for n in progs:
                 execs, instr = runs[n][:2]
                 cells.append(f"{instr[op] / execs[op]:>8.2f}" if execs.get(op) else f"{'-':>8}")
-            err.write(f"{op:<16} {E[op]:>12,} {cost[op]:>7.2f} " + " ".join(cells) + "\n")
+            err.write(f"{op:<{w}} {E[op]:>12,} {cost[op]:>7.2f} " + " ".join(cells) + "\n")
 
 
 if __name__ == "__main__":

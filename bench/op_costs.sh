@@ -19,7 +19,8 @@
 # A PROGRAM is NAME or NAME:ARG, NAME a benchmark of bench/ (run as
 # BUILD_DIR/bench/NAME.wasm) or a .wasm or .pasm file, ARG its one
 # argument.  The default calibration set is the whole suite at small
-# scales, about a minute and a half on the 2-core development machine:
+# scales (2% to 33% of their default scales), under a minute on the 2-core
+# development machine (each program's two runs go side by side):
 #   bitops:1 nbody:2000 mandel:160 stream:1 trees:1 recurse:5 json:4
 #   strings:2 sha256:3 sort:1 minivm:1 lz77:1 matmul:1 pidigits:1
 # plus, always, a probe of a loop of nops (the suite runs none), whose nop
@@ -65,7 +66,7 @@ for tool in "$run" "$collect" "$collect-exact"; do
 done
 command -v valgrind >/dev/null || { echo "$prog: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
 command -v nm >/dev/null || { echo "$prog: nm is missing (apt-get install binutils)" >&2; exit 1; }
-if ! nm "$run" | grep -q ' op_nop$'; then
+if ! nm "$run" 2>/dev/null | grep -q ' op_nop$'; then
     echo "$prog: $run is not a tail-dispatch build (no op_ handler functions in it):" \
         "configure it with CC=clang and -DPULLEY_DISPATCH=tail" >&2
     exit 1
