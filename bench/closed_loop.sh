@@ -5,7 +5,7 @@
 #
 #   sh bench/closed_loop.sh [-k "8 16 32 64"] [-n RUNS] [-b BUILD_DIR]
 #                           [-w WORK_DIR] [-p "PROGRAM ..."] [-s "PROGRAM ..."]
-#                           [-d DIR]
+#                           [-d DIR] [-c COSTS.tsv] [-x OPTIONS]
 #
 # For each K and each fold - leave-one-out (choose on every benchmark but
 # one, test on that one), one split by kind of program (choose on the
@@ -16,15 +16,19 @@
 # regular expression in NAME.ignore):
 #
 #   1. exact profiles of every program on the baseline (pulley-collect
-#      --exact --no-fuse), one database each, made once;
+#      --exact --no-fuse), one database each, made once, with the
+#      baseline build's costs (-c COSTS.tsv; by default bench/op_costs.sh
+#      measures them once where it can: a tail-dispatch build and
+#      valgrind), so that the time each set saves is predicted too;
 #   2. pulley-ngrams --top K --emit-macros over the fold's training
-#      profiles;
+#      profiles (-x: more pulley-ngrams options, say "--objective time");
 #   3. a macro VM built with that set (cmake -DPULLEY_MACROS, pulley-run
 #      and the counting pulley-collect-exact only), configured as BUILD_DIR
 #      is (compiler, flags, build type, dispatch mode);
 #   4. predicted: the share of the held-out program's dispatches the set
 #      removes (pulley-ngrams PROGRAM.db --evaluate SET, on its baseline
-#      profile); measured: its exact dispatches on the macro VM's counting
+#      profile), and with costs the share of its time (analyze/README.md,
+#      "Time"); measured: its exact dispatches on the macro VM's counting
 #      build against those on the baseline's; code bytes likewise;
 #   5. wall time: RUNS (default 5) rounds, interleaved - in each round every
 #      program on the baseline and on each of its macro VMs, fused and, as
@@ -34,7 +38,8 @@
 #      bench/expected (a -d program's against its first baseline run);
 #      medians and their ratios: time x = macro / baseline; unfused x =
 #      unfused / baseline, the change of layout alone; ops x = macro /
-#      unfused, what the macro ops do on one binary.
+#      unfused, what the macro ops do on one binary, the time saved that
+#      the prediction is compared with (time: 100 (1 - ops x)).
 #      The layout of a binary alone (where its code and data fall) moves
 #      one program's time by several percent either way on this project's
 #      machine, and by over 30% for a few programs with GCC's computed
@@ -50,12 +55,12 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=bench/program_dir.sh
 . "$here/program_dir.sh"
 ks="8 16 32 64" runs=5 build=$top/build work="" programs="" split="mandel matmul nbody stream"
-ext_dir=""
+ext_dir="" costs="" extra=""
 usage() {
     awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
-while getopts k:n:b:w:p:s:d:h opt; do
+while getopts k:n:b:w:p:s:d:c:x:h opt; do
     case $opt in
     k) ks=$OPTARG ;;
     n) runs=$OPTARG ;;
@@ -64,6 +69,8 @@ while getopts k:n:b:w:p:s:d:h opt; do
     p) programs=$OPTARG ;;
     s) split=$OPTARG ;;
     d) ext_dir=$OPTARG ;;
+    c) costs=$OPTARG ;;
+    x) extra=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -123,13 +130,20 @@ in_list() { # in_list WORD LIST...
     return 1
 }
 
-# ---- 1. baseline exact profiles ------------------------------------------
+# ---- 1. baseline exact profiles, with the build's costs -------------------
+if [ -z "$costs" ] && [ ! -f "$work/costs.tsv" ]; then
+    step "measuring the baseline's handler costs (bench/op_costs.sh)"
+    sh "$here/op_costs.sh" -b "$build" -o "$work/costs.tsv" 2>>"$log" ||
+        { rm -f "$work/costs.tsv"; step "no costs (see $log): time is not predicted"; }
+fi
+[ -n "$costs" ] || { [ -f "$work/costs.tsv" ] && costs=$work/costs.tsv; }
 for p in $programs $ext_programs; do
     db=$work/profiles/$p.db
     [ -f "$db" ] && continue
     step "profiling $p (exact, baseline)"
-    run_program "$p" "$build/collect/pulley-collect" --exact --no-fuse -o "$db" --label "$p" -- \
-        >/dev/null 2>>"$log" || { echo "$prog: profiling $p failed (see $log)" >&2; exit 1; }
+    run_program "$p" "$build/collect/pulley-collect" --exact --no-fuse ${costs:+--costs "$costs"} \
+        -o "$db" --label "$p" -- >/dev/null 2>>"$log" ||
+        { echo "$prog: profiling $p failed (see $log)" >&2; exit 1; }
 done
 
 # The folds: "loo-P" tests P, trained on the others; "split" tests the
@@ -166,8 +180,8 @@ for k in $ks; do
         set_file=$work/sets/k$k-$f.macros vm=$work/vms/k$k-$f
         if [ ! -f "$set_file" ]; then
             step "K=$k $f: choosing"
-            # shellcheck disable=SC2046
-            "$build/analyze/pulley-ngrams" --quiet --top "$k" --ngrams 0 \
+            # shellcheck disable=SC2046,SC2086 # the lists are words
+            "$build/analyze/pulley-ngrams" --quiet --top "$k" --ngrams 0 $extra \
                 --emit-macros "$set_file" $(fold_trains "$f") >/dev/null 2>>"$log" ||
                 { echo "$prog: pulley-ngrams failed for K=$k $f (see $log)" >&2; exit 1; }
         fi
@@ -185,22 +199,24 @@ done
 # ---- 4. predicted and measured dispatches, code bytes ----------------------
 dispatches() { sqlite3 "$1" "SELECT sum(count) FROM exec_counts"; }
 code_bytes() { sqlite3 "$1" "SELECT sum(size) FROM functions"; }
-results=$work/results.txt # k fold program predicted% base_disp macro_disp base_bytes macro_bytes
+results=$work/results.txt # k fold program predicted% base_disp macro_disp base_bytes macro_bytes time%
 : >"$results"
 for k in $ks; do
     for f in $folds; do
         set_file=$work/sets/k$k-$f.macros vm=$work/vms/k$k-$f
         for p in $(fold_tests "$f"); do
             base_db=$work/profiles/$p.db mdb=$work/measured/k$k-$f-$p.db
+            # The benchmark's row: removed %, and time saved % where predicted.
             predicted=$("$build/analyze/pulley-ngrams" "$base_db" --evaluate "$set_file" --format csv |
-                awk -F, 'NR == 2 {print $4}')
+                awk -F, 'NR == 2 {print $4, (NF >= 5 ? $5 : "-")}')
+            predicted_time=${predicted#* } predicted=${predicted% *}
             if [ ! -f "$mdb" ]; then
                 step "K=$k $f: counting $p on the macro VM"
                 run_program "$p" "$vm/collect/pulley-collect-exact" -o "$mdb" -- \
                     >/dev/null 2>>"$log" || { echo "$prog: counting $p on $vm failed" >&2; exit 1; }
             fi
             echo "$k $f $p $predicted $(dispatches "$base_db") $(dispatches "$mdb")" \
-                 "$(code_bytes "$base_db") $(code_bytes "$mdb")" >>"$results"
+                 "$(code_bytes "$base_db") $(code_bytes "$mdb") $predicted_time" >>"$results"
         done
     done
 done
@@ -252,11 +268,12 @@ for k in $ks; do
         grep -q "^$k $design" "$results" || [ "$design" = loo ] || continue
         rows=$work/rows
         : >"$rows"
-        while read -r rk rf rp pred bd md bb mb; do
+        while read -r rk rf rp pred bd md bb mb pt; do
             [ "$rk" = "$k" ] || continue
             case $rf in "$design"*) ;; *) continue ;; esac
             echo "$rp $pred $bd $md $bb $mb $(median "$work/times/base-$rp.us")" \
-                 "$(median "$work/times/k$k-$rf-$rp.us") $(median "$work/times/k$k-$rf-$rp.unfused.us")" >>"$rows"
+                 "$(median "$work/times/k$k-$rf-$rp.us") $(median "$work/times/k$k-$rf-$rp.unfused.us")" \
+                 "$pt" >>"$rows"
         done <"$results"
         [ -s "$rows" ] || continue
         title="K = $k, leave-one-out (each program tested on ops chosen from the others)"
@@ -266,9 +283,9 @@ for k in $ks; do
         echo "$title"
         awk -v k="$k" -v design="$design" -v summary="$summary" '
             BEGIN {
-                printf "%-10s %9s %9s %7s %9s %9s %7s %9s %7s %9s %9s\n", "program", "predict%",
-                       "measure%", "diff pp", "base s", "macro s", "time x", "unfused x", "ops x",
-                       "base B", "macro B"
+                printf "%-10s %9s %9s %7s %9s %9s %7s %9s %7s %9s %9s %8s %8s %7s\n", "program",
+                       "predict%", "measure%", "diff pp", "base s", "macro s", "time x", "unfused x",
+                       "ops x", "base B", "macro B", "pred t%", "meas t%", "diff pp"
             }
             {
                 meas = 100 * (1 - $4 / $3); diff = $2 - meas
@@ -276,29 +293,48 @@ for k in $ks; do
                 if (diff < 0) adiff = -diff; else adiff = diff
                 if (adiff > maxdiff) maxdiff = adiff
                 tr = $8 / $7; ur = $9 / $7; or = $8 / $9; dr = $4 / $3
-                printf "%-10s %9.2f %9.2f %7.2f %9.3f %9.3f %7.3f %9.3f %7.3f %9d %9d\n", $1, $2,
+                printf "%-10s %9.2f %9.2f %7.2f %9.3f %9.3f %7.3f %9.3f %7.3f %9d %9d", $1, $2,
                        meas, diff, $7 / 1e6, $8 / 1e6, tr, ur, or, $5, $6
+                # Time: predicted against what the ops did on one binary.
+                if ($10 != "-" && $10 != "") {
+                    tdiff = $10 - 100 * (1 - or); atd = tdiff < 0 ? -tdiff : tdiff
+                    if (atd > maxtdiff) maxtdiff = atd
+                    printf " %8.2f %8.2f %7.2f", $10, 100 * (1 - or), tdiff
+                    lpt += log(1 - $10 / 100); nt++
+                }
+                printf "\n"
                 lt += log(tr); lu += log(ur); lo += log(or); ld += log(dr); lp += log(1 - $2 / 100); n++
                 if (tr > worst) { worst = tr; worstp = $1 }
             }
             END {
                 gt = exp(lt / n); gu = exp(lu / n); go = exp(lo / n); gd = exp(ld / n)
                 gp = exp(lp / n)
-                printf "%-10s %9.2f %9.2f %7s %9s %9s %7.3f %9.3f %7.3f\n", "geomean", 100 * (1 - gp),
+                printf "%-10s %9.2f %9.2f %7s %9s %9s %7.3f %9.3f %7.3f", "geomean", 100 * (1 - gp),
                        100 * (1 - gd), "", "", "", gt, gu, go
-                printf "%s %s %d %.2f %.2f %.2f %.3f %.3f %.3f %.3f %s\n", k, design, n,
-                       100 * (1 - gp), 100 * (1 - gd), maxdiff, gt, gu, go, worst, worstp >> summary
+                if (nt == n) {
+                    gpt = exp(lpt / n)
+                    printf " %9s %9s %8.2f %8.2f %7.2f", "", "", 100 * (1 - gpt), 100 * (1 - go),
+                           100 * (1 - gpt) - 100 * (1 - go)
+                    pt = sprintf("%.2f %.2f", 100 * (1 - gpt), maxtdiff)
+                } else {
+                    pt = "- -"
+                }
+                printf "\n"
+                printf "%s %s %d %.2f %.2f %.2f %.3f %.3f %.3f %.3f %s %s\n", k, design, n,
+                       100 * (1 - gp), 100 * (1 - gd), maxdiff, gt, gu, go, worst, worstp,
+                       pt >> summary
             }' "$rows"
     done
 done
 echo
 echo "Summary (geometric means over the held-out programs; time x = macro / baseline wall time;"
 echo "unfused x = the macro VM's binary running the baseline's code (--no-fuse) / baseline;"
-echo "ops x = macro / unfused, the macro ops' effect on one binary)"
-awk 'BEGIN { printf "%4s %-6s %8s %10s %10s %12s %8s %9s %7s %14s\n", "K", "folds", "programs",
-                    "predict%", "measure%", "max |diff| pp", "time x", "unfused x", "ops x",
-                    "slowest x" }
-     { printf "%4s %-6s %8d %10.2f %10.2f %12.2f %8.3f %9.3f %7.3f %8.3f %s\n", $1, $2, $3, $4,
-              $5, $6, $7, $8, $9, $10, $11 }' "$summary"
+echo "ops x = macro / unfused, the macro ops' effect on one binary; pred t% = the time"
+echo "predicted saved, against 100 (1 - ops x))"
+awk 'BEGIN { printf "%4s %-6s %8s %10s %10s %12s %8s %9s %7s %14s %8s %13s\n", "K", "folds",
+                    "programs", "predict%", "measure%", "max |diff| pp", "time x", "unfused x",
+                    "ops x", "slowest x", "pred t%", "max |t diff|" }
+     { printf "%4s %-6s %8d %10.2f %10.2f %12.2f %8.3f %9.3f %7.3f %8.3f %-5s %8s %13s\n", $1, $2,
+              $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' "$summary"
 echo
 echo "$runs runs per median, interleaved; work directory $work"

@@ -5,13 +5,15 @@
 #   sh scripts/install_deps.sh --test  that, and what the tests need besides:
 #                                      headless Chromium (the HTML report's
 #                                      browser check) and Jupyter with pandas
-#                                      and matplotlib (the notebook)
+#                                      and matplotlib (the notebook), and
+#                                      valgrind (bench/op_costs.sh's
+#                                      handler costs, under callgrind)
 set -eu
 
 packages="cmake make gcc clang lld libclang-rt-14-dev wasi-libc libclang-rt-14-dev-wasm32 wabt pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev sqlite3 python3-dev"
 case "${1:-}" in
   "") ;;
-  --test) packages="$packages chromium jupyter-nbconvert python3-nbformat python3-ipykernel python3-pandas python3-matplotlib" ;;
+  --test) packages="$packages chromium jupyter-nbconvert python3-nbformat python3-ipykernel python3-pandas python3-matplotlib valgrind" ;;
   *) echo "usage: sh scripts/install_deps.sh [--test]" >&2; exit 2 ;;
 esac
 

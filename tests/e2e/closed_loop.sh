@@ -13,7 +13,10 @@
 # - every macro VM it built is configured as the build it is compared
 #   with: the same compiler, build type and dispatch mode;
 # - the -d program ran with its arguments (the probe prints the square
-#   root of its argc).
+#   root of its argc);
+# - given the build's handler costs (bench/op_costs.sh, on two small
+#   programs), every row predicts the time saved, and so does the
+#   summary of every fold design.
 #
 # Timings are printed by the script, never checked here.
 # Environment: TOP (the source tree), BUILD (this build directory).
@@ -26,8 +29,9 @@ work=$tmp/work
 mkdir "$tmp/other"
 cp "$BUILD/bench/wasm_probe.wasm" "$tmp/other/probe.wasm"
 printf 'one\ntwo words\n' >"$tmp/other/probe.args"
+expect_status 0 sh "$TOP/bench/op_costs.sh" -b "$BUILD" -o "$tmp/costs.tsv" mandel:160 pidigits:1
 expect_status 0 sh "$TOP/bench/closed_loop.sh" -k 2 -n 1 -p "$programs" -s mandel \
-    -d "$tmp/other" -b "$BUILD" -w "$work"
+    -d "$tmp/other" -b "$BUILD" -w "$work" -c "$tmp/costs.tsv"
 cp "$tmp/out" "$tmp/table"
 table=$tmp/table
 
@@ -47,6 +51,12 @@ done
 grep -qx '1.732051' "$work/times/probe.reference" || fail "probe ran with other arguments"
 printf '%s\n%s\n%s\n' "$loo" "$split" "$other" | awk '$4 != "0.00" { bad = 1; print "predicted " $2 "% but measured " $3 "% for " $1 }
     END { exit bad }' >"$tmp/diff" || fail "prediction and measurement disagree: $(cat "$tmp/diff")"
+# Every row and summary ends with the time predicted (a number), measured
+# and their difference.
+printf '%s\n%s\n%s\n' "$loo" "$split" "$other" | awk 'NF != 14 || $12 !~ /^-?[0-9]+\.[0-9][0-9]$/ { bad = 1; print }
+    END { exit bad }' >"$tmp/notime" || fail "rows without a predicted time: $(cat "$tmp/notime")"
+grep -E '^ +2 (loo|split|ext) ' "$table" | awk '$12 !~ /^-?[0-9]+\.[0-9][0-9]$/ { bad = 1; print }
+    END { exit bad }' >"$tmp/notime" || fail "summaries without a predicted time: $(cat "$tmp/notime")"
 grep -Eq '^ +2 loo +2 ' "$table" || fail "no leave-one-out summary: $(cat "$table")"
 grep -Eq '^ +2 split +1 ' "$table" || fail "no split summary: $(cat "$table")"
 grep -Eq '^ +2 ext +1 ' "$table" || fail "no summary of the -d programs: $(cat "$table")"
