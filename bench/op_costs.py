@@ -92,7 +92,8 @@ def main(argv):
     verbose = argv[:1] == ["-v"]
     if verbose:
         argv = argv[1:]
-    work, out, names = argv[0], argv[1], argv[2:]
+    penalty = float(argv[0])
+    work, out, names = argv[1], argv[2], argv[3:]
     runs = {}
     for name in names:
         probe = name == "nop-probe"
@@ -108,9 +109,11 @@ def main(argv):
             I[op] += instr[op]
     cost = {op: I[op] / E[op] for op in E}
     f = sys.stdout if out == "-" else open(out, "w")
+    if penalty:
+        f.write(f"# per_execution: machine instructions + a dispatch penalty of {penalty:g}\n")
     f.write("opcode\texecutions\tinstructions\tper_execution\n")
     for op in sorted(E):
-        f.write(f"{op}\t{E[op]}\t{I[op]:.0f}\t{cost[op]:.3f}\n")
+        f.write(f"{op}\t{E[op]}\t{I[op]:.0f}\t{cost[op] + penalty:.3f}\n")
     if f is not sys.stdout:
         f.close()
     # The summary: per program, where its machine instructions went, and how

@@ -2,7 +2,7 @@
 # op_costs.sh - what each opcode's handler costs, in machine instructions
 # per execution, in a build of the VM:
 #
-#   sh bench/op_costs.sh [-v] [-b BUILD_DIR] [-o OUT.tsv] [PROGRAM...]
+#   sh bench/op_costs.sh [-v] [-p PENALTY] [-b BUILD_DIR] [-o OUT.tsv] [PROGRAM...]
 #
 # The build (default build/) must use tail-call dispatch (clang,
 # -DPULLEY_DISPATCH=tail): every opcode's handler is then its own function
@@ -35,27 +35,36 @@
 # run, and the model error: the sum over opcodes of executions x
 # per_execution against the handler instructions counted, in percent.
 # -v adds the per-program cost of the 15 most executed opcodes.
+#
+# -p PENALTY adds PENALTY to every cost, nop's included: what a dispatch
+# costs in time beyond its instructions (mispredicted indirect jumps, a
+# pipeline refilled), in instructions' worth, so that the costs predict
+# wall time rather than instructions on the machine it was calibrated on
+# (analyze/README.md, "Time"; bench/README.md says how it was fitted).
+# Default 0: machine instructions, the same on every machine.
 set -eu
 prog=op_costs.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-build=$top/build out=- verbose=""
+build=$top/build out=- verbose="" penalty=0
 defaults="bitops:1 nbody:2000 mandel:160 stream:1 trees:1 recurse:5 json:4
 strings:2 sha256:3 sort:1 minivm:1 lz77:1 matmul:1 pidigits:1"
 usage() {
-    echo "usage: sh bench/op_costs.sh [-v] [-b BUILD_DIR] [-o OUT.tsv] [PROGRAM...]" >&2
+    echo "usage: sh bench/op_costs.sh [-v] [-p PENALTY] [-b BUILD_DIR] [-o OUT.tsv] [PROGRAM...]" >&2
     exit 2
 }
-while getopts b:o:vh opt; do
+while getopts b:o:p:vh opt; do
     case $opt in
     b) build=$OPTARG ;;
     o) out=$OPTARG ;;
     v) verbose=-v ;;
+    p) penalty=$OPTARG ;;
     h) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) usage ;;
     esac
 done
 shift $((OPTIND - 1))
+case $penalty in '' | *[!0-9.]* | *.*.*) echo "$prog: -p needs a number of instructions, as 4.5" >&2; exit 2 ;; esac
 # shellcheck disable=SC2086 # the default set is words
 [ $# -gt 0 ] || set -- $defaults
 
@@ -137,4 +146,4 @@ done
 measure nop-probe "$work/nop.pasm"
 
 # shellcheck disable=SC2086 # labels are words
-python3 "$here/op_costs.py" $verbose "$work" "$out" $labels nop-probe
+python3 "$here/op_costs.py" $verbose "$penalty" "$work" "$out" $labels nop-probe
