@@ -252,8 +252,16 @@
 #define TAIL_CALL(handler)                                                     \
     __attribute__((musttail)) return (handler)(HANDLER_ARGS)
 
+/* Where a handler's code goes: HANDLER_SECTION_ is empty for the
+ * baseline's handlers (.text, in the order compiled) and names a section
+ * of their own for macro ops' handlers (vm_ops.h), which the linker puts
+ * after this file's .text: a macro build leaves every baseline handler
+ * at the address a baseline build gives it, so that what its macro ops
+ * gain is not mixed with a move of the baseline's code. */
+#define HANDLER_SECTION_
 #define OPCODE(name)                                                           \
-    static pvm_trap_kind op_##name(HANDLER_PARAMS) { OP_CONSTANTS_(name)
+    static HANDLER_SECTION_ pvm_trap_kind op_##name(HANDLER_PARAMS) {         \
+        OP_CONSTANTS_(name)
 #define END_OPCODE }
 #define DISPATCH()                                                             \
     do {                                                                       \

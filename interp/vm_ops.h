@@ -1277,5 +1277,7 @@ END_OPCODE
 
 /* ==== macro ops: bodies composed from the ones above by interp/gen ===== */
 #ifdef PULLEY_MACRO_BODIES
+#undef HANDLER_SECTION_
+#define HANDLER_SECTION_ __attribute__((section(".text.pulley_macro_ops")))
 #include PULLEY_MACRO_BODIES
 #endif
