@@ -5,7 +5,7 @@
 #
 #   sh bench/closed_loop.sh [-k "8 16 32 64"] [-n RUNS] [-b BUILD_DIR]
 #                           [-w WORK_DIR] [-p "PROGRAM ..."] [-s "PROGRAM ..."]
-#                           [-d DIR] [-c COSTS.tsv] [-x OPTIONS]
+#                           [-d DIR] [-c COSTS.tsv] [-x OPTIONS] [-L LAYOUTS]
 #
 # For each K and each fold - leave-one-out (choose on every benchmark but
 # one, test on that one), one split by kind of program (choose on the
@@ -44,6 +44,13 @@
 #      one program's time by several percent either way on this project's
 #      machine, and by over 30% for a few programs with GCC's computed
 #      goto: read one program's time x against its unfused x.
+#      -L LAYOUTS (2 or more) measures every ratio over that many code
+#      layouts: the baseline and each macro VM are built LAYOUTS times,
+#      with seeds 1..LAYOUTS (cmake -DPULLEY_LAYOUT_SEED: LLD shuffles the
+#      order of every function), each ratio taken between the builds of
+#      one seed; a table gives its median over the layouts and a 95%
+#      interval (Student's t on the logarithms), so that a gain is told
+#      apart from where the code happened to fall.
 #
 # Prints a table per K and fold design and a summary, with geometric means
 # of the after/before ratios.  Everything goes to WORK_DIR (default a new
@@ -55,12 +62,12 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=bench/program_dir.sh
 . "$here/program_dir.sh"
 ks="8 16 32 64" runs=5 build=$top/build work="" programs="" split="mandel matmul nbody stream"
-ext_dir="" costs="" extra=""
+ext_dir="" costs="" extra="" layouts=1
 usage() {
     awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
-while getopts k:n:b:w:p:s:d:c:x:h opt; do
+while getopts k:n:b:w:p:s:d:c:x:L:h opt; do
     case $opt in
     k) ks=$OPTARG ;;
     n) runs=$OPTARG ;;
@@ -71,10 +78,15 @@ while getopts k:n:b:w:p:s:d:c:x:h opt; do
     d) ext_dir=$OPTARG ;;
     c) costs=$OPTARG ;;
     x) extra=$OPTARG ;;
+    L) layouts=$OPTARG ;;
     *) usage ;;
     esac
 done
 case $runs in '' | *[!0-9]* | 0) echo "$prog: -n needs a positive number" >&2; exit 2 ;; esac
+case $layouts in '' | *[!0-9]* | 0) echo "$prog: -L needs a positive number" >&2; exit 2 ;; esac
+# The layouts: seed 0 is the build as configured (no -L).
+seeds=0
+[ "$layouts" -gt 1 ] && seeds=$(seq "$layouts")
 for k in $ks; do
     case $k in *[!0-9]* | 0) echo "$prog: -k needs positive numbers" >&2; exit 2 ;; esac
 done
@@ -175,9 +187,28 @@ fold_trains() {
 cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
 base_cc=$(cache_value CMAKE_C_COMPILER) base_flags=$(cache_value CMAKE_C_FLAGS)
 base_type=$(cache_value CMAKE_BUILD_TYPE) base_dispatch=$(cache_value PULLEY_DISPATCH)
+# configure_like DIR TARGETS CMAKE_ARGS...: a build configured as BUILD_DIR is.
+configure_like() {
+    dir=$1 targets=$2
+    shift 2
+    cmake -S "$top" -B "$dir" -DCMAKE_C_COMPILER="$base_cc" -DCMAKE_C_FLAGS="$base_flags" \
+        -DCMAKE_BUILD_TYPE="$base_type" -DPULLEY_DISPATCH="$base_dispatch" "$@" >>"$log" 2>&1 &&
+        # shellcheck disable=SC2086 # the targets are words
+        cmake --build "$dir" -j "$(nproc)" --target $targets >>"$log" 2>&1 ||
+        { echo "$prog: building $dir failed (see $log)" >&2; exit 1; }
+}
+# base_run SEED, vm_dir K FOLD SEED: the binaries of a layout.
+base_run() { if [ "$1" = 0 ]; then echo "$build/interp/pulley-run"; else echo "$work/base-s$1/interp/pulley-run"; fi; }
+vm_dir() { if [ "$3" = 0 ]; then echo "$work/vms/k$1-$2"; else echo "$work/vms/k$1-$2-s$3"; fi; }
+for s in $seeds; do
+    [ "$s" = 0 ] || [ -x "$(base_run "$s")" ] && continue
+    step "building the baseline in layout $s"
+    configure_like "$work/base-s$s" pulley-run -DPULLEY_LAYOUT_SEED="$s"
+done
+first_seed=$(echo "$seeds" | head -1)
 for k in $ks; do
     for f in $folds; do
-        set_file=$work/sets/k$k-$f.macros vm=$work/vms/k$k-$f
+        set_file=$work/sets/k$k-$f.macros
         if [ ! -f "$set_file" ]; then
             step "K=$k $f: choosing"
             # shellcheck disable=SC2046,SC2086 # the lists are words
@@ -185,14 +216,17 @@ for k in $ks; do
                 --emit-macros "$set_file" $(fold_trains "$f") >/dev/null 2>>"$log" ||
                 { echo "$prog: pulley-ngrams failed for K=$k $f (see $log)" >&2; exit 1; }
         fi
-        if [ ! -x "$vm/collect/pulley-collect-exact" ]; then
-            step "K=$k $f: building the macro VM"
-            cmake -S "$top" -B "$vm" -DCMAKE_C_COMPILER="$base_cc" -DCMAKE_C_FLAGS="$base_flags" \
-                -DCMAKE_BUILD_TYPE="$base_type" -DPULLEY_DISPATCH="$base_dispatch" \
-                -DPULLEY_MACROS="$set_file" >>"$log" 2>&1 &&
-                cmake --build "$vm" -j "$(nproc)" --target pulley-run pulley-collect-exact \
-                    >>"$log" 2>&1 || { echo "$prog: building $vm failed (see $log)" >&2; exit 1; }
-        fi
+        # The counting build (dispatches do not depend on the layout) in
+        # the first layout only.
+        for s in $seeds; do
+            vm=$(vm_dir "$k" "$f" "$s") targets=pulley-run seed_arg=""
+            [ "$s" = "$first_seed" ] && targets="pulley-run pulley-collect-exact"
+            [ "$s" = 0 ] || seed_arg=-DPULLEY_LAYOUT_SEED=$s
+            [ -x "$vm/interp/pulley-run" ] && { [ "$s" != "$first_seed" ] || [ -x "$vm/collect/pulley-collect-exact" ]; } && continue
+            step "K=$k $f: building the macro VM${seed_arg:+ in layout $s}"
+            # shellcheck disable=SC2086 # empty or one word
+            configure_like "$vm" "$targets" -DPULLEY_MACROS="$set_file" $seed_arg
+        done
     done
 done
 
@@ -203,7 +237,7 @@ results=$work/results.txt # k fold program predicted% base_disp macro_disp base_
 : >"$results"
 for k in $ks; do
     for f in $folds; do
-        set_file=$work/sets/k$k-$f.macros vm=$work/vms/k$k-$f
+        set_file=$work/sets/k$k-$f.macros vm=$(vm_dir "$k" "$f" "$first_seed")
         for p in $(fold_tests "$f"); do
             base_db=$work/profiles/$p.db mdb=$work/measured/k$k-$f-$p.db
             # The benchmark's row: removed %, and time saved % where predicted.
@@ -245,20 +279,56 @@ round=1
 while [ "$round" -le "$runs" ]; do
     step "timing round $round of $runs"
     for p in $programs $ext_programs; do
-        time_run "$work/times/base-$p.us" "$p" "$build/interp/pulley-run"
-        for k in $ks; do
-            for f in $folds; do
-                # shellcheck disable=SC2046
-                in_list "$p" $(fold_tests "$f") || continue
-                vm_run=$work/vms/k$k-$f/interp/pulley-run
-                time_run "$work/times/k$k-$f-$p.us" "$p" "$vm_run"
-                time_run "$work/times/k$k-$f-$p.unfused.us" "$p" "$vm_run" --no-fuse
+        for s in $seeds; do
+            time_run "$work/times/base-$p.s$s.us" "$p" "$(base_run "$s")"
+            for k in $ks; do
+                for f in $folds; do
+                    # shellcheck disable=SC2046
+                    in_list "$p" $(fold_tests "$f") || continue
+                    vm_run=$(vm_dir "$k" "$f" "$s")/interp/pulley-run
+                    time_run "$work/times/k$k-$f-$p.s$s.us" "$p" "$vm_run"
+                    time_run "$work/times/k$k-$f-$p.s$s.unfused.us" "$p" "$vm_run" --no-fuse
+                done
             done
         done
     done
     round=$((round + 1))
 done
 median() { sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# ratios K FOLD PROGRAM: the base and macro times of layout 1 (seconds x
+# 1e6), then per ratio (time x, unfused x, ops x) its median over the
+# layouts and the ends of its 95% interval (the median itself three times
+# with one layout).
+ratios() {
+    for s in $seeds; do
+        echo "$(median "$work/times/base-$3.s$s.us") $(median "$work/times/k$1-$2-$3.s$s.us")" \
+             "$(median "$work/times/k$1-$2-$3.s$s.unfused.us")"
+    done | awk '
+        # Student t, 0.975 quantile, by degrees of freedom (1..30).
+        BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 " \
+                      "2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 " \
+                      "2.060 2.056 2.052 2.048 2.045 2.042", t, " ") }
+        { n++; if (n == 1) { b1 = $1; m1 = $2 }
+          r[1, n] = $2 / $1; r[2, n] = $3 / $1; r[3, n] = $2 / $3 }
+        END {
+            printf "%s %s", b1, m1
+            for (c = 1; c <= 3; c++) {
+                for (i = 1; i <= n; i++) v[i] = r[c, i]
+                for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+                med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+                lo = hi = med
+                if (n > 1) {
+                    s = ss = 0
+                    for (i = 1; i <= n; i++) { s += log(v[i]); ss += log(v[i]) ^ 2 }
+                    mean = s / n; sd = sqrt((ss - n * mean * mean) / (n - 1))
+                    h = (n - 1 <= 30 ? t[n - 1] : 1.96) * sd / sqrt(n)
+                    lo = exp(mean - h); hi = exp(mean + h)
+                }
+                printf " %.6f %.6f %.6f", med, lo, hi
+            }
+            printf "\n"
+        }'
+}
 
 # ---- the tables ------------------------------------------------------------
 summary=$work/summary.txt
@@ -271,9 +341,9 @@ for k in $ks; do
         while read -r rk rf rp pred bd md bb mb pt; do
             [ "$rk" = "$k" ] || continue
             case $rf in "$design"*) ;; *) continue ;; esac
-            echo "$rp $pred $bd $md $bb $mb $(median "$work/times/base-$rp.us")" \
-                 "$(median "$work/times/k$k-$rf-$rp.us") $(median "$work/times/k$k-$rf-$rp.unfused.us")" \
-                 "$pt" >>"$rows"
+            # program pred% base_disp macro_disp base_B macro_B time% base macro
+            # time_x lo hi unfused_x lo hi ops_x lo hi
+            echo "$rp $pred $bd $md $bb $mb $pt $(ratios "$k" "$rf" "$rp")" >>"$rows"
         done <"$results"
         [ -s "$rows" ] || continue
         title="K = $k, leave-one-out (each program tested on ops chosen from the others)"
@@ -281,27 +351,34 @@ for k in $ks; do
         [ "$design" = ext ] && title="K = $k, programs of $ext_dir (chosen on every benchmark)"
         echo
         echo "$title"
-        awk -v k="$k" -v design="$design" -v summary="$summary" '
+        awk -v k="$k" -v design="$design" -v summary="$summary" -v layouts="$layouts" '
             BEGIN {
-                printf "%-10s %9s %9s %7s %9s %9s %7s %9s %7s %9s %9s %8s %8s %7s\n", "program",
+                printf "%-10s %9s %9s %7s %9s %9s %7s %9s %7s %9s %9s %8s %8s %7s", "program",
                        "predict%", "measure%", "diff pp", "base s", "macro s", "time x", "unfused x",
                        "ops x", "base B", "macro B", "pred t%", "meas t%", "diff pp"
+                if (layouts > 1)
+                    printf " %13s %13s %13s", "time x 95%", "unfused 95%", "ops x 95%"
+                printf "\n"
             }
             {
                 meas = 100 * (1 - $4 / $3); diff = $2 - meas
                 if (diff < 0.005 && diff > -0.005) diff = 0
                 if (diff < 0) adiff = -diff; else adiff = diff
                 if (adiff > maxdiff) maxdiff = adiff
-                tr = $8 / $7; ur = $9 / $7; or = $8 / $9; dr = $4 / $3
+                tr = $10; ur = $13; or = $16; dr = $4 / $3
                 printf "%-10s %9.2f %9.2f %7.2f %9.3f %9.3f %7.3f %9.3f %7.3f %9d %9d", $1, $2,
-                       meas, diff, $7 / 1e6, $8 / 1e6, tr, ur, or, $5, $6
+                       meas, diff, $8 / 1e6, $9 / 1e6, tr, ur, or, $5, $6
                 # Time: predicted against what the ops did on one binary.
-                if ($10 != "-" && $10 != "") {
-                    tdiff = $10 - 100 * (1 - or); atd = tdiff < 0 ? -tdiff : tdiff
+                if ($7 != "-" && $7 != "") {
+                    tdiff = $7 - 100 * (1 - or); atd = tdiff < 0 ? -tdiff : tdiff
                     if (atd > maxtdiff) maxtdiff = atd
-                    printf " %8.2f %8.2f %7.2f", $10, 100 * (1 - or), tdiff
-                    lpt += log(1 - $10 / 100); nt++
+                    printf " %8.2f %8.2f %7.2f", $7, 100 * (1 - or), tdiff
+                    lpt += log(1 - $7 / 100); nt++
+                } else {
+                    printf " %8s %8s %7s", "-", "-", "-"
                 }
+                if (layouts > 1)
+                    printf " %6.3f-%-6.3f %6.3f-%-6.3f %6.3f-%-6.3f", $11, $12, $14, $15, $17, $18
                 printf "\n"
                 lt += log(tr); lu += log(ur); lo += log(or); ld += log(dr); lp += log(1 - $2 / 100); n++
                 if (tr > worst) { worst = tr; worstp = $1 }
