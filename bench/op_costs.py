@@ -1,19 +1,27 @@
 #!/usr/bin/env python3
 """op_costs.py - the table of bench/op_costs.sh from its runs (used by it).
 
-    python3 bench/op_costs.py [-v] WORK OUT NAME...
+    python3 bench/op_costs.py [-v] PENALTY WORK OUT NAME...
 
 For each NAME, WORK/NAME.cg is a callgrind.out file of pulley-run running
 the program and WORK/NAME.db the profile database of pulley-collect --exact
-running it the same way.  A handler's cost in a program is the self cost
-(Ir) callgrind gives its op_<mnemonic> function; escape_ (the handler of the
-escape byte, which then tail-jumps to the extended opcode's own handler) is
-shared among the extended opcodes by their executions, one escape each.
+running it the same way.  A handler's cost in a program is, in a
+tail-dispatch build, the self cost (Ir) callgrind gives its op_<mnemonic>
+function; in a computed-goto build (WORK/binary names pulley-run), the
+cost of the instructions of the interpreter's function from its label to
+the next handler's, the labels read from the dispatch tables primary_ and
+extended_ in the binary (callgrind run with --dump-instr=yes).  escape_
+(the handler of the escape byte, which then jumps to the extended opcode's
+own handler) is shared among the extended opcodes by their executions, one
+escape each.
 Writes the combined table to OUT ('-': stdout) and the summary to stderr;
 -v adds the per-program costs of the most executed opcodes.  NAME nop-probe
 (a loop of nops) contributes its nop row only.
 """
+import bisect
 import sqlite3
+import struct
+import subprocess
 import sys
 from collections import defaultdict
 
@@ -50,6 +58,101 @@ def self_costs(path):
     return cost, sum(cost.values())
 
 
+def elf_words(binary, addresses):
+    """The 8-byte words a loaded binary holds at the given addresses: a
+    relocated (R_X86_64_RELATIVE) entry's addend, else the file's bytes."""
+    with open(binary, "rb") as f:
+        data = f.read()
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+                for i in range(shnum)]
+    relocated = {}
+    for _, stype, _, _, off, size, _, _, _, entsize in sections:
+        if stype == 4:  # SHT_RELA
+            for o in range(off, off + size, entsize or 24):
+                r_offset, r_info, r_addend = struct.unpack_from("<QQq", data, o)
+                if r_info & 0xFFFFFFFF == 8:  # R_X86_64_RELATIVE
+                    relocated[r_offset] = r_addend
+    words = []
+    for a in addresses:
+        if a in relocated:
+            words.append(relocated[a])
+            continue
+        for _, stype, _, addr, off, size, *_ in sections:
+            if stype == 1 and addr <= a < addr + size:  # SHT_PROGBITS
+                words.append(struct.unpack_from("<Q", data, off + a - addr)[0])
+                break
+        else:
+            words.append(0)
+    return words
+
+
+def goto_handlers(binary):
+    """(sorted handler start addresses, the opcode id at each, the [start,
+    end) of the interpreter's functions: run and its parts the compiler
+    split off, run.cold) of a computed-goto build."""
+    syms = {}
+    for line in subprocess.run(["nm", "-S", binary], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        p = line.split()
+        if len(p) == 4:
+            syms.setdefault(p[3].split(".")[0], []).append((int(p[0], 16), int(p[1], 16)))
+    if "primary_" not in syms or "extended_" not in syms:
+        sys.exit(f"op_costs.py: {binary}: no dispatch tables primary_ and extended_")
+    (pa, psize), = syms["primary_"]
+    (ea, esize), = syms["extended_"]
+    at = {}
+    for i, w in enumerate(elf_words(binary, range(pa, pa + psize, 8))):
+        at.setdefault(w, i)                   # invalid entries share one label
+    for j, w in enumerate(elf_words(binary, range(ea, ea + esize, 8))):
+        at.setdefault(w, 256 + j)
+    starts = sorted(a for a in at if a)
+    run = [(s, s + n) for s, n in syms.get("run", []) if any(s <= a < s + n for a in starts)]
+    if not run:
+        sys.exit(f"op_costs.py: {binary}: no function run holds the handlers")
+    return starts, [at[a] for a in starts], run
+
+
+def goto_costs(path, binary, escape_id):
+    """Ir per opcode id in a computed-goto build from a callgrind.out file
+    with instruction addresses, and the total."""
+    starts, ids, funcs = goto_handlers(binary)
+
+    def func_of(a):
+        return next((f for f in funcs if f[0] <= a < f[1]), None)
+
+    cost, total, npos, ir, skip_next, pos = defaultdict(int), 0, 1, 0, False, 0
+    with open(path) as f:
+        for line in f:
+            c = line[:1]
+            if c.isdigit() or c in "+-*":
+                v = line.split()
+                a = v[0]
+                if a.startswith("+"):
+                    pos += int(a[1:], 16 if a[1:].startswith("0x") else 10)
+                elif a.startswith("-"):
+                    pos -= int(a[1:], 16 if a[1:].startswith("0x") else 10)
+                elif a != "*":
+                    pos = int(a, 16)
+                if skip_next:
+                    skip_next = False
+                    continue
+                n = int(v[npos:][ir]) if len(v) > npos + ir else 0
+                total += n
+                # the handler whose label is the last before pos in its function
+                k = bisect.bisect_right(starts, pos) - 1
+                if k >= 0 and func_of(pos) is not None and func_of(starts[k]) == func_of(pos):
+                    cost["escape_" if ids[k] == escape_id else ids[k]] += n
+            elif line.startswith("calls="):
+                skip_next = True
+            elif line.startswith("positions:"):
+                npos = len(line.split()) - 1
+            elif line.startswith("events:"):
+                ir = line.split()[1:].index("Ir")
+    return cost, total
+
+
 def executions(path):
     """Executions per opcode name of the one exact run in a profile database,
     and the names of the extended opcodes (ids from 256)."""
@@ -64,18 +167,29 @@ def executions(path):
            JOIN opcodes o ON o.run_id = f.run_id AND o.id = i.opcode
            GROUP BY o.id""").fetchall()
     total = db.execute("SELECT SUM(count) FROM exec_counts").fetchone()[0] or 0
+    names = dict(db.execute("SELECT id, name FROM opcodes"))
     db.close()
     execs = {name: n for name, _, n in rows if n}
     if sum(execs.values()) != total:
         sys.exit(f"op_costs.py: {path}: counts of instructions with no row")
-    return execs, {name for name, op, _ in rows if op >= 256}
+    return execs, {name for name, op, _ in rows if op >= 256}, names
 
 
-def program(work, name):
-    """(executions, handler instructions, total, handler total) per opcode."""
-    cost, total = self_costs(f"{work}/{name}.cg")
-    execs, extended = executions(f"{work}/{name}.db")
-    instr = {f[3:]: n for f, n in cost.items() if f and f.startswith("op_")}
+ESCAPE_BYTE = 0xFF  # interp/isa.h: PVM_ESCAPE_BYTE, the first byte of extended opcodes
+
+
+def program(work, name, binary):
+    """(executions, handler instructions, total, handler total) per opcode;
+    binary: the computed-goto build's pulley-run, or None (tail dispatch)."""
+    execs, extended, names = executions(f"{work}/{name}.db")
+    if binary:
+        cost, total = goto_costs(f"{work}/{name}.cg", binary, ESCAPE_BYTE)
+        # Code after the label of an opcode that never ran is code the
+        # compiler placed there for others (shared exits): outside handlers.
+        instr = {names[k]: n for k, n in cost.items() if k in names and execs.get(names[k])}
+    else:
+        cost, total = self_costs(f"{work}/{name}.cg")
+        instr = {f[3:]: n for f, n in cost.items() if f and f.startswith("op_")}
     escape = cost.get("escape_", 0)
     ext = sum(n for op, n in execs.items() if op in extended)
     for op in extended & execs.keys():
@@ -94,10 +208,14 @@ def main(argv):
         argv = argv[1:]
     penalty = float(argv[0])
     work, out, names = argv[1], argv[2], argv[3:]
+    try:  # a computed-goto build's binary; none for tail dispatch
+        binary = open(f"{work}/binary").read().strip()
+    except FileNotFoundError:
+        binary = None
     runs = {}
     for name in names:
         probe = name == "nop-probe"
-        execs, instr, total, handlers = program(work, name)
+        execs, instr, total, handlers = program(work, name, binary)
         if probe:
             execs, instr = {"nop": execs["nop"]}, {"nop": instr["nop"]}
         runs[name] = (execs, instr, total, handlers, probe)

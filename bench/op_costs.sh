@@ -4,10 +4,15 @@
 #
 #   sh bench/op_costs.sh [-v] [-p PENALTY] [-b BUILD_DIR] [-o OUT.tsv] [PROGRAM...]
 #
-# The build (default build/) must use tail-call dispatch (clang,
-# -DPULLEY_DISPATCH=tail): every opcode's handler is then its own function
-# op_<mnemonic>, its dispatch and inlined helpers included, so callgrind's
-# self cost of that function is what the opcode cost.  Each PROGRAM runs
+# The build (default build/) uses tail-call dispatch (clang,
+# -DPULLEY_DISPATCH=tail), where every opcode's handler is its own
+# function op_<mnemonic>, its dispatch and inlined helpers included, so
+# callgrind's self cost of that function is what the opcode cost; or
+# computed goto (-DPULLEY_DISPATCH=goto, the default with GCC), where a
+# handler is the interpreter's code from its label (read from the
+# dispatch tables in the binary) to the next handler's, counted per
+# instruction address (callgrind --dump-instr=yes).  A switch build has
+# no table of labels and is refused.  Each PROGRAM runs
 # once under valgrind --tool=callgrind (pulley-run) and once on the
 # counting VM (pulley-collect --exact), both fused as the VM runs by
 # default (a macro build fuses), so the two run the same code; a handler's
@@ -75,10 +80,17 @@ for tool in "$run" "$collect" "$collect-exact"; do
 done
 command -v valgrind >/dev/null || { echo "$prog: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
 command -v nm >/dev/null || { echo "$prog: nm is missing (apt-get install binutils)" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+dump=""
 if ! nm "$run" 2>/dev/null | grep -q ' op_nop$'; then
-    echo "$prog: $run is not a tail-dispatch build (no op_ handler functions in it):" \
-        "configure it with CC=clang and -DPULLEY_DISPATCH=tail" >&2
-    exit 1
+    if ! nm "$run" 2>/dev/null | grep -q ' primary_\.[0-9]*$'; then
+        echo "$prog: $run has neither op_ handler functions (tail dispatch) nor a table of" \
+            "labels (computed goto): configure it with -DPULLEY_DISPATCH=tail or goto" >&2
+        exit 1
+    fi
+    echo "$run" >"$work/binary" # computed goto: handlers by address
+    dump=--dump-instr=yes
 fi
 
 # Resolve every program first, so a missing one stops us before any run.
@@ -87,9 +99,6 @@ for p in "$@"; do
     case $name in */* | *.wasm | *.pasm) file=$name ;; *) file=$build/bench/$name.wasm ;; esac
     [ -f "$file" ] || { echo "$prog: $file is missing (program $p)" >&2; exit 1; }
 done
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 # The nop probe: 800,000 nops, 8 to a loop iteration.
 cat >"$work/nop.pasm" <<'EOF'
@@ -122,7 +131,7 @@ measure() {
     # --pop-on-jump: a tail jump to a function's entry is a call to
     # callgrind; without it its call stack grows by one entry per dispatch.
     st=0
-    valgrind -q --tool=callgrind --pop-on-jump --callgrind-out-file="$work/$label.cg" \
+    valgrind -q --tool=callgrind --pop-on-jump $dump --callgrind-out-file="$work/$label.cg" \
         "$run" "$file" "$@" >/dev/null 2>"$work/$label.cg.err" || st=$?
     if [ $st -ne 0 ]; then
         kill $pid 2>/dev/null || :
