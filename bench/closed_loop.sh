@@ -336,7 +336,7 @@ summary=$work/summary.txt
 for k in $ks; do
     for design in loo split ext; do
         grep -q "^$k $design" "$results" || [ "$design" = loo ] || continue
-        rows=$work/rows
+        rows=$work/rows-k$k-$design.txt # kept: bench/curve.sh reads them
         : >"$rows"
         while read -r rk rf rp pred bd md bb mb pt; do
             [ "$rk" = "$k" ] || continue
