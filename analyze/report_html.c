@@ -11,6 +11,7 @@
 
 #include "report.h"
 #include "report_html_code.h"
+#include "time_model.h"
 
 #define PLACES_LISTED 8 /* places linked per proposal */
 
@@ -268,14 +269,17 @@ static void proposal_rows(FILE *out, const rp_html *h, size_t k)
     fprintf(out, "<tbody><tr id=\"p%zu\"><td class=\"r\">%zu</td>", k + 1, k + 1);
     cell(out, "mono", seq);
     cell(out, "mono pat", pat);
-    fprintf(out, "<td class=\"r\">%.2f</td><td class=\"r\">%.2f</td><td class=\"r\">%.2f</td>"
-                 "<td class=\"r\">%" PRIu32 "/%zu</td></tr>\n",
+    fprintf(out, "<td class=\"r\">%.2f</td><td class=\"r\">%.2f</td><td class=\"r\">%.2f</td>",
             s->total > 0 ? 100 * pr->gram->weight / s->total : 0,
-            s->total > 0 ? 100 * pr->saving / s->total : 0, 100 * pr->cumulative, pr->benches,
-            h->p->nbenches);
+            s->total > 0 ? 100 * pr->saving / s->total : 0, 100 * pr->cumulative);
+    int timed = an_profile_timed(h->p);
+    if (timed)
+        fprintf(out, "<td class=\"r\">%.2f</td><td class=\"r\">%.2f</td>",
+                s->total > 0 ? 100 * pr->time_saving / s->total : 0, 100 * pr->time_cumulative);
+    fprintf(out, "<td class=\"r\">%" PRIu32 "/%zu</td></tr>\n", pr->benches, h->p->nbenches);
     size_t n = r->first[k + 1] - r->first[k];
-    fprintf(out, "<tr class=\"places\"><td></td><td colspan=\"6\">%zu place%s%s ", n, n == 1 ? "" : "s",
-            n ? ":" : "");
+    fprintf(out, "<tr class=\"places\"><td></td><td colspan=\"%d\">%zu place%s%s ", 6 + 2 * timed,
+            n, n == 1 ? "" : "s", n ? ":" : "");
     for (size_t i = 0; i < n && i < PLACES_LISTED; i++) {
         fputs(i ? ", " : "", out);
         place(out, h, &r->places[r->first[k] + i], s->total);
@@ -300,16 +304,21 @@ static void proposals(FILE *out, const rp_html *h)
                 *note ? note : "No macro op was asked for.", *adaptive ? "  " : "", adaptive);
         return;
     }
+    int timed = an_profile_timed(h->p);
+    char time_note[160] = "";
+    if (timed)
+        snprintf(time_note, sizeof time_note, ", and, predicted from the builds' costs, %.2f%% of the time",
+                 100 * s->props[s->n - 1].time_cumulative);
     fprintf(out, "<p class=\"note\">Chosen as a set by the dispatches their optimal cover of every "
-                 "executed block removes (as pulley-ngrams does): %.2f%% of all dispatches.  "
+                 "executed block removes (as pulley-ngrams does): %.2f%% of all dispatches%s.  "
                  "Under each op, the places where the cover uses it, the largest saving first, with "
                  "the share of all dispatches each removes.%s%s%s%s</p>\n",
-            100 * s->props[s->n - 1].cumulative, *note ? "  " : "", note, *adaptive ? "  " : "",
-            adaptive);
-    fputs("<table class=\"props\">\n<thead><tr><th class=\"r\">#</th><th>macro op</th>"
-          "<th>operand pattern</th><th class=\"r\">share %</th><th class=\"r\">saving %</th>"
-          "<th class=\"r\">cumul %</th><th class=\"r\">benchmarks</th></tr></thead>\n",
-          out);
+            100 * s->props[s->n - 1].cumulative, time_note, *note ? "  " : "", note,
+            *adaptive ? "  " : "", adaptive);
+    fprintf(out, "<table class=\"props\">\n<thead><tr><th class=\"r\">#</th><th>macro op</th>"
+                 "<th>operand pattern</th><th class=\"r\">share %%</th><th class=\"r\">saving %%</th>"
+                 "<th class=\"r\">cumul %%</th>%s<th class=\"r\">benchmarks</th></tr></thead>\n",
+            timed ? "<th class=\"r\">time %</th><th class=\"r\">time cumul %</th>" : "");
     for (size_t k = 0; k < s->n; k++)
         proposal_rows(out, h, k);
     fputs("</table>\n</section>\n", out);

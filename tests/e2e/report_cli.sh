@@ -130,6 +130,16 @@ grep -q '^Shares are of executed instructions (exact counts)\.$' "$tmp/out" ||
 grep -Eq '^ +100\.00%  #1 loops' "$tmp/out" || fail "exact function line: $(cat "$tmp/out")"
 report 0 "$tmp/exact.db" -o "$tmp/exact.html"
 grep -q '<th class="r">executions</th>' "$tmp/exact.html" || fail "exact HTML column"
+grep -q 'time %' "$tmp/exact.html" && fail "time predicted without costs"
+
+# ---- a run with its build's costs: the proposals' time too -----------------
+printf 'opcode\tper_execution\nnop\t5\nxlt64_s\t9\nbr_if_not\t7\n' >"$tmp/costs.tsv"
+"$PULLEY_COLLECT" --no-fuse --costs "$tmp/costs.tsv" -o "$tmp/timed.db" --exact --invoke loops -- \
+    "$PROGRAMS/loops.pasm" 50 >/dev/null 2>&1 || fail "collection with costs"
+report 0 "$tmp/timed.db" -o "$tmp/timed.html"
+grep -q '<th class="r">time %</th><th class="r">time cumul %</th>' "$tmp/timed.html" &&
+    grep -Eq "predicted from the builds' costs, [0-9]+\.[0-9]{2}% of the time" "$tmp/timed.html" ||
+    fail "no time in the HTML proposals"
 
 # ---- errors ----------------------------------------------------------------
 report 2 "$db" --threshold x
