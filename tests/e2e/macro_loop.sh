@@ -1,12 +1,15 @@
 #!/bin/sh
 # macro_loop.sh - the closed loop end to end, on programs of tests/programs:
 #
-# In every build: exact profiles of two programs; pulley-ngrams
+#   sh macro_loop.sh emit | fused
+#
+# emit, in every build: exact profiles of two programs; pulley-ngrams
 # --emit-macros writes a .macros file (the same bytes twice, a file
 # pulley-macrogen turns into rows and bodies); --evaluate of that file
 # removes what the proposals said; bad uses are refused and write nothing.
 #
-# In a macro build (MACROS is the build's set): programs print the same
+# fused, in a macro build (MACROS is the build's set; a baseline build
+# skips it, exit 77): programs print the same
 # fused and --no-fuse; the fused run's exact dispatches are the baseline's
 # minus exactly what --evaluate predicts from the baseline profile; its
 # profile stores the macro ops with their parts, and mining it again emits
@@ -17,11 +20,18 @@
 set -eu
 : "${PULLEY_COLLECT:?}" "${PULLEY_NGRAMS:?}" "${PULLEY_RUN:?}" "${PULLEY_MACROGEN:?}"
 : "${SQLITE3:?}" "${PROGRAMS:?}" "${VM_OPS:?}"
+case ${1:-} in
+emit) ;;
+fused) [ -n "${MACROS:-}" ] || { echo "macro_loop fused: skipped (a baseline build has no macro ops)"; exit 77; } ;;
+*) echo "usage: sh macro_loop.sh emit | fused" >&2; exit 2 ;;
+esac
+part=$1
 . "$(dirname "$0")/lib.sh"
 
 dispatches() { "$SQLITE3" -bail "$1" "SELECT sum(count) FROM exec_counts"; }
 
 # ---- every build: emit, generate, evaluate --------------------------------
+emit() {
 base=$tmp/base.db
 expect_status 0 "$PULLEY_COLLECT" --no-fuse --exact -o "$base" --invoke loops -- "$PROGRAMS/loops.pasm" 60
 expect_status 0 "$PULLEY_COLLECT" --no-fuse --exact -o "$base" --invoke fib -- "$PROGRAMS/fib.pasm" 18
@@ -78,9 +88,11 @@ grep -q "narrow.macros: macro op k: part 1, xconst8, is matched as xconst64" "$t
 expect_status 2 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/set.macros" --emit-macros "$tmp/x"
 expect_status 2 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/set.macros" --objective total
 
-[ -n "${MACROS:-}" ] || { echo "macro_loop: ok (baseline build)"; exit 0; }
+echo "macro_loop emit: ok"
+}
 
 # ---- a macro build: fused runs, measured against predicted ---------------
+fused() {
 for file in "$PROGRAMS"/*.pasm; do
     fused=0 plain=0
     "$PULLEY_RUN" "$file" >"$tmp/fused.out" 2>"$tmp/fused.err" || fused=$?
@@ -108,4 +120,7 @@ sed -n 's/^macro //p' "$tmp/next.macros" | head -n "$(wc -l <"$tmp/old.names")" 
 cmp -s "$tmp/old.names" "$tmp/first.names" || fail "the build's ops do not come first: $(cat "$tmp/next.macros")"
 mkdir "$tmp/gen2"
 expect_status 0 "$PULLEY_MACROGEN" "$tmp/next.macros" "$VM_OPS" "$tmp/gen2"
-echo "macro_loop: ok (macro build)"
+echo "macro_loop fused: ok"
+}
+
+"$part"
