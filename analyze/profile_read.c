@@ -407,14 +407,19 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
         run->isa = dup_col(st, 8);
         run->exact = facts.exact;
         run->operands_stored = sqlite3_column_int(st, 7) != 0;
-        double dispatch = sqlite3_column_double(st, 9);
-        run->dispatch_cost = dispatch > 0 && dispatch <= 1e9 ? dispatch : 0;
+        run->dispatch_cost = sqlite3_column_double(st, 9);
         if (!run->db || !run->isa) {
             an_run_free(run);
             rc = SQLITE_NOMEM;
             break;
         }
-        int loaded = load_run(db, p, run, (int)version, why, sizeof why);
+        int loaded = 1;
+        if (sqlite3_column_type(st, 9) != SQLITE_NULL &&
+            (sqlite3_column_type(st, 9) == SQLITE_TEXT ||
+             !(run->dispatch_cost > 0 && run->dispatch_cost <= 1e9)))
+            snprintf(why, sizeof why, "runs.dispatch_cost is no positive number");
+        else
+            loaded = load_run(db, p, run, (int)version, why, sizeof why);
         int b = loaded == 0 ? an_profile_intern_bench(p, run->benchmark) : 0;
         if (loaded == 0 && b >= 0) {
             run->bench = (uint32_t)b;

@@ -414,7 +414,8 @@ static void locate(state *s, size_t k, size_t pick, an_proposal *pr)
     }
 }
 
-/* The running totals of what the ops recorded so far remove. */
+/* All dispatches (the denominator of shares), and what the ops recorded
+ * so far remove of them and of the time. */
 typedef struct totals {
     double total, dispatches, time;
 } totals;

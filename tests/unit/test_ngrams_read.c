@@ -444,6 +444,43 @@ static void a_bad_opcode_row_refuses_the_run(void **state)
     tdb_remove(&t);
 }
 
+/* Stored costs are positive numbers or NULL: anything else refuses the
+ * run, naming the column, and is never read as "no cost". */
+static void a_cost_that_is_no_positive_number_refuses_the_run(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"UPDATE runs SET dispatch_cost = -3", "runs.dispatch_cost is no positive number"},
+        {"UPDATE runs SET dispatch_cost = 'fast'", "runs.dispatch_cost is no positive number"},
+        {"UPDATE opcodes SET cost = 0 WHERE name = 'ret'", "a cost that is no positive number"},
+        {"UPDATE opcodes SET cost = 'x' WHERE name = 'ret'", "a cost that is no positive number"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        tdb t;
+        an_profile p;
+        char err[512];
+        tcode c = {{0}, 0};
+        TC0(&c, T_RET);
+        tdb_create(&t);
+        tdb_run(&t, 1, NULL, "a", 1);
+        tdb_function(&t, 1, 1, "main", &c);
+        tdb_count(&t, 1, 1, 0, 5);
+        tdb_exec(&t, "UPDATE runs SET dispatch_cost = 3; UPDATE opcodes SET cost = 7");
+        tdb_close(&t);
+        assert_int_equal(read_db(t.path, "all", &p, err, sizeof err), 1); /* as stored */
+        assert_true(p.runs[0].dispatch_cost == 3);
+        an_profile_free(&p);
+        assert_int_equal(sqlite3_open(t.path, &t.db), SQLITE_OK);
+        tdb_exec(&t, bad[i][0]);
+        tdb_close(&t);
+        assert_int_equal(read_db(t.path, "all", &p, err, sizeof err), -1);
+        if (!strstr(err, bad[i][1]))
+            fail_msg("%s: %s", bad[i][0], err);
+        an_profile_free(&p);
+        tdb_remove(&t);
+    }
+}
+
 static void undecodable_bytes_end_the_function(void **state)
 {
     (void)state;
@@ -521,6 +558,7 @@ int main(void)
         cmocka_unit_test(unfinished_runs_are_left_out_with_their_reason),
         cmocka_unit_test(selections_across_databases_are_explicit),
         cmocka_unit_test(damaged_runs_are_refused_or_left_out),
+        cmocka_unit_test(a_cost_that_is_no_positive_number_refuses_the_run),
         cmocka_unit_test(opcode_rows_say_what_an_instruction_reads_and_writes),
         cmocka_unit_test(a_bad_opcode_row_refuses_the_run),
         cmocka_unit_test(undecodable_bytes_end_the_function),
