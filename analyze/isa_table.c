@@ -182,29 +182,29 @@ static int load_parts(sqlite3 *db, int64_t run, an_profile *p, const an_isa *isa
     return bad || rc != SQLITE_DONE ? -1 : 0;
 }
 
-/* The stored cost of each opcode's handler (schema 8). */
-static int load_costs(sqlite3 *db, int64_t run, an_isa *isa, char *err, size_t cap)
+/* What an opcode row's stored value (column 1 of st) makes of row (NULL:
+ * the value's id, column 0, is no row of the table); NULL, or what is
+ * wrong with it. */
+typedef const char *stored_value_fn(an_profile *p, an_isa *isa, const ot_opcode *row,
+                                    sqlite3_stmt *st);
+
+/* Run sql ("SELECT id, VALUE FROM opcodes WHERE run_id = ?1 AND VALUE IS
+ * NOT NULL") and give each row to `take`.  0, or -1 with err naming the
+ * run and what is wrong. */
+static int each_stored_value(sqlite3 *db, int64_t run, const char *sql, stored_value_fn *take,
+                             an_profile *p, an_isa *isa, char *err, size_t cap)
 {
     sqlite3_stmt *st = NULL;
     const char *bad = NULL;
-    int rc = sqlite3_prepare_v2(db,
-                                "SELECT id, cost FROM opcodes WHERE run_id = ?1"
-                                " AND cost IS NOT NULL",
-                                -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run);
-    while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+    while (!bad && (rc == SQLITE_OK || rc == SQLITE_ROW)) {
         if ((rc = sqlite3_step(st)) != SQLITE_ROW)
             break;
         int64_t id = sqlite3_column_int64(st, 0);
-        double cost = sqlite3_column_double(st, 1);
-        const ot_opcode *row = id >= 0 && id <= UINT32_MAX ? ot_table_find(&isa->rows, (uint32_t)id)
-                                                            : NULL;
-        if (!row || sqlite3_column_type(st, 1) == SQLITE_TEXT || !(cost > 0 && cost <= 1e9)) {
-            bad = "a cost that is no positive number, or of no opcode";
-            break;
-        }
-        isa->ops[row - isa->rows.ops].cost = cost;
+        bad = take(p, isa, id >= 0 && id <= UINT32_MAX ? ot_table_find(&isa->rows, (uint32_t)id)
+                                                       : NULL, st);
     }
     if (bad || rc != SQLITE_DONE)
         snprintf(err, cap, "run %lld: stored opcode table: %s", (long long)run,
@@ -213,39 +213,31 @@ static int load_costs(sqlite3 *db, int64_t run, an_isa *isa, char *err, size_t c
     return bad || rc != SQLITE_DONE ? -1 : 0;
 }
 
-/* Each opcode with a stored wide form is matched as that opcode. */
-static int load_wide_forms(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
-                           size_t cap)
+/* An opcode with a stored wide form is matched as that opcode. */
+static const char *take_wide_form(an_profile *p, an_isa *isa, const ot_opcode *row,
+                                  sqlite3_stmt *st)
 {
-    sqlite3_stmt *st = NULL;
-    const char *bad = NULL;
-    int rc = sqlite3_prepare_v2(db,
-                                "SELECT id, wide_form FROM opcodes WHERE run_id = ?1"
-                                " AND wide_form IS NOT NULL",
-                                -1, &st, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int64(st, 1, run);
-    while (rc == SQLITE_OK || rc == SQLITE_ROW) {
-        if ((rc = sqlite3_step(st)) != SQLITE_ROW)
-            break;
-        int64_t id = sqlite3_column_int64(st, 0), wide = sqlite3_column_int64(st, 1);
-        const ot_opcode *row = ot_table_find(&isa->rows, (uint32_t)id);
-        const ot_opcode *to = wide >= 0 && wide <= UINT32_MAX
-                                  ? ot_table_find(&isa->rows, (uint32_t)wide)
-                                  : NULL;
-        if (!row || !to || to == row) {
-            bad = "a wide_form that is no other opcode of the table";
-            break;
-        }
-        an_isa_op *op = &isa->ops[row - isa->rows.ops];
-        op->mgop = isa->ops[to - isa->rows.ops].gop;
-        p->opwide[op->gop] = op->mgop;
-    }
-    if (bad || rc != SQLITE_DONE)
-        snprintf(err, cap, "run %lld: stored opcode table: %s", (long long)run,
-                 bad ? bad : sqlite3_errmsg(db));
-    sqlite3_finalize(st);
-    return bad || rc != SQLITE_DONE ? -1 : 0;
+    int64_t wide = sqlite3_column_int64(st, 1);
+    const ot_opcode *to = wide >= 0 && wide <= UINT32_MAX
+                              ? ot_table_find(&isa->rows, (uint32_t)wide)
+                              : NULL;
+    if (!row || !to || to == row)
+        return "a wide_form that is no other opcode of the table";
+    an_isa_op *op = &isa->ops[row - isa->rows.ops];
+    op->mgop = isa->ops[to - isa->rows.ops].gop;
+    p->opwide[op->gop] = op->mgop;
+    return NULL;
+}
+
+/* The stored cost of an opcode's handler (schema 8). */
+static const char *take_cost(an_profile *p, an_isa *isa, const ot_opcode *row, sqlite3_stmt *st)
+{
+    (void)p;
+    double cost = sqlite3_column_double(st, 1);
+    if (!row || sqlite3_column_type(st, 1) == SQLITE_TEXT || !(cost > 0 && cost <= 1e9))
+        return "a cost that is no positive number, or of no opcode";
+    isa->ops[row - isa->rows.ops].cost = cost;
+    return NULL;
 }
 
 int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err, size_t cap)
@@ -293,9 +285,15 @@ int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
     }
     if (version >= 3 && load_parts(db, run, p, isa, err, cap) != 0)
         goto fail;
-    if (version >= 7 && load_wide_forms(db, run, p, isa, err, cap) != 0)
+    if (version >= 7 && each_stored_value(db, run,
+                                          "SELECT id, wide_form FROM opcodes WHERE run_id = ?1"
+                                          " AND wide_form IS NOT NULL",
+                                          take_wide_form, p, isa, err, cap) != 0)
         goto fail;
-    if (version >= 8 && load_costs(db, run, isa, err, cap) != 0)
+    if (version >= 8 && each_stored_value(db, run,
+                                          "SELECT id, cost FROM opcodes WHERE run_id = ?1"
+                                          " AND cost IS NOT NULL",
+                                          take_cost, p, isa, err, cap) != 0)
         goto fail;
     return 0;
 fail:

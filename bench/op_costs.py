@@ -26,21 +26,30 @@ import sys
 from collections import defaultdict
 
 
-def self_costs(path):
-    """Self cost (Ir) per function name in one callgrind.out file, and the
-    total.  Format: valgrind's docs, "Callgrind Format Specification"."""
-    names, cost = {}, defaultdict(int)
-    fn, npos, ir, skip_next = None, 1, 0, False
+def cost_lines(path):
+    """The self-cost lines of a callgrind.out file, as (function, address,
+    Ir): the address where the positions are "instr line" (callgrind
+    --dump-instr=yes), else None.  Format: valgrind's docs, "Callgrind
+    Format Specification" (name and position compression included)."""
+    names = {}
+    fn, npos, ir, skip_next, instr, pos = None, 1, 0, False, False, 0
     with open(path) as f:
         for line in f:
             c = line[:1]
             if c.isdigit() or c in "+-*":      # a cost line: positions, then events
+                v = line.split()
+                if instr:                       # "+N", "-N", "*" or an address
+                    a = v[0]
+                    if a[0] in "+-":
+                        d = int(a[1:], 0)
+                        pos += d if a[0] == "+" else -d
+                    elif a != "*":
+                        pos = int(a, 0)
                 if skip_next:                   # the inclusive cost of a call
                     skip_next = False
                     continue
-                v = line.split()[npos:]
-                if len(v) > ir:
-                    cost[fn] += int(v[ir])
+                if len(v) > npos + ir:
+                    yield fn, pos if instr else None, int(v[npos + ir])
             elif line.startswith(("fn=", "cfn=")):
                 # name compression: "(id) name" defines id, "(id)" reuses it
                 s = line.split("=", 1)[1].strip()
@@ -53,8 +62,17 @@ def self_costs(path):
                 skip_next = True
             elif line.startswith("positions:"):
                 npos = len(line.split()) - 1
+                instr = line.split()[1] == "instr"
             elif line.startswith("events:"):
                 ir = line.split()[1:].index("Ir")
+
+
+def self_costs(path):
+    """Self cost (Ir) per function name in one callgrind.out file, and the
+    total."""
+    cost = defaultdict(int)
+    for fn, _, n in cost_lines(path):
+        cost[fn] += n
     return cost, sum(cost.values())
 
 
@@ -122,34 +140,13 @@ def goto_costs(path, binary, escape_id):
     def func_of(a):
         return next((f for f in funcs if f[0] <= a < f[1]), None)
 
-    cost, total, npos, ir, skip_next, pos = defaultdict(int), 0, 1, 0, False, 0
-    with open(path) as f:
-        for line in f:
-            c = line[:1]
-            if c.isdigit() or c in "+-*":
-                v = line.split()
-                a = v[0]
-                if a.startswith("+"):
-                    pos += int(a[1:], 16 if a[1:].startswith("0x") else 10)
-                elif a.startswith("-"):
-                    pos -= int(a[1:], 16 if a[1:].startswith("0x") else 10)
-                elif a != "*":
-                    pos = int(a, 16)
-                if skip_next:
-                    skip_next = False
-                    continue
-                n = int(v[npos:][ir]) if len(v) > npos + ir else 0
-                total += n
-                # the handler whose label is the last before pos in its function
-                k = bisect.bisect_right(starts, pos) - 1
-                if k >= 0 and func_of(pos) is not None and func_of(starts[k]) == func_of(pos):
-                    cost["escape_" if ids[k] == escape_id else ids[k]] += n
-            elif line.startswith("calls="):
-                skip_next = True
-            elif line.startswith("positions:"):
-                npos = len(line.split()) - 1
-            elif line.startswith("events:"):
-                ir = line.split()[1:].index("Ir")
+    cost, total = defaultdict(int), 0
+    for _, pos, n in cost_lines(path):
+        total += n
+        # the handler whose label is the last before pos in its function
+        k = bisect.bisect_right(starts, pos) - 1
+        if k >= 0 and func_of(pos) is not None and func_of(starts[k]) == func_of(pos):
+            cost["escape_" if ids[k] == escape_id else ids[k]] += n
     return cost, total
 
 
