@@ -75,10 +75,11 @@ static uint64_t hash_rows(const isa_rows *r)
     return h;
 }
 
-/* c is 0 (not measured) or a finite positive number. */
+/* c is 0 (not measured) or a positive number the readers take (at most
+ * 1e9, as analyze/ and bench/op_costs.sh's files allow). */
 static int cost_is_a_cost(double c)
 {
-    return c >= 0 && c <= 1e12;
+    return c >= 0 && c <= 1e9;
 }
 
 /* What is wrong with row o, or NULL. */
@@ -106,7 +107,7 @@ static const char *row_problem(const pulleyprof_opcode *o)
     if (o->reg_bits && o->reg_bits != 5 && o->reg_bits != 8)
         return "reg_bits is neither 0, 5 nor 8";
     if (!cost_is_a_cost(o->cost))
-        return "a cost that is negative, infinite or not a number";
+        return "a cost that is negative, above 1e9 or not a number";
     return NULL;
 }
 
@@ -142,7 +143,7 @@ int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
         return -1;
     }
     if (!cost_is_a_cost(isa->dispatch_cost)) {
-        snprintf(err, cap, "the instruction set '%s': a dispatch_cost that is negative, infinite"
+        snprintf(err, cap, "the instruction set '%s': a dispatch_cost that is negative, above 1e9"
                  " or not a number", isa->name ? isa->name : "?");
         return -1;
     }

@@ -10,6 +10,7 @@
  */
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -120,6 +121,9 @@ static void the_library_refuses_a_table_that_is_not_one(void **state)
     pulleyprof_opcode unlike_wide[] = {
         {.id = 0, .name = "c8", .operands = "x s8", .roles = "w", .length = 3, .wide_form = "c32"},
         {.id = 1, .name = "c32", .operands = "x s32", .roles = "r", .length = 6}};
+    pulleyprof_opcode negative_cost[] = {{.id = 0, .name = "a", .length = 1, .cost = -1}};
+    pulleyprof_opcode nan_cost[] = {{.id = 0, .name = "a", .length = 1, .cost = NAN}};
+    pulleyprof_opcode ok[] = {{.id = 0, .name = "a", .length = 1, .cost = 9}};
     pulleyprof_part part = {.opcode = 7, .regs = "", .imms = ""};
     pulleyprof_opcode dangling[] = {{.id = 0, .name = "m", .length = 1, .flags = PULLEYPROF_MACRO,
                                      .parts = (pulleyprof_part[]){part, part}, .nparts = 2}};
@@ -128,6 +132,8 @@ static void the_library_refuses_a_table_that_is_not_one(void **state)
         size_t n;
         const char *why;
     } cases[] = {{twice, 2, "its id is also another row's"},
+                 {negative_cost, 1, "a cost that is negative, above 1e9 or not a number"},
+                 {nan_cost, 1, "a cost that is negative, above 1e9 or not a number"},
                  {bad_role, 1, "a role is not r, w or rw"},
                  {no_name, 1, "it has no name"},
                  {unknown_flag, 1, "flags that are not PULLEYPROF_ flags"},
@@ -143,6 +149,13 @@ static void the_library_refuses_a_table_that_is_not_one(void **state)
             fail_msg("case %zu: %s", i, err);
         assert_int_equal(access(db_path, F_OK), -1); /* nothing written */
     }
+    /* A good row in a set whose dispatch cost is no cost. */
+    pulleyprof_isa bad = {.name = "bad", .opcodes = ok, .nopcodes = 1, .dispatch_cost = -3};
+    pulleyprof_config cfg = {.db_path = db_path, .isa = &bad};
+    char err[512] = "";
+    assert_null(pulleyprof_open(&cfg, err, sizeof err));
+    assert_non_null(strstr(err, "a dispatch_cost that is negative, above 1e9 or not a number"));
+    assert_int_equal(access(db_path, F_OK), -1);
 }
 
 static void the_rows_carry_operands_and_targets(void **state)
