@@ -1,8 +1,9 @@
 /*
- * vm_ops.h - the body of every opcode, one per row of opcodes.def and in
- * the same order.  Written once; vm_exec.c compiles it under the dispatch
- * mode chosen by the build, with the vocabulary of vm_dispatch.h (A, B, C,
- * D, X(r), F32(r), IMM_*, NEXT(), JUMP(), TRAP() ...).  The table's
+ * vm_ops.h - the body of every opcode, one per row of opcodes.def, in any
+ * order (a row without a body fails tail and goto builds).  Written once;
+ * vm_exec.c compiles it under the dispatch mode chosen by the build, with
+ * the vocabulary of vm_dispatch.h (A, B, C, D, X(r), F32(r), IMM_*,
+ * NEXT(), JUMP(), TRAP() ...).  The table's
  * semantics column says what each op does; the bodies say how, without
  * undefined behaviour: unsigned arithmetic wraps, shift counts are masked,
  * and every memory access is checked.  Immediates naming functions,
