@@ -485,10 +485,10 @@ static size_t replay(state *s, double total, double min, uint8_t *seen, an_propo
 }
 
 /* The candidate that the objective judges best among those removing at
- * least min dispatches (and some) beside the set, the larger saving in the
- * objective's measure among equals; SIZE_MAX when none does.  A candidate below min is never
- * picked, however it is judged: it would end the choice while others
- * still save enough. */
+ * least min dispatches (and some) beside the set, the larger saving in
+ * the objective's measure among equals; SIZE_MAX when none does.  A
+ * candidate below min is never picked, however it is judged: it would end
+ * the choice while others still save enough. */
 static size_t best_candidate(state *s, double min)
 {
     double best = 0, best_judged = 0;

@@ -106,16 +106,14 @@ static int measure_test(const an_profile *train, an_profile *tp, char **dbs, int
  * else 0 after naming the first run that does not. */
 static int every_run_timed(const an_profile *p)
 {
-    for (size_t r = 0; r < p->nruns; r++)
-        if (!p->runs[r].opcost || p->runs[r].dispatch_cost <= 0) {
-            fprintf(stderr,
-                    "pulley-ngrams: --objective time: run %" PRId64 " of %s stores no costs of"
-                    " its build (collect it with pulley-collect --costs FILE, made by"
-                    " bench/op_costs.sh)\n",
-                    p->runs[r].id, p->runs[r].db);
-            return 0;
-        }
-    return 1;
+    const an_run *run = an_untimed_run(p);
+    if (run)
+        fprintf(stderr,
+                "pulley-ngrams: --objective time: run %" PRId64 " of %s stores no costs of"
+                " its build (collect it with pulley-collect --costs FILE, made by"
+                " bench/op_costs.sh)\n",
+                run->id, run->db);
+    return !run;
 }
 
 /* A mnemonic's opcode in p, or one no instruction has. */

@@ -68,10 +68,15 @@ int an_time_weights(an_profile *p)
     return 0;
 }
 
-int an_profile_timed(const an_profile *p)
+const an_run *an_untimed_run(const an_profile *p)
 {
     for (size_t r = 0; r < p->nruns; r++)
         if (!run_timed(&p->runs[r]))
-            return 0;
-    return p->nruns > 0;
+            return &p->runs[r];
+    return NULL;
+}
+
+int an_profile_timed(const an_profile *p)
+{
+    return p->nruns > 0 && !an_untimed_run(p);
 }

@@ -25,6 +25,9 @@
  * of memory. */
 int an_time_weights(an_profile *p);
 
+/* The first run of p that stores no costs of its build, or NULL. */
+const an_run *an_untimed_run(const an_profile *p);
+
 /* 1 when every run of p has a time model (so time shares are defined). */
 int an_profile_timed(const an_profile *p);
 
