@@ -45,7 +45,7 @@
 # costs in time beyond its instructions (mispredicted indirect jumps, a
 # pipeline refilled), in instructions' worth, so that the costs predict
 # wall time rather than instructions on the machine it was calibrated on
-# (analyze/README.md, "Time"; bench/README.md says how it was fitted).
+# (analyze/README.md, "Time"; bench/RESULTS.md says how it was fitted).
 # Default 0: machine instructions, the same on every machine.
 set -eu
 prog=op_costs.sh
