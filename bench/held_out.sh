@@ -51,8 +51,7 @@ for k in $ks; do
     for o in $objectives; do
         : >"$work/rows"
         for held in "$@"; do
-            set -- "$@" # the training profiles: every other one
-            train=""
+            train="" # every profile but the one held out
             for db in "$@"; do [ "$db" = "$held" ] || train="$train $db"; done
             # shellcheck disable=SC2086 # lists of words
             if ! "$ngrams" --quiet --top "$k" --ngrams 0 --objective "$o" $extra \
