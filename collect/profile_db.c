@@ -20,10 +20,10 @@
 
 #include "legacy_roles.h"
 
-extern const char pdb_schema_sql[]; /* sql/schema.sql, embedded by the build */
-extern const char pdb_views_sql[];  /* sql/views.sql: dropped and re-created */
+extern const char pdb_schema_sql[]; /* format/schema.sql, embedded by the build */
+extern const char pdb_views_sql[];  /* format/views.sql: dropped and re-created */
 
-/* Version 1 -> 2 (sql/schema.sql says what changed).  SQLite cannot change
+/* Version 1 -> 2 (format/schema.sql says what changed).  SQLite cannot change
  * a primary key, so edge_counts is rebuilt, exactly as schema.sql creates
  * it; its version 1 rows were all transfers inside one function. */
 static const char migrate_1_to_2[] =
@@ -46,7 +46,7 @@ static const char migrate_1_to_2[] =
     "ALTER TABLE runs ADD COLUMN counts_unmapped INTEGER;"
     "PRAGMA user_version = 2;";
 
-/* Version 2 -> 3: roles and the return flag as sql/legacy_roles.h reads
+/* Version 2 -> 3: roles and the return flag as format/legacy_roles.h reads
  * an older row, its 5-bit register packs, and the (empty) table of macro
  * parts. */
 static const char migrate_2_to_3[] =

@@ -1,7 +1,7 @@
 /*
  * profile_db.h - the profile database connection: opening it safely
  * (refusing foreign, newer or damaged files before writing a byte),
- * creating and migrating the schema (sql/schema.sql), WAL mode and a busy
+ * creating and migrating the schema (format/schema.sql), WAL mode and a busy
  * timeout so that several collectors can write one database at once, and
  * small helpers that check every SQLite return code.
  */

@@ -292,7 +292,7 @@ static int format_operands(operand_text *t, const pulleyprof_insn *insn)
 
 /* Decode every function from its start into its instruction rows, with
  * their operands and branch targets, and store the function's checksum of
- * its code and those rows (sql/func_checksum.h).  A function whose bytes
+ * its code and those rows (format/func_checksum.h).  A function whose bytes
  * stop decoding keeps the rows before them and counts in *cut_short. */
 static int insert_instructions(profile_db *p, const isa_rows *isa, const reg_module *mods,
                                const reg_function *funcs, size_t from, size_t to,

@@ -1,16 +1,16 @@
 # pulley-ngrams tests (analyze/): mining and proposals on hand-made profile
-# databases built with sql/schema.sql, the shared macro-op model (fusion/),
+# databases built with format/schema.sql, the shared macro-op model (fusion/),
 # and the tool end to end on a collected profile.  Included at the end of
 # tests/CMakeLists.txt.
-# The decoder of stored opcode rows (analyze/opcode_rows.c,
+# The decoder of stored opcode rows (format/opcode_rows.c,
 # opcode_decode.c), shared with the SQLite extension: pure C, tested alone.
-pulley_unit_test(test_opcode_rows SOURCES unit/test_opcode_rows.c LIBS pulley_opcode_rows)
+pulley_unit_test(test_opcode_rows SOURCES unit/test_opcode_rows.c LIBS pulley_format)
 
 foreach(t test_ngrams_mining test_ngrams_read)
-  pulley_unit_test(${t} SOURCES unit/${t}.c unit/test_ngrams_db.c LIBS pulley_analyze)
-  target_compile_definitions(${t} PRIVATE NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/sql/schema.sql"
+  pulley_unit_test(${t} SOURCES unit/${t}.c unit/test_ngrams_db.c LIBS pulley_ngrams_tool)
+  target_compile_definitions(${t} PRIVATE NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/format/schema.sql"
     NGRAMS_SCHEMA_V1_SQL="${CMAKE_CURRENT_SOURCE_DIR}/e2e/collect_schema_v1.sql")
-  target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/sql) # func_checksum.h
+  target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/format) # func_checksum.h
 endforeach()
 pulley_unit_test(test_fusion SOURCES unit/test_fusion.c LIBS pulley_fusion)
 

@@ -3,8 +3,8 @@
 # tool end to end on collected profiles, and the HTML report in headless
 # Chromium.  Included at the end of tests/CMakeLists.txt (after the
 # collector's tests, which find sqlite3).
-pulley_unit_test(test_report SOURCES unit/test_report.c unit/test_ngrams_db.c LIBS pulley_report_lib)
-target_compile_definitions(test_report PRIVATE NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/sql/schema.sql")
+pulley_unit_test(test_report SOURCES unit/test_report.c unit/test_ngrams_db.c LIBS pulley_report_tool)
+target_compile_definitions(test_report PRIVATE NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/format/schema.sql")
 
 set(report_env
   "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>"

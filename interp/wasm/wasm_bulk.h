@@ -9,7 +9,7 @@
  * Bounds are checked before anything is written, as Wasm 2.0 says.  The
  * instance layer binds them with the operations on segments
  * (wasm_instance_bulk.c); a saved translation runs with them alone
- * (interp/tools/module_host.h).
+ * (tools/common/module_host.h).
  */
 #ifndef PULLEY_WASM_BULK_H
 #define PULLEY_WASM_BULK_H

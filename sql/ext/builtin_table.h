@@ -2,7 +2,7 @@
  * builtin_table.h - the instruction set compiled into the extension, as
  * the opcode rows pulley-collect stores with a run, so that code of no
  * particular run decodes exactly as a run's code does: with a table of
- * stored rows (analyze/opcode_rows.h).
+ * stored rows (format/opcode_rows.h).
  */
 #ifndef SX_BUILTIN_TABLE_H
 #define SX_BUILTIN_TABLE_H

@@ -1,6 +1,6 @@
 /*
  * insn_text.h - write an instruction decoded with a table of stored opcode
- * rows (analyze/opcode_decode.h) as text, the way the disassembler
+ * rows (format/opcode_decode.h) as text, the way the disassembler
  * (interp/disasm.h) writes it into the `instructions` table:
  * "xadd64 x1, x1, x4", branch targets as signed byte offsets ("jump -18"),
  * function operands by name when the names of the module are given,

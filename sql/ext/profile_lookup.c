@@ -1,6 +1,6 @@
 /*
  * profile_lookup.c - reading opcode tables, function names, function
- * address ranges and stored instruction rows from the profile database (schema in sql/schema.sql),
+ * address ranges and stored instruction rows from the profile database (schema in format/schema.sql),
  * with every SQLite return code checked.
  */
 #include "profile_lookup.h"

@@ -10,7 +10,7 @@
  * (0: host time).  Given the run, function_id and offset say which
  * function of that run the pc is in (NULL for host time or an address of
  * no registered function), as pc_samples does.  Chunks are decoded by
- * collect/sample_codec.h, whatever their encoding.  The arguments are the
+ * format/sample_codec.h, whatever their encoding.  The arguments are the
  * hidden columns arg_*, named apart from the columns of sample_chunks.
  */
 #include <stdio.h>

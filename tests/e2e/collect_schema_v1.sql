@@ -1,4 +1,4 @@
--- collect_schema_v1.sql - sql/schema.sql as it was at schema version 1, kept
+-- collect_schema_v1.sql - format/schema.sql as it was at schema version 1, kept
 -- for collect_exact.sh's migration test: a database made from it must be
 -- migrated to the current version when a run is appended.  Do not edit.
 
@@ -93,7 +93,7 @@ CREATE TABLE instructions (
 
 -- The raw sample streams, compressed.  Decode with the encoding named:
 -- 'dzv1-zlib' is zlib(varint n, n zigzag-varint tick deltas, n zigzag-varint
--- pc deltas) (collect/sample_codec.h); a tick is 1/sample_hz seconds
+-- pc deltas) (format/sample_codec.h); a tick is 1/sample_hz seconds
 -- since the run started; pc 0 is host time.
 CREATE TABLE sample_chunks (
   id           INTEGER PRIMARY KEY,

@@ -22,7 +22,7 @@
 
 #include <pulley/profile.h>
 
-#include "profile.h"
+#include "profile_model.h"
 #include "profile_read.h"
 #include "run_select.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_ngrams_db.h - hand-made profile databases for the pulley-ngrams
- * tests: the real schema (sql/schema.sql, read at test time), a small
+ * tests: the real schema (format/schema.sql, read at test time), a small
  * opcode table of the test's own (numbered unlike the compiled-in ISA, so
  * decoding must use the stored table), and an encoder for it.
  */

@@ -25,9 +25,9 @@
 #include "liveness.h"
 #include "ngrams.h"
 #include "profile_read.h"
-#include "proposals.h"
+#include "pipeline.h"
 #include "propose.h"
-#include "report.h"
+#include "ngrams_report.h"
 #include "test_ngrams_db.h"
 #include "time_model.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_opcode_rows.c - the decoder driven by stored opcode rows
- * (analyze/opcode_rows.h, analyze/opcode_decode.h), shared by
+ * (format/opcode_rows.h, format/opcode_decode.h), shared by
  * pulley-ngrams, pulley-report and the SQLite extension, on a small table
  * of its own: each operand word has its size, an unknown word takes what
  * the length leaves, rows that do not fit their length are refused saying

@@ -1,6 +1,6 @@
 /*
  * test_sqlext_decode.c - the decoding core of the SQLite extension
- * (sql/ext): the decoder of stored opcode rows (analyze/opcode_decode.h,
+ * (sql/ext): the decoder of stored opcode rows (format/opcode_decode.h,
  * specified by test_opcode_rows.c), fed the compiled-in opcode table as
  * the collector stores it, decodes every opcode with assorted operands
  * exactly as the VM's own decoder does, and the extension prints them as

@@ -1,0 +1,425 @@
+/*
+ * pulley_ngrams.c - the pulley-ngrams command: read profile databases,
+ * mine n-grams inside basic blocks, choose a set of macro ops by the
+ * dispatches their optimal cover removes, and print them.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "blocks.h"
+#include "emit.h"
+#include "evaluate.h"
+#include "time_model.h"
+#include "options.h"
+#include "profile_format.h"
+#include "profile_read.h"
+#include "pipeline.h"
+#include "ngrams_report.h"
+#include "report_evaluation.h"
+#include "shapes.h"
+
+
+static const char usage[] =
+    "usage: pulley-ngrams PROFILE.db [MORE.db...] [--runs SPEC,...] [--skip-damaged]\n"
+    "                     [--max-n N] [--top K] [--ngrams M] [--pool P]\n"
+    "                     [--min-saving PCT] [--objective shared|total|time]\n"
+    "                     [--exact] [--include-adaptive]\n"
+    "                     [--train LABEL --test LABEL] [--emit-macros FILE]\n"
+    "                     [--evaluate FILE]\n"
+    "                     [--format text|markdown|json|csv] [--quiet]\n"
+    "Mines opcode n-grams inside basic blocks of the profiled runs and proposes up\n"
+    "to K macro ops (default 16) chosen as a set by the dispatches they remove.\n"
+    AN_RUNS_HELP
+    "  --max-n N      longest n-gram, 2..8 (default 4)\n"
+    "  --top K        macro ops to propose (default 16)\n"
+    "  --ngrams M     hottest n-grams to list (default 20)\n"
+    "  --pool P       candidates considered by the selection (default max(64, 4K))\n"
+    "  --min-saving PCT  propose only ops removing at least PCT% of all dispatches\n"
+    "                 beside those chosen before (default 0.01; 0: any saving)\n"
+    "  --objective O  what the next op is chosen by: shared (default), the\n"
+    "                 dispatches it removes, discounted when one benchmark alone\n"
+    "                 needs it, so that the set carries over to other programs;\n"
+    "                 total, the dispatches it removes from these programs;\n"
+    "                 time, as shared but in the time it is predicted to save\n"
+    "                 (every run must store its build's costs: pulley-collect\n"
+    "                 --costs).  Where runs store costs, every op and set is\n"
+    "                 also given the share of time it is predicted to save\n"
+    "  --exact        only runs with exact execution counts (as --runs kind:exact)\n"
+    "  --include-adaptive  mine the opcodes the ISA marks adaptive (rewritten in\n"
+    "                 place at run time, as CPython's specializing instructions)\n"
+    "                 like the others; by default they are in no n-gram\n"
+    "  --train LABEL  choose the ops on the selected runs with this label\n"
+    "  --test LABEL   and report what they save on the selected runs with this label\n"
+    "  --emit-macros FILE  write the chosen ops as a .macros file, to build a VM\n"
+    "                 with (cmake -DPULLEY_MACROS=FILE); a profile taken on a\n"
+    "                 macro build puts that build's macro ops first\n"
+    "  --evaluate FILE  no mining: what the macro ops of FILE remove from the\n"
+    "                 selected runs, per op and per benchmark\n"
+    "  --format F     text (default), markdown, json or csv\n"
+    "  --quiet        no progress lines on stderr\n"
+    "  -h, --help     show this help\n"
+    "  -V, --version  show the version and the profile schema versions read\n"
+    "\n" AN_EXIT_HELP;
+
+static void progress_mined(void *top, size_t distinct)
+{
+    fprintf(stderr, "pulley-ngrams: %zu distinct n-grams; choosing %ld macro ops...\n", distinct,
+            *(const long *)top);
+}
+
+/* Load the runs labelled `label` and measure the proposals on them; op
+ * names are matched, an op missing from their ISA never applies. */
+static int measure_test(const an_profile *train, an_profile *tp, char **dbs, int ndbs,
+                        const an_runsel *base, const char *label, const an_proposal *props,
+                        size_t n, double **marginal)
+{
+    an_runsel sel = *base;
+    char err[1024];
+    if (an_runsel_add_label(&sel, label, err, sizeof err) != 0 ||
+        an_profile_read_all(tp, dbs, ndbs, &sel, err, sizeof err) < 0) {
+        fprintf(stderr, "pulley-ngrams: --test %s: %s\n", label, err);
+        return -1;
+    }
+    an_print_skipped(stderr, "pulley-ngrams", tp);
+    if (tp->nruns == 0) {
+        fprintf(stderr, "pulley-ngrams: --test %s: no runs selected\n", label);
+        return -1;
+    }
+    int normalised = an_normalise(tp);
+    fu_pattern *set = malloc((n + 1) * sizeof *set);
+    *marginal = malloc((n + 1) * sizeof **marginal);
+    int rc = normalised == 0 && set && *marginal ? 0 : -1;
+    for (size_t k = 0; rc == 0 && k < n; k++)
+        an_pattern_remap(&props[k].shape.pattern, train, tp, &set[k]);
+    if (rc == 0)
+        rc = an_evaluate(tp, set, n, *marginal, NULL, NULL);
+    free(set);
+    if (rc != 0)
+        fprintf(stderr, "pulley-ngrams: out of memory\n");
+    return rc;
+}
+
+/* For --objective time: 1 when every run of p stores its build's costs,
+ * else 0 after naming the first run that does not. */
+static int every_run_timed(const an_profile *p)
+{
+    const an_run *run = an_untimed_run(p);
+    if (run)
+        fprintf(stderr,
+                "pulley-ngrams: --objective time: run %" PRId64 " of %s stores no costs of"
+                " its build (collect it with pulley-collect --costs FILE, made by"
+                " bench/op_costs.sh)\n",
+                run->id, run->db);
+    return !run;
+}
+
+/* A mnemonic's opcode in p, or one no instruction has. */
+static int opcode_or_none(void *ctx, const char *mnemonic)
+{
+    int op = an_opcode_by_name(ctx, mnemonic);
+    return op < 0 ? UINT16_MAX : op;
+}
+
+/* --evaluate FILE on the normalised profile p. */
+static int evaluate_file(an_profile *p, const char *file, an_format fmt)
+{
+    fu_set set;
+    char err[1024];
+    if (fu_set_read(&set, file, err, sizeof err) != 0) {
+        fprintf(stderr, "pulley-ngrams: %s\n", err);
+        return 1;
+    }
+    fu_pattern *pats = malloc((set.n + 1) * sizeof *pats);
+    double *marginal = malloc((set.n + 1) * sizeof *marginal);
+    double *time_marginal = malloc((set.n + 1) * sizeof *time_marginal);
+    an_bench_saving *per_bench = malloc((p->nbenches + 1) * sizeof *per_bench);
+    int status = 1;
+    if (!pats || !marginal || !time_marginal || !per_bench || an_normalise(p) != 0) {
+        fprintf(stderr, "pulley-ngrams: out of memory\n");
+        goto out;
+    }
+    for (size_t k = 0; k < set.n; k++) {
+        if (fu_pattern_of(&set.macros[k], opcode_or_none, p, &pats[k], err, sizeof err) != 0) {
+            fprintf(stderr, "pulley-ngrams: %s: %s\n", file, err);
+            goto out;
+        }
+        for (unsigned j = 0; j < pats[k].n; j++) {
+            unsigned op = pats[k].op[j];
+            if (op < p->nops && p->opwide[op] != op) {
+                const char *wide = p->opnames[p->opwide[op]];
+                fprintf(stderr,
+                        "pulley-ngrams: %s: macro op %s: part %u, %s, is matched as %s (the same"
+                        " with a wider immediate): name %s\n",
+                        file, set.macros[k].name, j + 1, set.macros[k].part[j].op, wide, wide);
+                goto out;
+            }
+        }
+    }
+    if (an_evaluate(p, pats, set.n, marginal, time_marginal, per_bench) != 0) {
+        fprintf(stderr, "pulley-ngrams: out of memory\n");
+        goto out;
+    }
+    an_evaluation e = {file, &set, marginal, an_profile_timed(p) ? time_marginal : NULL,
+                       per_bench, p, an_total_weight(p)};
+    an_evaluation_print(stdout, &e, fmt);
+    status = 0;
+out:
+    free(pats);
+    free(marginal);
+    free(time_marginal);
+    free(per_bench);
+    fu_set_free(&set);
+    return status;
+}
+
+/* --emit-macros FILE: the chosen set, with how it was made as its comment. */
+static int emit_macros(const an_profile *p, const an_proposals *res, const char *file, int argc,
+                       char **argv)
+{
+    for (size_t i = 0; i < p->nruns; i++)
+        if (strcmp(p->runs[i].isa, "pulley") != 0) {
+            fprintf(stderr,
+                    "pulley-ngrams: --emit-macros writes macro ops for this project's VM, but run"
+                    " %" PRId64 " of %s was taken on the instruction set '%s': its proposals are"
+                    " in the report\n",
+                    p->runs[i].id, p->runs[i].db, p->runs[i].isa);
+            return 1;
+        }
+    fu_set set;
+    char err[1024];
+    if (an_macro_set(p, res->props, res->n, res->total, &set, err, sizeof err) != 0) {
+        fprintf(stderr, "pulley-ngrams: --emit-macros: %s\n", err);
+        return 1;
+    }
+    size_t built = 0; /* the build's own macro ops, which come first */
+    for (size_t op = 0; op < p->nops; op++)
+        built += p->opdefs[op] != NULL;
+    char comment[2048];
+    size_t len = 0;
+    if (built)
+        len = (size_t)snprintf(comment, sizeof comment,
+                               "The %zu macro ops of the build the profiles were taken on, then\n",
+                               built);
+    len += (size_t)snprintf(comment + len, sizeof comment - len,
+                            "%s ops chosen by pulley-ngrams %s from %zu runs of %zu "
+                            "benchmarks,\n%sremoving %.2f%% of their dispatches",
+                            built ? "macro" : "Macro", PULLEY_VERSION, p->nruns, p->nbenches,
+                            built ? "these alone " : "",
+                            res->n ? 100 * res->props[res->n - 1].cumulative : 0.0);
+    if (an_profile_timed(p))
+        len += (size_t)snprintf(comment + len, sizeof comment - len,
+                                " and, predicted from\nthe builds' costs, %.2f%% of their time",
+                                res->n ? 100 * res->props[res->n - 1].time_cumulative : 0.0);
+    len += (size_t)snprintf(comment + len, sizeof comment - len, ":\n");
+    for (int i = 0; i < argc && len < sizeof comment; i++) {
+        const char *a = strrchr(argv[i], '/') && i == 0 ? strrchr(argv[i], '/') + 1 : argv[i];
+        len += (size_t)snprintf(comment + len, sizeof comment - len, "%s%s", i ? " " : "  ", a);
+    }
+    int rc = an_write_macro_set(file, &set, comment, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "pulley-ngrams: --emit-macros: %s\n", err);
+    fu_set_free(&set);
+    return rc != 0;
+}
+
+int main(int argc, char **argv)
+{
+    enum { OPT_RUNS = 256, OPT_MAXN, OPT_TOP, OPT_NGRAMS, OPT_POOL, OPT_EXACT, OPT_FORMAT,
+           OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_TRAIN, OPT_TEST, OPT_MIN_SAVING, OPT_EMIT,
+           OPT_EVALUATE, OPT_SKIP_DAMAGED, OPT_INCLUDE_ADAPTIVE, OPT_OBJECTIVE };
+    static const struct option opts[] = {
+        {"runs", required_argument, NULL, OPT_RUNS},     {"max-n", required_argument, NULL, OPT_MAXN},
+        {"top", required_argument, NULL, OPT_TOP},       {"ngrams", required_argument, NULL, OPT_NGRAMS},
+        {"pool", required_argument, NULL, OPT_POOL},     {"exact", no_argument, NULL, OPT_EXACT},
+        {"format", required_argument, NULL, OPT_FORMAT}, {"quiet", no_argument, NULL, OPT_QUIET},
+        {"help", no_argument, NULL, OPT_HELP},           {"version", no_argument, NULL, OPT_VERSION},
+        {"train", required_argument, NULL, OPT_TRAIN},   {"test", required_argument, NULL, OPT_TEST},
+        {"min-saving", required_argument, NULL, OPT_MIN_SAVING},
+        {"emit-macros", required_argument, NULL, OPT_EMIT},
+        {"evaluate", required_argument, NULL, OPT_EVALUATE},
+        {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED},
+        {"include-adaptive", no_argument, NULL, OPT_INCLUDE_ADAPTIVE},
+        {"objective", required_argument, NULL, OPT_OBJECTIVE}, {NULL, 0, NULL, 0}};
+    an_runsel sel;
+    an_runsel_init(&sel);
+    char err[1024];
+    long max_n = 4, top = 16, ngrams = 20, pool = 0;
+    double min_saving = AN_MIN_SAVING;
+    an_objective objective = AN_OBJECTIVE_SHARED;
+    int quiet = 0, include_adaptive = 0, objective_given = 0, c;
+    an_format fmt = AN_TEXT;
+    const char *train = NULL, *test = NULL, *emit = NULL, *evaluate = NULL;
+    while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_RUNS:
+            if (an_runsel_parse(&sel, optarg, err, sizeof err) != 0) {
+                fprintf(stderr, "pulley-ngrams: bad --runs: %s\n", err);
+                return 2;
+            }
+            break;
+        case OPT_SKIP_DAMAGED:
+            sel.skip_damaged = 1;
+            break;
+        case OPT_MAXN:
+        case OPT_TOP:
+        case OPT_NGRAMS:
+        case OPT_POOL: {
+            long *dst = c == OPT_MAXN ? &max_n : c == OPT_TOP ? &top : c == OPT_NGRAMS ? &ngrams : &pool;
+            long lo = c == OPT_MAXN ? 2 : c == OPT_POOL ? 1 : 0, hi = c == OPT_MAXN ? AN_MAX_N : 100000;
+            if (an_parse_count(optarg, lo, hi, dst) != 0) {
+                fprintf(stderr, "pulley-ngrams: bad number '%s' for --%s (%ld..%ld)\n", optarg,
+                        opts[c - OPT_RUNS].name, lo, hi);
+                return 2;
+            }
+            break;
+        }
+        case OPT_MIN_SAVING:
+            if (an_parse_percent(optarg, &min_saving) != 0) {
+                fprintf(stderr, "pulley-ngrams: bad --min-saving '%s' (a percentage, 0..100)\n", optarg);
+                return 2;
+            }
+            break;
+        case OPT_OBJECTIVE:
+            objective_given = 1;
+            if (an_objective_parse(optarg, &objective) != 0) {
+                fprintf(stderr, "pulley-ngrams: bad --objective '%s' (shared, total, time)\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case OPT_EXACT:
+            sel.exact_only = 1;
+            break;
+        case OPT_INCLUDE_ADAPTIVE:
+            include_adaptive = 1;
+            break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "text") == 0)
+                fmt = AN_TEXT;
+            else if (strcmp(optarg, "markdown") == 0)
+                fmt = AN_MARKDOWN;
+            else if (strcmp(optarg, "json") == 0)
+                fmt = AN_JSON;
+            else if (strcmp(optarg, "csv") == 0)
+                fmt = AN_CSV;
+            else {
+                fprintf(stderr, "pulley-ngrams: bad --format '%s' (text, markdown, json, csv)\n", optarg);
+                return 2;
+            }
+            break;
+        case OPT_TRAIN:
+        case OPT_TEST:
+            if (!*optarg) {
+                fprintf(stderr, "pulley-ngrams: --%s needs a run label\n", c == OPT_TRAIN ? "train" : "test");
+                return 2;
+            }
+            *(c == OPT_TRAIN ? &train : &test) = optarg;
+            break;
+        case OPT_QUIET:
+            quiet = 1;
+            break;
+        case OPT_EMIT:
+        case OPT_EVALUATE:
+            if (!*optarg) {
+                fprintf(stderr, "pulley-ngrams: --%s needs a file name\n",
+                        c == OPT_EMIT ? "emit-macros" : "evaluate");
+                return 2;
+            }
+            *(c == OPT_EMIT ? &emit : &evaluate) = optarg;
+            break;
+        case 'h':
+        case OPT_HELP:
+            fputs(usage, stdout);
+            return 0;
+        case 'V':
+        case OPT_VERSION:
+            printf("pulley-ngrams %s (reads profile schema versions 1 to %d, any ISA stored in them)\n",
+                   PULLEY_VERSION, PVMP_SCHEMA_VERSION);
+            return 0;
+        default:
+            fputs(usage, stderr);
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (!train != !test) {
+        fprintf(stderr, "pulley-ngrams: --train and --test go together\n");
+        return 2;
+    }
+    if (evaluate && (train || emit || include_adaptive || objective_given)) {
+        fprintf(stderr, "pulley-ngrams: --evaluate mines nothing: not with --train, --test,"
+                        " --emit-macros, --include-adaptive or --objective\n");
+        return 2;
+    }
+    if (train && an_runsel_has_labels(&sel)) {
+        fprintf(stderr, "pulley-ngrams: --train and --test choose runs by label: not with"
+                        " label: in --runs\n");
+        return 2;
+    }
+    an_runsel train_sel = sel;
+    if (train && an_runsel_add_label(&train_sel, train, err, sizeof err) != 0) {
+        fprintf(stderr, "pulley-ngrams: --train: %s\n", err);
+        return 2;
+    }
+    an_profile prof = {0}, test_prof = {0};
+    an_proposals res = {0};
+    double *test_marginal = NULL;
+    int status = 1;
+    if (an_profile_read_all(&prof, argv + optind, argc - optind, &train_sel, err, sizeof err) < 0) {
+        fprintf(stderr, "pulley-ngrams: %s%s%s%s\n", train ? "--train " : "", train ? train : "",
+                train ? ": " : "", err);
+        goto out;
+    }
+    an_print_skipped(stderr, "pulley-ngrams", &prof);
+    if (prof.nruns == 0) {
+        fprintf(stderr, "pulley-ngrams: no %sruns selected in %s%s\n",
+                sel.exact_only ? "exact " : "", argv[optind],
+                argc - optind > 1 ? " and the other databases" : "");
+        goto out;
+    }
+    if (evaluate) {
+        status = evaluate_file(&prof, evaluate, fmt);
+        goto out;
+    }
+    if (objective == AN_OBJECTIVE_TIME && !every_run_timed(&prof))
+        goto out;
+    size_t ninsns = an_profile_ninsns(&prof);
+    int progress = !quiet && ninsns >= AN_PROGRESS_INSNS;
+    if (progress)
+        fprintf(stderr, "pulley-ngrams: %zu runs, %u functions, %zu instructions; mining...\n",
+                prof.nruns, prof.nfuncs, ninsns);
+    an_proposals_opts po = {.max_n = (unsigned)max_n, .top = (size_t)top, .pool = (size_t)pool,
+                            .min_saving = min_saving, .objective = objective,
+                            .ngrams = (size_t)ngrams,
+                            .include_adaptive = include_adaptive,
+                            .mined = progress ? progress_mined : NULL, .arg = &top};
+    if (an_proposals_compute(&prof, &po, &res) != 0) {
+        fprintf(stderr, "pulley-ngrams: out of memory\n");
+        goto out;
+    }
+    if (test && measure_test(&prof, &test_prof, argv + optind, argc - optind, &sel, test,
+                             res.props, res.n, &test_marginal) != 0)
+        goto out;
+    an_report rep = {.p = &prof, .total = res.total, .props = res.props, .prop_facts = res.facts,
+                     .nprops = res.n, .choice = &res.choice, .top = res.top,
+                     .top_facts = res.top_facts, .ntop = res.ntop, .test = &test_prof,
+                     .test_label = test, .test_marginal = test_marginal};
+    an_report_print(stdout, &rep, fmt);
+    status = emit ? emit_macros(&prof, &res, emit, argc, argv) : 0;
+out:
+    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "pulley-ngrams: writing the output failed\n");
+        status = 1;
+    }
+    free(test_marginal);
+    an_profile_free(&test_prof);
+    an_proposals_free(&res);
+    an_profile_free(&prof);
+    return status;
+}
