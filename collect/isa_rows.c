@@ -8,34 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The words of a space-separated list. */
-static unsigned count_words(const char *s)
-{
-    unsigned n = 0;
-    for (const char *p = s ? s : ""; *p;) {
-        size_t len = strcspn(p, " ");
-        n += len > 0;
-        p += len;
-        while (*p == ' ')
-            p++;
-    }
-    return n;
-}
-
-/* Every word of roles is r, w or rw. */
-static int roles_are_roles(const char *roles)
-{
-    for (const char *p = roles ? roles : ""; *p;) {
-        size_t len = strcspn(p, " ");
-        if (len && !(len == 1 && (*p == 'r' || *p == 'w')) &&
-            !(len == 2 && p[0] == 'r' && p[1] == 'w'))
-            return 0;
-        p += len;
-        while (*p == ' ')
-            p++;
-    }
-    return 1;
-}
+#include "stored_text.h"
 
 static int by_id(const void *x, const void *y)
 {
@@ -85,13 +58,13 @@ static int cost_is_a_cost(double c)
 /* What is wrong with row o, or NULL. */
 static const char *row_problem(const pulleyprof_opcode *o)
 {
-    unsigned nregs = count_words(o->roles), nwords = count_words(o->operands);
+    unsigned nregs = fmt_count_words(o->roles), nwords = fmt_count_words(o->operands);
+    uint16_t reads, writes;
+    const char *roles_problem = fmt_parse_roles(o->roles, nregs, &reads, &writes);
     if (!o->name || !*o->name)
         return "it has no name";
-    if (!roles_are_roles(o->roles))
-        return "a role is not r, w or rw";
-    if (nregs > PULLEYPROF_MAX_REGS)
-        return "more than 16 register operands";
+    if (roles_problem) /* a word that is not a role, or more than 16 */
+        return roles_problem;
     if (nwords && nwords < nregs)
         return "fewer operand kinds than roles";
     if (nwords > nregs + PULLEYPROF_MAX_IMMS)
@@ -129,7 +102,7 @@ static const char *wide_form_problem(const isa_rows *r, const pulleyprof_opcode 
         return "its wide_form has a wide_form of its own";
     if (o->parts || w->parts || o->flags != w->flags ||
         strcmp(o->roles ? o->roles : "", w->roles ? w->roles : "") != 0 ||
-        count_words(o->operands) != count_words(w->operands))
+        fmt_count_words(o->operands) != fmt_count_words(w->operands))
         return "its wide_form differs in roles, operand count or flags, or is a macro op";
     return NULL;
 }
@@ -174,7 +147,7 @@ int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
             isa_rows_free(r);
             return -1;
         }
-        r->nregs[i] = (unsigned char)count_words(o->roles);
+        r->nregs[i] = (unsigned char)fmt_count_words(o->roles);
     }
     r->hash = isa->hash ? isa->hash : hash_rows(r);
     return 0;

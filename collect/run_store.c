@@ -6,6 +6,7 @@
 
 #include "func_checksum.h"
 #include "sample_codec.h"
+#include "stored_text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -68,19 +69,8 @@ static int insert_parts(profile_db *p, int64_t run, const isa_rows *isa, char *e
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
-/* The flag bits as words: "branch term". */
-static void flag_words(unsigned flags, char *out, size_t cap)
-{
-    static const char *const words[] = {"branch", "term", "traps", "call", "return", "macro",
-                                        "adaptive"};
-    _Static_assert(1u << (sizeof words / sizeof *words - 1) == PULLEYPROF_ADAPTIVE,
-                   "a word for each PULLEYPROF_ flag, the highest last");
-    size_t n = 0;
-    out[0] = '\0';
-    for (unsigned b = 0; b < sizeof words / sizeof *words && n < cap; b++)
-        if (flags >> b & 1)
-            n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? " " : "", words[b]);
-}
+_Static_assert(1u << (FMT_FLAG_WORDS - 1) == PULLEYPROF_ADAPTIVE,
+               "a stored word for each PULLEYPROF_ flag, the highest last");
 
 static int insert_opcodes(profile_db *p, int64_t run, const isa_rows *isa, char *err,
                           size_t errcap)
@@ -96,7 +86,7 @@ static int insert_opcodes(profile_db *p, int64_t run, const isa_rows *isa, char 
     for (size_t i = 0; rc == 0 && i < isa->n; i++) {
         const pulleyprof_opcode *o = isa->by_id[i];
         char flags[64];
-        flag_words(o->flags, flags, sizeof flags);
+        fmt_flag_words(o->flags, flags, sizeof flags);
         int b = sqlite3_bind_int64(st, 1, run);
         b = b ? b : sqlite3_bind_int64(st, 2, o->id);
         b = b ? b : bind_text(st, 3, o->name);
@@ -243,20 +233,6 @@ static int insert_functions(profile_db *p, int64_t run, const reg_function *func
     return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
-/* "a b c" from n integers into buf (cap bytes); NULL when it does not fit. */
-static const char *int_list(char *buf, size_t cap, const int64_t *v, size_t n)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < n; i++) {
-        int w = snprintf(buf + len, cap - len, "%s%" PRId64, i ? " " : "", v[i]);
-        if (w < 0 || (size_t)w >= cap - len)
-            return NULL;
-        len += (size_t)w;
-    }
-    return buf;
-}
-
 /* One decoded instruction's operand columns (regs, imms, targets) as
  * text lists; targets may be long (a jump table), so they get a heap
  * buffer.  0, or -1 when out of memory. */
@@ -272,8 +248,8 @@ static int format_operands(operand_text *t, const pulleyprof_insn *insn)
                                                         : PULLEYPROF_MAX_IMMS];
     for (unsigned i = 0; i < insn->nregs; i++)
         v[i] = insn->regs[i];
-    int_list(t->regs, sizeof t->regs, v, insn->nregs);
-    int_list(t->imms, sizeof t->imms, insn->imms, insn->nimms);
+    fmt_write_ints(t->regs, sizeof t->regs, v, insn->nregs);
+    fmt_write_ints(t->imms, sizeof t->imms, insn->imms, insn->nimms);
     size_t need = insn->ntargets * 11 + 1;
     if (need > t->targets_cap) {
         char *grown = realloc(t->targets, need);

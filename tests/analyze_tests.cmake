@@ -5,6 +5,9 @@
 # The decoder of stored opcode rows (format/opcode_rows.c,
 # opcode_decode.c), shared with the SQLite extension: pure C, tested alone.
 pulley_unit_test(test_opcode_rows SOURCES unit/test_opcode_rows.c LIBS pulley_format)
+# The stored text lists (format/stored_text.c) the collector writes and
+# the readers parse.
+pulley_unit_test(test_stored_text SOURCES unit/test_stored_text.c LIBS pulley_format)
 
 foreach(t test_ngrams_mining test_ngrams_read)
   pulley_unit_test(${t} SOURCES unit/${t}.c unit/test_ngrams_db.c LIBS pulley_ngrams_tool)

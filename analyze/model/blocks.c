@@ -146,8 +146,25 @@ int an_sampled_freq(an_run *run, size_t nops)
     return rc;
 }
 
+int an_estimate_frequencies(an_profile *p)
+{
+    for (size_t r = 0; r < p->nruns; r++) {
+        an_run *run = &p->runs[r];
+        if (run->estimated)
+            continue;
+        if (!run->exact && an_sampled_freq(run, p->nops) != 0)
+            return -1;
+        for (size_t f = 0; run->exact && f < run->nfuncs; f++)
+            an_counted_freq(&run->funcs[f]);
+        run->estimated = 1;
+    }
+    return 0;
+}
+
 int an_normalise(an_profile *p)
 {
+    if (an_estimate_frequencies(p) != 0)
+        return -1;
     size_t *runs_of = calloc(p->nbenches ? p->nbenches : 1, sizeof *runs_of);
     if (!runs_of)
         return -1;

@@ -27,9 +27,16 @@ long an_insn_at(const an_func *f, uint32_t off);
 /* Index of the instruction whose bytes include byte `off`, or -1. */
 long an_insn_containing(const an_func *f, uint32_t off);
 
+/* The block frequencies of every run not yet estimated: from its exact
+ * counts, or estimated from its samples (an_sampled_freq).  The reader
+ * only reads; this is the first step of the model.  0, or -1 when out of
+ * memory. */
+int an_estimate_frequencies(an_profile *p);
+
 /* Set run totals and block weights so that every benchmark weighs 1 (its
- * runs share it in proportion 1/runs), whatever its length.  Returns 0, or
- * -1 when out of memory. */
+ * runs share it in proportion 1/runs), whatever its length, estimating
+ * the block frequencies first where that is not done.  Returns 0, or -1
+ * when out of memory. */
 int an_normalise(an_profile *p);
 
 #endif

@@ -88,6 +88,7 @@ typedef struct an_run {
     char *isa;       /* runs.isa_name: 'pulley', 'cpython-3.11', ... */
     uint32_t bench;  /* index into an_profile.benches */
     int exact;       /* counts are exact executions */
+    int estimated;   /* its block frequencies are set (an_estimate_frequencies) */
     int operands_stored; /* instructions built from stored rows (schema 6) */
     uint64_t unanalysed; /* instructions whose register operands the analysis
                           * leaves out (not x/f registers below 32) */

@@ -13,44 +13,7 @@
 
 #include "legacy_roles.h"
 #include "opcode_decode.h"
-
-static unsigned count_words(const char *s)
-{
-    unsigned n = 0;
-    for (const char *p = s ? s : ""; *p;) {
-        size_t len = strcspn(p, " ");
-        n += len > 0;
-        p += len + (p[len] == ' ');
-    }
-    return n;
-}
-
-/* The roles "w r r" of a row with nregs register operands into read and
- * written masks.  Returns NULL, or what is wrong. */
-static const char *parse_roles(const char *roles, unsigned nregs, uint16_t *uses,
-                               uint16_t *defs)
-{
-    unsigned i = 0;
-    *uses = *defs = 0;
-    for (const char *p = roles ? roles : ""; *p;) {
-        size_t len = strcspn(p, " ");
-        if (i == nregs)
-            return "more roles than register operands";
-        if (len == 1 && *p == 'r')
-            *uses |= (uint16_t)(1u << i);
-        else if (len == 1 && *p == 'w')
-            *defs |= (uint16_t)(1u << i);
-        else if (len == 2 && p[0] == 'r' && p[1] == 'w')
-            *uses |= (uint16_t)(1u << i), *defs |= (uint16_t)(1u << i);
-        else
-            return "a role is not r, w or rw";
-        i++;
-        p += len;
-        while (*p == ' ')
-            p++;
-    }
-    return i == nregs ? NULL : "fewer roles than register operands";
-}
+#include "stored_text.h"
 
 /* What an immediate is to the analysis. */
 static an_imm imm_class(ot_imm kind)
@@ -86,13 +49,13 @@ int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const c
         isa->ops = grown;
         isa->cap = n;
     }
-    if (reg_bits == 0 ? ot_table_add_declared(&isa->rows, id, name, operands, count_words(roles),
+    if (reg_bits == 0 ? ot_table_add_declared(&isa->rows, id, name, operands, fmt_count_words(roles),
                                               err, cap)
                       : ot_table_add(&isa->rows, id, name, operands, length, reg_bits, err, cap))
         return -1;
     const ot_opcode *row = &isa->rows.ops[isa->rows.n - 1];
     an_isa_op *op = &isa->ops[isa->rows.n - 1];
-    const char *problem = parse_roles(roles, row->nregs, &op->uses, &op->defs);
+    const char *problem = fmt_parse_roles(roles, row->nregs, &op->uses, &op->defs);
     if (problem) {
         snprintf(err, cap, "opcode %s (%lld), roles '%s': %s", name, (long long)id,
                  roles ? roles : "", problem);
@@ -108,26 +71,6 @@ int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const c
 oom:
     snprintf(err, cap, "out of memory");
     return -1;
-}
-
-/* "0 1 2" into v (at most max values below limit); returns how many, or
- * -1 if the list is not that. */
-static int parse_indices(const char *text, uint8_t *v, unsigned max, unsigned limit)
-{
-    int n = 0;
-    for (const char *p = text ? text : ""; *p;) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            break;
-        char *end;
-        long x = strtol(p, &end, 10);
-        if (end == p || x < 0 || (unsigned long)x >= limit || (unsigned)n == max)
-            return -1;
-        v[n++] = (uint8_t)x;
-        p = end;
-    }
-    return n;
 }
 
 /* The parts of the run's macro ops (macro_parts) into p's definitions. */
@@ -159,9 +102,9 @@ static int load_parts(sqlite3 *db, int64_t run, an_profile *p, const an_isa *isa
             bad = "a part of no macro op, of no opcode, or out of order";
             break;
         }
-        int nr = parse_indices((const char *)sqlite3_column_text(st, 3), def.reg[k], AN_MAX_REGS,
+        int nr = fmt_parse_indices((const char *)sqlite3_column_text(st, 3), def.reg[k], AN_MAX_REGS,
                                op->nregs);
-        if (nr != part->nregs || (unsigned)parse_indices((const char *)sqlite3_column_text(st, 4),
+        if (nr != part->nregs || (unsigned)fmt_parse_indices((const char *)sqlite3_column_text(st, 4),
                                                          (uint8_t[AN_MAX_N]){0}, AN_MAX_N,
                                                          op->nimms) != part->nimms) {
             bad = "operands that are not the part's or not the macro op's";
@@ -351,27 +294,6 @@ int an_decode(const an_isa *isa, const uint8_t *code, size_t size, size_t off, a
     return 0;
 }
 
-/* Up to max integers of the list "a b c" into v; how many, or -1 if it is
- * not such a list or holds more. */
-static int parse_ints(const char *text, int64_t *v, unsigned max)
-{
-    int n = 0;
-    for (const char *p = text ? text : ""; *p;) {
-        if (*p == ' ') {
-            p++;
-            continue;
-        }
-        char *end;
-        errno = 0;
-        long long x = strtoll(p, &end, 10);
-        if (end == p || errno || (*end && *end != ' ') || (unsigned)n == max)
-            return -1;
-        v[n++] = x;
-        p = end;
-    }
-    return n;
-}
-
 int an_insn_from_row(const an_isa *isa, uint32_t off, int64_t len, int64_t opcode,
                      const char *regs, const char *imms, const char *targets, an_insn *out,
                      an_edge_fn edge, void *ctx, int *unanalysed, const char **why)
@@ -380,7 +302,7 @@ int an_insn_from_row(const an_isa *isa, uint32_t off, int64_t len, int64_t opcod
                                ? ot_table_find(&isa->rows, (uint32_t)opcode)
                                : NULL;
     int64_t reg[AN_MAX_REGS], imm[OT_MAX_IMMS];
-    int nregs = parse_ints(regs, reg, AN_MAX_REGS), nimms = parse_ints(imms, imm, OT_MAX_IMMS);
+    int nregs = fmt_parse_ints(regs, reg, AN_MAX_REGS), nimms = fmt_parse_ints(imms, imm, OT_MAX_IMMS);
     *why = !row                             ? "an opcode of no row of the run's table"
            : len <= 0 || len > UINT32_MAX   ? "a length that is none"
            : nregs != row->nregs            ? "register operands that are not its row's"

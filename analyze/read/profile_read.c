@@ -332,14 +332,6 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *
         snprintf(err, cap, "%s", rc == -2 ? "out of memory" : sqlite3_errmsg(db));
         return -1;
     }
-    if (!run->exact) {
-        if (an_sampled_freq(run, p->nops) == 0)
-            return 0;
-        snprintf(err, cap, "out of memory");
-        return -1;
-    }
-    for (size_t f = 0; f < run->nfuncs; f++)
-        an_counted_freq(&run->funcs[f]);
     return 0;
 }
 
