@@ -355,24 +355,52 @@ static const char *unfinished(sqlite3_stmt *st, char *buf, size_t cap)
     return NULL;
 }
 
+/* The runs rows in the columns read_runs takes, for schema `version`. */
+static const char *runs_query(int version)
+{
+    return version >= 8 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
+                          " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
+                          " operands_stored, isa_name, dispatch_cost FROM runs ORDER BY id"
+           : version >= 6 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
+                            " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
+                            " operands_stored, isa_name, NULL FROM runs ORDER BY id"
+                          : "SELECT id, label, benchmark, exact, outcome, samples_written,"
+                            " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
+                            " 0, isa_name, NULL FROM runs ORDER BY id";
+}
+
+/* A new run at the end of p->runs (not yet counted in p->nruns) from the
+ * row at st; NULL when out of memory. */
+static an_run *new_run(an_profile *p, sqlite3_stmt *st, const an_run_facts *facts)
+{
+    an_run *runs = realloc(p->runs, (p->nruns + 1) * sizeof *runs);
+    if (!runs)
+        return NULL;
+    p->runs = runs;
+    an_run *run = &runs[p->nruns];
+    memset(run, 0, sizeof *run);
+    run->id = facts->id;
+    run->db = strdup(facts->db);
+    run->label = dup_col(st, 1);
+    run->benchmark = dup_col(st, 2);
+    run->isa = dup_col(st, 8);
+    run->exact = facts->exact;
+    run->operands_stored = sqlite3_column_int(st, 7) != 0;
+    run->dispatch_cost = sqlite3_column_double(st, 9);
+    if (!run->db || !run->isa) {
+        an_run_free(run);
+        return NULL;
+    }
+    return run;
+}
+
 static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *sel, int version,
                      char *err, size_t cap)
 {
     sqlite3_stmt *st;
     int added = 0;
     char why[512];
-    int rc = sqlite3_prepare_v2(
-        db,
-        version >= 8 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
-                       " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
-                       " operands_stored, isa_name, dispatch_cost FROM runs ORDER BY id"
-        : version >= 6 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
-                       " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
-                       " operands_stored, isa_name, NULL FROM runs ORDER BY id"
-                     : "SELECT id, label, benchmark, exact, outcome, samples_written,"
-                       " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
-                       " 0, isa_name, NULL FROM runs ORDER BY id",
-        -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(db, runs_query(version), -1, &st, NULL);
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(st, 0);
         an_run_facts facts = {path, id, (const char *)sqlite3_column_text(st, 1),
@@ -384,24 +412,8 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
         }
         if (m != AN_RUN_SELECTED)
             continue;
-        an_run *runs = realloc(p->runs, (p->nruns + 1) * sizeof *runs);
-        if (!runs) {
-            rc = SQLITE_NOMEM;
-            break;
-        }
-        p->runs = runs;
-        an_run *run = &runs[p->nruns];
-        memset(run, 0, sizeof *run);
-        run->id = id;
-        run->db = strdup(path);
-        run->label = dup_col(st, 1);
-        run->benchmark = dup_col(st, 2);
-        run->isa = dup_col(st, 8);
-        run->exact = facts.exact;
-        run->operands_stored = sqlite3_column_int(st, 7) != 0;
-        run->dispatch_cost = sqlite3_column_double(st, 9);
-        if (!run->db || !run->isa) {
-            an_run_free(run);
+        an_run *run = new_run(p, st, &facts);
+        if (!run) {
             rc = SQLITE_NOMEM;
             break;
         }
