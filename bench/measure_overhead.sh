@@ -108,19 +108,17 @@ interleave "$runs" round
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 awk -v store="${store_build:+1}" "$stats_awk"'
   { t[$1, $2, ++n[$1, $2]] = $3; if (!($1 in seen)) { seen[$1] = 1; order[++np] = $1 } }
-  # (lib.sh: median(a, n) is "" for n = 0, which counts as 0 here)
-  function med(a, k) { return median(a, k) + 0 }
   # The median time of program p under configuration m, in seconds.
   function time_of(p, m,   i, a) {
     for (i = 1; i <= n[p, m]; i++) a[i] = t[p, m, i]
-    return med(a, n[p, m]) / 1e6
+    return median(a, n[p, m]) / 1e6 # 0 when never timed
   }
   # The median over the rounds of (time under m) / (time under base): each
   # round runs the configurations one after the other, so a ratio within a
   # round is less disturbed by the machine getting busier or quieter.
   function ratio(p, m, base, minus,   i, a) {
     for (i = 1; i <= n[p, m]; i++) a[i] = (t[p, m, i] - minus) / t[p, base, i]
-    return med(a, n[p, m])
+    return median(a, n[p, m]) + 0
   }
   function trivial(p) { return p ~ /^\(/ }
   function kind(p) { return p ~ /wasm/ ? "wasm" : "pasm" }
