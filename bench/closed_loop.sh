@@ -61,12 +61,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=bench/program_dir.sh
 . "$here/program_dir.sh"
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 ks="8 16 32 64" runs=5 build=$top/build work="" programs="" split="mandel matmul nbody stream"
 ext_dir="" costs="" extra="" layouts=1
-usage() {
-    awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
 while getopts k:n:b:w:p:s:d:c:x:L:h opt; do
     case $opt in
     k) ks=$OPTARG ;;
@@ -79,24 +77,20 @@ while getopts k:n:b:w:p:s:d:c:x:L:h opt; do
     c) costs=$OPTARG ;;
     x) extra=$OPTARG ;;
     L) layouts=$OPTARG ;;
-    *) usage ;;
+    h) usage_text; exit 0 ;;
+    *) usage_text >&2; exit 2 ;;
     esac
 done
-case $runs in '' | *[!0-9]* | 0) echo "$prog: -n needs a positive number" >&2; exit 2 ;; esac
-case $layouts in '' | *[!0-9]* | 0) echo "$prog: -L needs a positive number" >&2; exit 2 ;; esac
+check_positive -n "$runs"
+check_positive -L "$layouts"
 # The layouts: seed 0 is the build as configured (no -L).
 seeds=0
 [ "$layouts" -gt 1 ] && seeds=$(seq "$layouts")
-for k in $ks; do
-    case $k in *[!0-9]* | 0) echo "$prog: -k needs positive numbers" >&2; exit 2 ;; esac
-done
+for k in $ks; do check_positive -k "$k"; done
 build=$(cd "$build" && pwd)
-for tool in interp/pulley-run collect/pulley-collect collect/pulley-collect-exact analyze/pulley-ngrams; do
-    [ -x "$build/$tool" ] || { echo "$prog: $build/$tool is missing (build the toolkit first)" >&2; exit 1; }
-done
-for tool in cmake sqlite3 awk; do
-    command -v "$tool" >/dev/null || { echo "$prog: $tool is needed" >&2; exit 1; }
-done
+need_built "$build/interp/pulley-run" "$build/collect/pulley-collect" \
+    "$build/collect/pulley-collect-exact" "$build/analyze/pulley-ngrams"
+need_commands cmake sqlite3 awk
 if [ -z "$programs" ]; then
     for c in "$top"/bench/*.c; do programs="$programs $(basename "$c" .c)"; done
 fi
@@ -189,13 +183,9 @@ base_cc=$(cache_value CMAKE_C_COMPILER) base_flags=$(cache_value CMAKE_C_FLAGS)
 base_type=$(cache_value CMAKE_BUILD_TYPE) base_dispatch=$(cache_value PULLEY_DISPATCH)
 # configure_like DIR TARGETS CMAKE_ARGS...: a build configured as BUILD_DIR is.
 configure_like() {
-    dir=$1 targets=$2
-    shift 2
-    cmake -S "$top" -B "$dir" -DCMAKE_C_COMPILER="$base_cc" -DCMAKE_C_FLAGS="$base_flags" \
-        -DCMAKE_BUILD_TYPE="$base_type" -DPULLEY_DISPATCH="$base_dispatch" "$@" >>"$log" 2>&1 &&
-        # shellcheck disable=SC2086 # the targets are words
-        cmake --build "$dir" -j "$(nproc)" --target $targets >>"$log" 2>&1 ||
-        { echo "$prog: building $dir failed (see $log)" >&2; exit 1; }
+    build_variant "$1" "$2" -DCMAKE_C_COMPILER="$base_cc" -DCMAKE_C_FLAGS="$base_flags" \
+        -DCMAKE_BUILD_TYPE="$base_type" -DPULLEY_DISPATCH="$base_dispatch" "$@" ||
+        die "building $1 failed (see $log)"
 }
 # base_run SEED, vm_dir K FOLD SEED: the binaries of a layout.
 base_run() { if [ "$1" = 0 ]; then echo "$build/interp/pulley-run"; else echo "$work/base-s$1/interp/pulley-run"; fi; }
@@ -256,14 +246,11 @@ for k in $ks; do
 done
 
 # ---- 5. wall time, interleaved ---------------------------------------------
-now() { date +%s%N; }
 time_run() { # time_run VARIANT_FILE PROGRAM RUN_BINARY [OPTION...]
     file=$1 p=$2
     shift 2
     out=$work/times/out
-    t0=$(now)
-    run_program "$p" "$@" >"$out" 2>&1 || { echo "$prog: $* $p failed" >&2; exit 1; }
-    t1=$(now)
+    timed run_program "$p" "$@" >"$out" 2>&1 || die "$* $p failed"
     if is_external "$p"; then
         program_filter "$ext_dir" "$p" "$out"
         expected=$work/times/$p.reference
@@ -272,12 +259,9 @@ time_run() { # time_run VARIANT_FILE PROGRAM RUN_BINARY [OPTION...]
         expected=$top/bench/expected/$p.txt
     fi
     cmp -s "$out" "$expected" || { echo "$prog: $* $p printed something else than $expected" >&2; exit 1; }
-    echo "$(((t1 - t0) / 1000))" >>"$file"
+    echo "$timed_us" >>"$file"
 }
-rm -f "$work"/times/*.us "$work"/times/*.reference
-round=1
-while [ "$round" -le "$runs" ]; do
-    step "timing round $round of $runs"
+time_round() {
     for p in $programs $ext_programs; do
         for s in $seeds; do
             time_run "$work/times/base-$p.s$s.us" "$p" "$(base_run "$s")"
@@ -292,9 +276,9 @@ while [ "$round" -le "$runs" ]; do
             done
         done
     done
-    round=$((round + 1))
-done
-median() { sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+}
+rm -f "$work"/times/*.us "$work"/times/*.reference
+interleave "$runs" time_round
 # ratios K FOLD PROGRAM: the base and macro times of layout 1 (seconds x
 # 1e6), then per ratio (time x, unfused x, ops x) its median over the
 # layouts and the ends of its 95% interval (the median itself three times
@@ -303,28 +287,15 @@ ratios() {
     for s in $seeds; do
         echo "$(median "$work/times/base-$3.s$s.us") $(median "$work/times/k$1-$2-$3.s$s.us")" \
              "$(median "$work/times/k$1-$2-$3.s$s.unfused.us")"
-    done | awk '
-        # Student t, 0.975 quantile, by degrees of freedom (1..30).
-        BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 " \
-                      "2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 " \
-                      "2.060 2.056 2.052 2.048 2.045 2.042", t, " ") }
+    done | awk "$stats_awk"'
         { n++; if (n == 1) { b1 = $1; m1 = $2 }
           r[1, n] = $2 / $1; r[2, n] = $3 / $1; r[3, n] = $2 / $3 }
         END {
             printf "%s %s", b1, m1
             for (c = 1; c <= 3; c++) {
                 for (i = 1; i <= n; i++) v[i] = r[c, i]
-                for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-                med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-                lo = hi = med
-                if (n > 1) {
-                    s = ss = 0
-                    for (i = 1; i <= n; i++) { s += log(v[i]); ss += log(v[i]) ^ 2 }
-                    mean = s / n; sd = sqrt((ss - n * mean * mean) / (n - 1))
-                    h = (n - 1 <= 30 ? t[n - 1] : 1.96) * sd / sqrt(n)
-                    lo = exp(mean - h); hi = exp(mean + h)
-                }
-                printf " %.6f %.6f %.6f", med, lo, hi
+                log_interval(v, n) # sets ci_lo, ci_hi
+                printf " %.6f %.6f %.6f", median(v, n), ci_lo, ci_hi
             }
             printf "\n"
         }'

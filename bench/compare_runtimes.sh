@@ -25,6 +25,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=bench/program_dir.sh
 . "$here/program_dir.sh"
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 runs=5 dirs="" macros="" wasm3="" iwasm="" modes="goto switch tail" work=""
 while getopts n:d:m:3:w:D:W:h opt; do
     case $opt in
@@ -35,10 +37,11 @@ while getopts n:d:m:3:w:D:W:h opt; do
     w) iwasm=$OPTARG ;;
     D) modes=$OPTARG ;;
     W) work=$OPTARG ;;
-    *) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    h) usage_text; exit 0 ;;
+    *) usage_text >&2; exit 2 ;;
     esac
 done
-case $runs in '' | *[!0-9]* | 0) echo "$prog: -n needs a positive number" >&2; exit 2 ;; esac
+check_positive -n "$runs"
 [ -n "$dirs" ] || dirs=$top/build/bench
 [ -n "$work" ] || work=$(mktemp -d /tmp/compare_runtimes.XXXXXX)
 mkdir -p "$work"
@@ -57,9 +60,8 @@ build_vm() { # build_vm LABEL MODE [MACROS]
     dir=$work/vm-$1
     if [ ! -x "$dir/interp/pulley-run" ]; then
         echo "$prog: building $1" >&2
-        if ! { CC=$cc cmake -S "$top" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPULLEY_DISPATCH="$2" \
-                   -DPULLEY_MACROS="${3:-}" >>"$log" 2>&1 &&
-               cmake --build "$dir" -j "$(nproc)" --target pulley-run >>"$log" 2>&1; }; then
+        if ! build_variant "$dir" pulley-run -DCMAKE_C_COMPILER="$cc" -DPULLEY_DISPATCH="$2" \
+                 -DPULLEY_MACROS="${3:-}"; then
             skipped="$skipped $1 (does not build, see $log)"
             return 0
         fi
@@ -72,7 +74,7 @@ if [ -n "$macros" ]; then
 fi
 if [ -n "$wasm3" ] && [ -x "$wasm3" ]; then echo "wasm3 $wasm3" >>"$runtimes"; else skipped="$skipped wasm3"; fi
 if [ -n "$iwasm" ] && [ -x "$iwasm" ]; then echo "wamr $iwasm" >>"$runtimes"; else skipped="$skipped wamr"; fi
-[ -s "$runtimes" ] || { echo "$prog: no runtime to run" >&2; exit 1; }
+[ -s "$runtimes" ] || die "no runtime to run"
 
 # ---- the programs ----------------------------------------------------------
 programs=$work/programs # "dir name" lines
@@ -82,17 +84,14 @@ for d in $dirs; do
         [ -f "$w" ] && echo "$d $(basename "$w" .wasm)" >>"$programs"
     done
 done
-[ -s "$programs" ] || { echo "$prog: no .wasm programs in$dirs" >&2; exit 1; }
+[ -s "$programs" ] || die "no .wasm programs in$dirs"
 
 # run_one LABEL COMMAND DIR NAME: time one run, check its output
-now() { date +%s%N; }
 run_one() {
     label=$1 cmd=$2 d=$3 name=$4
     out=$work/out.$name.$label
-    t0=$(now)
-    program_run "$d" "$name" "$cmd" >"$out" 2>&1 || { echo "$prog: $label failed on $name (see $out)" >&2; exit 1; }
-    t1=$(now)
-    echo "$(((t1 - t0) / 1000))" >>"$work/time.$name.$label"
+    timed program_run "$d" "$name" "$cmd" >"$out" 2>&1 </dev/null || die "$label failed on $name (see $out)"
+    echo "$timed_us" >>"$work/time.$name.$label"
     program_filter "$d" "$name" "$out"
     ref=$work/out.$name.reference
     if [ ! -f "$ref" ]; then
@@ -103,18 +102,15 @@ run_one() {
         exit 1
     fi
 }
-rm -f "$work"/time.* "$work"/out.*
-round=1
-while [ "$round" -le "$runs" ]; do
-    echo "$prog: round $round of $runs" >&2
+run_round() {
     while read -r d name; do
         while read -r label cmd; do run_one "$label" "$cmd" "$d" "$name"; done <"$runtimes"
     done <"$programs"
-    round=$((round + 1))
-done
+}
+rm -f "$work"/time.* "$work"/out.*
+interleave "$runs" run_round
 
 # ---- the table -------------------------------------------------------------
-median() { sort -n "$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 labels=$(cut -d' ' -f1 "$runtimes" | tr '\n' ' ')
 table=$work/table # name median... (microseconds), in label order
 : >"$table"

@@ -11,7 +11,12 @@
 # This is a benchmark, not a test: it asserts nothing.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
+case ${1:-} in -h | --help) usage_text; exit 0 ;; esac
 runs=${1:-5}
+check_positive RUNS "$runs"
+prefix=${BUILD_PREFIX:-$top/build-countbench}
 modes=${2:-"goto:gcc tail:clang"}
 workloads="fib.pasm fib 34
 loops.pasm loops 7000
@@ -23,46 +28,39 @@ for m in $modes; do
   for v in plain count; do
     echo "building $mode $v with $cc..." >&2
     flag=OFF; [ $v = count ] && flag=ON
-    dir=${BUILD_PREFIX:-$top/build-countbench}-$mode-$v
-    CC=$cc cmake -S "$top" -B "$dir" -DCMAKE_BUILD_TYPE=Release \
-      -DPULLEY_DISPATCH="$mode" -DPULLEY_COUNT=$flag >/dev/null
-    cmake --build "$dir" --target pulley-run -j "$(nproc)" >/dev/null
+    build_variant "$prefix-$mode-$v" pulley-run -DCMAKE_C_COMPILER="$cc" \
+      -DPULLEY_DISPATCH="$mode" -DPULLEY_COUNT=$flag || die "building $mode $v failed"
   done
 done
 
 csv=$(mktemp)
-now_ns() { date +%s%N; }
-i=0
-while [ "$i" -lt "$runs" ]; do
-  i=$((i + 1))
-  echo "$workloads" | while read -r prog fn args; do
+round() {
+  echo "$workloads" | while read -r program fn args; do
     for m in $modes; do
       for v in plain count; do
         mode=${m%%:*}
-        t0=$(now_ns)
-        "${BUILD_PREFIX:-$top/build-countbench}-$mode-$v/interp/pulley-run" --invoke "$fn" \
-          "$top/tests/programs/$prog" $args >/dev/null
-        t1=$(now_ns)
-        echo "$mode-$v,$prog $fn $args,$(echo "$t0 $t1" | awk '{printf "%.4f", ($2-$1)/1e9}')" >>"$csv"
+        # shellcheck disable=SC2086 # the arguments are words
+        timed "$prefix-$mode-$v/interp/pulley-run" --invoke "$fn" \
+          "$top/tests/programs/$program" $args >/dev/null || die "$mode $v failed on $program"
+        echo "$mode-$v,$program $fn $args,$timed_us" >>"$csv"
       done
     done
   done
-done
+}
+interleave "$runs" round
 
-awk -F, -v modes="$modes" '
-  { k = $2 SUBSEP $1; t[k, ++n[k]] = $3; progs[$2] = 1 }
-  function median(k,   c, i, j, tmp, a) {
-    c = n[k]
-    for (i = 1; i <= c; i++) a[i] = t[k, i]
-    for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { tmp = a[i]; a[i] = a[j]; a[j] = tmp }
-    return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+awk -F, -v modes="$modes" "$stats_awk"'
+  { k = $2 SUBSEP $1; t[k, ++n[k]] = $3 / 1e6; progs[$2] = 1 }
+  function med(k,   i, a) {
+    for (i = 1; i <= n[k]; i++) a[i] = t[k, i]
+    return median(a, n[k])
   }
   END {
     nm = split(modes, ms, " ")
     for (p in progs)
       for (o = 1; o <= nm; o++) {
         mode = ms[o]; sub(/:.*/, "", mode)
-        a = median(p SUBSEP mode "-plain"); b = median(p SUBSEP mode "-count")
+        a = med(p SUBSEP mode "-plain"); b = med(p SUBSEP mode "-count")
         printf "%-28s %-5s plain %7.3fs  count %7.3fs  %5.2fx\n", p, mode, a, b, b / a
         lg[mode] += log(b / a); cnt[mode]++
       }

@@ -21,6 +21,8 @@
 set -eu
 prog=curve.sh
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 ks="8 16 32 64 128 256 512" runs=3 build=$here/../build work="" costs="" dir="" prefix="" programs=""
 while getopts k:n:b:w:c:d:p:o:h opt; do
     case $opt in
@@ -32,9 +34,8 @@ while getopts k:n:b:w:c:d:p:o:h opt; do
     d) dir=$OPTARG ;;
     p) programs=$OPTARG ;;
     o) prefix=$OPTARG ;;
-    h) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: sh bench/curve.sh [-k \"K...\"] [-n RUNS] [-b BUILD_DIR] [-w WORK_DIR] [-c COSTS.tsv] [-d DIR] [-p \"PROGRAM ...\"] [-o PREFIX]" >&2
-       exit 2 ;;
+    h) usage_text; exit 0 ;;
+    *) usage_error "unknown option" ;;
     esac
 done
 [ -n "$work" ] || work=$(mktemp -d /tmp/curve.XXXXXX)
@@ -51,24 +52,20 @@ for k in $ks; do
     for design in loo ext; do
         rows=$work/rows-k$k-$design.txt
         [ -s "$rows" ] || continue
-        bytes=$(for vm in "$work"/vms/k$k-$design*; do text_bytes "$vm/interp/pulley-run"; done |
-            sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+        # shellcheck disable=SC2119 # median reads stdin
+        bytes=$(for vm in "$work/vms/k$k-$design"*; do text_bytes "$vm/interp/pulley-run"; done | median)
         # rows: program pred% base_disp macro_disp base_B macro_B time% base macro
         #       time_x lo hi unfused_x lo hi ops_x lo hi
-        awk -v k="$k" -v d="$design" -v bytes="$bytes" '
-            BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 " \
-                          "2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086", t, " ") }
+        awk -v k="$k" -v d="$design" -v bytes="$bytes" "$stats_awk"'
             { n++; ld += log($4 / $3); if ($7 != "-") lp += log(1 - $7 / 100); else untimed = 1
-              o[n] = log($16); lo_sum += o[n] }
+              o[n] = $16 }
             END {
-                mean = lo_sum / n; ss = 0
-                for (i = 1; i <= n; i++) ss += (o[i] - mean) ^ 2
-                h = n > 1 ? (n - 1 <= 20 ? t[n - 1] : 1.96) * sqrt(ss / (n - 1)) / sqrt(n) : 0
-                disp = 100 * (1 - exp(ld / n)); meas = 100 * (1 - exp(mean))
+                ops = log_interval(o, n) # the ops x: geometric mean, ci_lo, ci_hi
+                disp = 100 * (1 - exp(ld / n)); meas = 100 * (1 - ops)
                 pred = untimed ? "" : sprintf("%.2f", 100 * (1 - exp(lp / n)))
                 per = disp > 0 ? meas / disp : 0
                 printf "%s,%s,%d,%.2f,%s,%.2f,%.2f,%.2f,%.3f,%s\n", k, d, n, disp, pred, meas,
-                       100 * (1 - exp(mean + h)), 100 * (1 - exp(mean - h)), per, bytes
+                       100 * (1 - ci_hi), 100 * (1 - ci_lo), per, bytes
             }' "$rows" >>"$prefix.csv"
     done
 done

@@ -9,7 +9,11 @@
 # This is a benchmark, not a test: it asserts nothing.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
+case ${1:-} in -h | --help) usage_text; exit 0 ;; esac
 runs=${1:-5}
+check_positive RUNS "$runs"
 results=$top/bench/results
 mkdir -p "$results"
 csv=$results/dispatch.csv
@@ -25,35 +29,30 @@ float.pasm leibniz 30000000"
 for m in $modes; do
   mode=${m%%:*} cc=${m#*:}
   echo "building $mode with $cc..." >&2
-  CC=$cc sh "$top/scripts/build.sh" "$top/build-bench-$mode" \
-    -DPULLEY_DISPATCH="${mode%-clang}" >/dev/null
+  build_variant "$top/build-bench-$mode" pulley-run -DCMAKE_C_COMPILER="$cc" \
+    -DPULLEY_DISPATCH="${mode%-clang}" || die "building $mode failed"
 done
 
-now_ns() { date +%s%N; }
 echo "mode,program,function,args,run,seconds" >"$csv"
-i=0
-while [ "$i" -lt "$runs" ]; do
-  i=$((i + 1))
-  echo "$workloads" | while read -r prog fn args; do
+round() {
+  echo "$workloads" | while read -r program fn args; do
     for m in $modes; do
       mode=${m%%:*}
-      t0=$(now_ns)
-      "$top/build-bench-$mode/interp/pulley-run" --invoke "$fn" \
-        "$top/tests/programs/$prog" $args >/dev/null
-      t1=$(now_ns)
-      echo "$mode,$prog,$fn,$args,$i,$(echo "$t0 $t1" | awk '{printf "%.4f", ($2-$1)/1e9}')" >>"$csv"
+      # shellcheck disable=SC2086 # the arguments are words
+      timed "$top/build-bench-$mode/interp/pulley-run" --invoke "$fn" \
+        "$top/tests/programs/$program" $args >/dev/null || die "$mode failed on $program"
+      echo "$mode,$program,$fn,$args,$1,$(awk -v us="$timed_us" 'BEGIN { printf "%.4f", us / 1e6 }')" >>"$csv"
     done
   done
-done
+}
+interleave "$runs" round
 
 # Median per (mode, program), then a table with the ratio to switch.
-awk -F, -v runs="$runs" '
+awk -F, -v runs="$runs" "$stats_awk"'
   NR > 1 { key = $2 " " $3 "(" $4 ")"; t[key, $1, ++n[key, $1]] = $6; progs[key] = 1; modes[$1] = 1 }
-  function median(key, mode,   k, i, j, tmp, a) {
-    k = n[key, mode]
-    for (i = 1; i <= k; i++) a[i] = t[key, mode, i]
-    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { tmp = a[i]; a[i] = a[j]; a[j] = tmp }
-    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+  function med(key, mode,   i, a) {
+    for (i = 1; i <= n[key, mode]; i++) a[i] = t[key, mode, i]
+    return median(a, n[key, mode])
   }
   END {
     split("switch goto goto-clang tail", order, " ")
@@ -62,9 +61,9 @@ awk -F, -v runs="$runs" '
     printf "\n"
     for (p in progs) {
       printf "%-28s", p
-      base = median(p, "switch")
+      base = med(p, "switch")
       for (o = 1; o <= 4; o++) {
-        m = median(p, order[o])
+        m = med(p, order[o])
         printf " %7.3fs %5.2fx", m, base / m
       }
       printf "\n"

@@ -21,6 +21,8 @@ set -eu
 prog=held_out.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 ngrams=${PULLEY_NGRAMS:-$top/build/analyze/pulley-ngrams}
 ks="8 16 32 64 128 256 512" objectives="shared total time" extra=""
 usage() {
@@ -32,17 +34,15 @@ while getopts k:o:x:h opt; do
     k) ks=$OPTARG ;;
     o) objectives=$OPTARG ;;
     x) extra=$OPTARG ;;
-    h) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    h) usage_text; exit 0 ;;
     *) usage ;;
     esac
 done
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || { echo "$prog: needs at least two profiles" >&2; usage; }
-for k in $ks; do
-    case $k in '' | *[!0-9]* | 0) echo "$prog: -k needs positive numbers" >&2; exit 2 ;; esac
-done
-[ -x "$ngrams" ] || { echo "$prog: $ngrams is missing (build the toolkit first)" >&2; exit 1; }
-for db in "$@"; do [ -f "$db" ] || { echo "$prog: $db: no such file" >&2; exit 1; }; done
+for k in $ks; do check_positive -k "$k"; done
+need_built "$ngrams"
+for db in "$@"; do [ -f "$db" ] || die "$db: no such file"; done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

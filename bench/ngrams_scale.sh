@@ -28,13 +28,16 @@
 # should be otherwise idle while it runs.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+prog=ngrams_scale
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
 build=$top/build
 runs=5
 dbdir=
 seed=1
 force=0
 ngrams=
-while getopts b:t:n:d:s:f opt; do
+while getopts b:t:n:d:s:fh opt; do
   case $opt in
     b) build=$OPTARG ;;
     t) ngrams=$OPTARG ;;
@@ -42,11 +45,12 @@ while getopts b:t:n:d:s:f opt; do
     d) dbdir=$OPTARG ;;
     s) seed=$OPTARG ;;
     f) force=1 ;;
-    *) sed -n '11,24s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+    h) usage_text; exit 0 ;;
+    *) usage_text >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-case $runs in '' | *[!0-9]* | 0) echo "ngrams_scale: RUNS must be a positive integer" >&2; exit 2 ;; esac
+check_positive RUNS "$runs"
 [ $# -eq 0 ] && set -- 1M:1M 256K:10M 1M:10M 4M:10M
 [ -n "$dbdir" ] || dbdir=$build/bench/ngrams_scale
 
@@ -70,7 +74,6 @@ mkdir -p "$dbdir" "$top/bench/results"
 csv=$top/bench/results/ngrams_scale.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-now_ns() { date +%s%N; }
 
 # build_db BYTES SAMPLES: make (or reuse) the database; sets db and info.
 build_db() {
@@ -87,9 +90,6 @@ build_db() {
   fi
 }
 
-# The n-th smallest of the numbers on stdin, n = (count + 1) / 2.
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
-
 echo "bytes,samples,instructions,run,seconds,peak_kb" >"$csv"
 : >"$tmp/rows"
 for spec in "$@"; do
@@ -104,15 +104,11 @@ for spec in "$@"; do
   : >"$tmp/peaks"
   failed=
   for r in $(seq 1 "$runs"); do
-    t0=$(now_ns)
-    peak "$tmp/peak" "$ngrams" --quiet "$db" >/dev/null 2>"$tmp/ngrams.err" </dev/null
-    status=$?
-    t1=$(now_ns)
-    if [ $status -ne 0 ]; then
-      failed="exit $status: $(head -n 1 "$tmp/ngrams.err")"
+    if ! timed peak "$tmp/peak" "$ngrams" --quiet "$db" >/dev/null 2>"$tmp/ngrams.err" </dev/null; then
+      failed="exit $timed_status: $(head -n 1 "$tmp/ngrams.err")"
       break
     fi
-    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')
+    secs=$(awk -v us="$timed_us" 'BEGIN { printf "%.4f", us / 1e6 }')
     kb=$(tail -n 1 "$tmp/peak")
     echo "$secs" >>"$tmp/times"
     echo "$kb" >>"$tmp/peaks"
@@ -122,7 +118,7 @@ for spec in "$@"; do
     echo "$spec FAILED($failed)" >>"$tmp/rows"
     continue
   fi
-  echo "$spec $code $nsamples $insns $(median <"$tmp/times") $(median <"$tmp/peaks")" >>"$tmp/rows"
+  echo "$spec $code $nsamples $insns $(median "$tmp/times") $(median "$tmp/peaks")" >>"$tmp/rows"
 done
 
 echo "$ngrams on make_big_profile databases (seed $seed): median of $runs runs, wall clock; peak memory by $peak_tool"

@@ -51,6 +51,8 @@ set -eu
 prog=op_costs.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 build=$top/build out=- verbose="" penalty=0
 defaults="bitops:1 nbody:2000 mandel:160 stream:1 trees:1 recurse:5 json:4
 strings:2 sha256:3 sort:1 minivm:1 lz77:1 matmul:1 pidigits:1"
@@ -64,7 +66,7 @@ while getopts b:o:p:vh opt; do
     o) out=$OPTARG ;;
     v) verbose=-v ;;
     p) penalty=$OPTARG ;;
-    h) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    h) usage_text; exit 0 ;;
     *) usage ;;
     esac
 done
@@ -75,11 +77,9 @@ case $penalty in '' | *[!0-9.]* | *.*.*) echo "$prog: -p needs a number of instr
 
 run=$build/interp/pulley-run
 collect=$build/collect/pulley-collect
-for tool in "$run" "$collect" "$collect-exact"; do
-    [ -x "$tool" ] || { echo "$prog: $tool is missing (build the toolkit first)" >&2; exit 1; }
-done
-command -v valgrind >/dev/null || { echo "$prog: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
-command -v nm >/dev/null || { echo "$prog: nm is missing (apt-get install binutils)" >&2; exit 1; }
+need_built "$run" "$collect" "$collect-exact"
+command -v valgrind >/dev/null || die "valgrind is missing (apt-get install valgrind)"
+command -v nm >/dev/null || die "nm is missing (apt-get install binutils)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 dump=""

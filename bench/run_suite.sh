@@ -20,19 +20,23 @@
 # still run.  This is a benchmark, not a test: it asserts nothing.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+prog=run_suite
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
 runs=5
 vm=$top/build/interp/pulley-run
 dir=$top/build/bench
-while getopts n:r:b: opt; do
+while getopts n:r:b:h opt; do
   case $opt in
     n) runs=$OPTARG ;;
     r) vm=$OPTARG ;;
     b) dir=$OPTARG ;;
-    *) sed -n '9,17s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+    h) usage_text; exit 0 ;;
+    *) usage_text >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-case $runs in '' | *[!0-9]* | 0) echo "run_suite: RUNS must be a positive integer" >&2; exit 2 ;; esac
+check_positive RUNS "$runs"
 
 if [ $# -eq 0 ]; then # every program in bench/, one .c file each
   for src in "$top"/bench/*.c; do
@@ -53,8 +57,6 @@ table=$results/suite-summary.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-now_ns() { date +%s%N; }
-
 # run_once MODE NAME SCALE RUN: time one run, append a CSV row, keep its
 # output in $tmp/NAME.MODE.out and .err.
 # Sets status to the program's exit status and returns it.
@@ -66,11 +68,9 @@ run_once() {
     set -- "$vm" "$dir/$r_name.wasm"
   fi
   [ -n "$r_scale" ] && set -- "$@" "$r_scale"
-  t0=$(now_ns)
-  "$@" >"$tmp/$r_name.$r_mode.out" 2>"$tmp/$r_name.$r_mode.err" </dev/null
-  status=$?
-  t1=$(now_ns)
-  echo "$r_name,$r_scale,$r_mode,$r_run,$status,$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')" >>"$csv"
+  timed "$@" >"$tmp/$r_name.$r_mode.out" 2>"$tmp/$r_name.$r_mode.err" </dev/null
+  status=$timed_status
+  echo "$r_name,$r_scale,$r_mode,$r_run,$status,$(awk -v us="$timed_us" 'BEGIN { printf "%.4f", us / 1e6 }')" >>"$csv"
   return $status
 }
 
@@ -108,25 +108,23 @@ for spec in "$@"; do
 done
 
 # Medians per program and mode; a note replaces the VM time.
-awk -F, -v runs="$runs" -v table="$table" -v notes="$tmp/notes" -v programs="$tmp/order" '
+awk -F, -v runs="$runs" -v table="$table" -v notes="$tmp/notes" -v programs="$tmp/order" "$stats_awk"'
   BEGIN {
     while ((getline line < notes) > 0) { k = index(line, ","); note[substr(line, 1, k - 1)] = substr(line, k + 1) }
     while ((getline line < programs) > 0) { k = index(line, ","); order[++np] = substr(line, 1, k - 1); scale[order[np]] = substr(line, k + 1) }
   }
   NR > 1 && $5 == 0 { key = $1 SUBSEP $3; t[key, ++n[key]] = $6 }
-  function median(key,   k, i, j, tmp, a) {
-    k = n[key]
-    if (k == 0) return -1
-    for (i = 1; i <= k; i++) a[i] = t[key, i]
-    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { tmp = a[i]; a[i] = a[j]; a[j] = tmp }
-    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+  function med(key,   i, a) {
+    if (!n[key]) return -1
+    for (i = 1; i <= n[key]; i++) a[i] = t[key, i]
+    return median(a, n[key])
   }
   END {
     printf "%-12s %11s %11s %8s\n", "program", "native (s)", "VM (s)", "VM/native"
     print "program,scale,native_median_s,vm_median_s,ratio,note" > table
     for (p = 1; p <= np; p++) {
       name = order[p]
-      nat = median(name SUBSEP "native"); v = median(name SUBSEP "vm")
+      nat = med(name SUBSEP "native"); v = med(name SUBSEP "vm")
       if (name in note) {
         printf "%-12s %11s   %s\n", name, nat < 0 ? "-" : sprintf("%.4f", nat), note[name]
         printf "%s,%s,%s,,,%s\n", name, scale[name], nat < 0 ? "" : nat, note[name] > table

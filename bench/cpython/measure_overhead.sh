@@ -13,26 +13,28 @@
 # (sys.executable) is timed, without any wrapper script in front of it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+prog=measure_overhead
+# shellcheck source=bench/lib.sh
+. "$here/../lib.sh"
 build=$here/../../build rounds=5
 while getopts B:n:h opt; do
     case $opt in
         B) build=$OPTARG ;;
         n) rounds=$OPTARG ;;
-        h) sed -n '2,13p' "$0"; exit 0 ;;
-        *) exit 2 ;;
+        h) usage_text; exit 0 ;;
+        *) usage_text >&2; exit 2 ;;
     esac
 done
+check_positive -n "$rounds"
 # The interpreter itself, not a wrapper in front of it (a pyenv shim costs
 # a few hundred milliseconds per start, which would hide the adapter's cost).
 py=$("${PYTHON:-python3}" -c 'import sys; print(sys.executable)') ||
-    { echo "measure_overhead: cannot run ${PYTHON:-python3}" >&2; exit 1; }
-adapter=$(cd "$build/adapters/cpython" && pwd) ||
-    { echo "measure_overhead: no CPython adapter in $build" >&2; exit 1; }
+    die "cannot run ${PYTHON:-python3}"
+adapter=$(cd "$build/adapters/cpython" 2>/dev/null && pwd) || die "no CPython adapter in $build"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 
-now() { date +%s%N; }
-for r in $(seq "$rounds"); do
+round() {
     grep -v -e '^#' -e '^$' "$here/workloads" | while read -r w script args; do
         for mode in plain frames trace exact; do
             rm -f "$work/p.db"
@@ -41,15 +43,14 @@ for r in $(seq "$rounds"); do
                 frames) set -- env PYTHONPATH="$adapter" "$py" -m pulleyprof -o "$work/p.db" ;;
                 *) set -- env PYTHONPATH="$adapter" "$py" -m pulleyprof "--$mode" -o "$work/p.db" ;;
             esac
+            # shellcheck disable=SC2086 # the arguments are words
             set -- "$@" "$here/$script" $args
-            t0=$(now)
-            "$@" </dev/null >/dev/null 2>"$work/err" ||
-                { echo "measure_overhead: $mode $w failed: $(cat "$work/err")" >&2; exit 1; }
-            echo "$w $mode $(( ($(now) - t0) / 1000 ))" >> "$work/times"
+            timed "$@" </dev/null >/dev/null 2>"$work/err" || die "$mode $w failed: $(cat "$work/err")"
+            echo "$w $mode $timed_us" >> "$work/times"
         done
     done
-    echo "measure_overhead: round $r of $rounds" >&2
-done
+}
+interleave "$rounds" round
 "$py" - "$work/times" <<'PY'
 import math, statistics, sys
 t = {}

@@ -15,6 +15,8 @@ set -eu
 prog=make_set.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/../lib.sh"
 k=16 out="" build=$top/build extra=""
 usage() {
     echo "usage: sh bench/macros/make_set.sh [-k K] [-o FILE] [-b BUILD_DIR] [-x OPTIONS] [PROGRAM...]" >&2
@@ -26,17 +28,16 @@ while getopts k:o:b:x:h opt; do
     o) out=$OPTARG ;;
     b) build=$OPTARG ;;
     x) extra=$OPTARG ;;
+    h) usage_text; exit 0 ;;
     *) usage ;;
     esac
 done
 shift $((OPTIND - 1))
-case $k in '' | *[!0-9]* | 0) echo "$prog: -k needs a positive number" >&2; exit 2 ;; esac
+check_positive -k "$k"
 [ -n "$out" ] || out=$here/suite$k.macros
 collect=$build/collect/pulley-collect
 ngrams=$build/analyze/pulley-ngrams
-for tool in "$collect" "$ngrams"; do
-    [ -x "$tool" ] || { echo "$prog: $tool is missing (build the toolkit first)" >&2; exit 1; }
-done
+need_built "$collect" "$ngrams"
 if [ $# -eq 0 ]; then
     set --
     for c in "$top"/bench/*.c; do set -- "$@" "$(basename "$c" .c)"; done
@@ -46,7 +47,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/profiles"
 for name in "$@"; do
     wasm=$build/bench/$name.wasm
-    [ -f "$wasm" ] || { echo "$prog: $wasm is missing" >&2; exit 1; }
+    [ -f "$wasm" ] || die "$wasm is missing"
     echo "$prog: profiling $name" >&2
     "$collect" --exact --no-fuse -o "$work/profiles/$name.db" --label "$name" -- "$wasm" \
         >/dev/null 2>"$work/$name.err" || { cat "$work/$name.err" >&2; exit 1; }

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # common.sh - what rediscover.sh and fidelity.sh share (sourced, not run).
 #
 # Sets, from the environment or the defaults under the source tree:
@@ -7,10 +8,7 @@
 #   bench      $BENCH_DIR,      else build/bench (the .wasm programs)
 #   py         $PYTHON, else /usr/bin/python3, else python3 on PATH
 #   here       this directory (the Python scripts)
-# Functions:
-#   die MESSAGE...              print "NAME: MESSAGE" on stderr, exit 1
-#   usage_error MESSAGE...      the same, exit 2
-#   check_positive OPTION VALUE a usage error unless VALUE is a positive integer
+# Functions (and bench/lib.sh's: die, usage_error, check_positive, ...):
 #   check_tools                 the collector, pulley-ngrams and python exist
 #   default_programs            print every benchmark name (bench/*.c)
 #   check_program NAME          $bench/NAME.wasm exists
@@ -19,6 +17,8 @@
 #                               output goes to $work/NAME.LABEL.out/.err
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/../lib.sh"
 collect=${PULLEY_COLLECT:-$top/build/collect/pulley-collect}
 ngrams=${PULLEY_NGRAMS:-$top/build/analyze/pulley-ngrams}
 bench=${BENCH_DIR:-$top/build/bench}
@@ -29,23 +29,6 @@ elif [ -x /usr/bin/python3 ]; then
 else
     py=$(command -v python3 || true)
 fi
-
-die() {
-    echo "$prog: $*" >&2
-    exit 1
-}
-
-usage_error() {
-    echo "$prog: $*" >&2
-    echo "Try '$prog --help'." >&2
-    exit 2
-}
-
-# check_positive OPTION VALUE: a usage error unless VALUE is a positive
-# integer.
-check_positive() {
-    case $2 in '' | *[!0-9]* | 0) usage_error "$1 must be a positive integer" ;; esac
-}
 
 check_tools() {
     [ -x "$collect" ] || [ -n "${skip_collect:-}" ] ||

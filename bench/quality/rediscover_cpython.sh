@@ -38,6 +38,8 @@ USAGE
 case ${1:-} in -h | --help) usage; exit 0 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/../lib.sh"
 build=$top/build out_dir= k=10 hz=10000
 while getopts B:o:k:f:h opt; do
     case $opt in
@@ -50,14 +52,15 @@ while getopts B:o:k:f:h opt; do
     esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 0 ] || { echo "$prog: no operands expected: $*" >&2; exit 2; }
-case $k$hz in *[!0-9]*) echo "$prog: -k and -f take positive integers" >&2; exit 2 ;; esac
+[ $# -eq 0 ] || usage_error "no operands expected: $*"
+check_positive "-k K" "$k"
+check_positive "-f HZ" "$hz"
 py=${PYTHON:-python3}
 adapter=$build/adapters/cpython
 ngrams=$build/analyze/pulley-ngrams
 [ -f "$adapter/pulleyprof/__main__.py" ] ||
-    { echo "$prog: no CPython adapter in $adapter (build with python3-dev installed)" >&2; exit 1; }
-[ -x "$ngrams" ] || { echo "$prog: no $ngrams" >&2; exit 1; }
+    die "no CPython adapter in $adapter (build with python3-dev installed)"
+need_built "$ngrams"
 
 if [ -n "$out_dir" ]; then
     mkdir -p "$out_dir"
@@ -74,7 +77,7 @@ run() { # DB MODE SCRIPT ARGS...
     echo "$prog: $mode $*" >&2
     PYTHONPATH=$adapter "$py" -m pulleyprof -o "$db" --hz "$hz" $mode --label cpython "$@" \
         </dev/null >/dev/null 2>"$work/last.err" ||
-        { echo "$prog: failed: $*: $(cat "$work/last.err")" >&2; exit 1; }
+        die "failed: $*: $(cat "$work/last.err")"
 }
 for db_mode in "exact.db --exact" "sampled.db "; do
     name=${db_mode%%.db*} mode=${db_mode#* }

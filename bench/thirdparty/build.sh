@@ -21,7 +21,9 @@ prog=build.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 src="" out=$top/build/thirdparty native=false runner=$top/build/interp/pulley-run
-usage() { sed -n '2,18s/^# \{0,1\}//p' "$0"; }
+# shellcheck source=bench/lib.sh
+. "$here/../lib.sh"
+usage() { usage_text; }
 while getopts s:o:nr:h opt; do
     case $opt in
     s) src=$OPTARG ;;
@@ -34,7 +36,7 @@ while getopts s:o:nr:h opt; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] && [ -n "$src" ] || { usage >&2; exit 2; }
-[ -d "$src" ] || { echo "$prog: no directory $src" >&2; exit 2; }
+[ -d "$src" ] || usage_error "no directory $src"
 src=$(cd "$src" && pwd)
 mkdir -p "$out/obj"
 out=$(cd "$out" && pwd)
@@ -167,7 +169,7 @@ run() {
 }
 mismatched=""
 if $native && [ -n "$built" ]; then
-    [ -x "$runner" ] || { echo "$prog: no runner $runner (build the toolkit, or give -r)" >&2; exit 1; }
+    [ -x "$runner" ] || die "no runner $runner (build the toolkit, or give -r)"
     for name in $built; do
         echo "$prog: checking $name" >&2
         run native "$name" >"$out/obj/$name.native.txt"
@@ -185,4 +187,4 @@ echo "$prog: built in $out:${built:- nothing}" >&2
 if $native && [ -n "$built" ] && [ -z "$mismatched" ]; then
     echo "$prog: every program prints under $runner what it prints natively" >&2
 fi
-[ -z "$failed$mismatched" ] || { echo "$prog: failed:$failed$mismatched" >&2; exit 1; }
+[ -z "$failed$mismatched" ] || die "failed:$failed$mismatched"

@@ -1,5 +1,7 @@
 #!/bin/sh
-# quality_scripts.sh - bench/quality/rediscover.sh and fidelity.sh end to
+# quality_scripts.sh - bench/lib.sh's statistics and timing (median, odd
+# and even counts; geomean; Student's t; the log interval; timed;
+# interleave), then bench/quality/rediscover.sh and fidelity.sh end to
 # end on small wasm benchmarks: they collect, analyse and print a
 # well-formed report that agrees with the files they keep (-o).  Which
 # families are found and how well sampling agrees are measurements, not
@@ -12,6 +14,29 @@ set -eu
 export PULLEY_COLLECT PULLEY_NGRAMS BENCH_DIR PYTHON
 
 . "$(dirname "$0")/lib.sh"
+
+# ---- bench/lib.sh, which every bench and quality script sources -------------
+# (before the skip: it needs no benchmark)
+lib_check() { # lib_check WANT INPUT FUNCTION: FUNCTION on INPUT (lines) prints WANT
+    got=$(printf '%b' "$2" | sh -c '. "$1/lib.sh"; '"$3" sh "$QUALITY/..")
+    [ "$got" = "$1" ] || fail "lib.sh $3 of '$(echo "$2" | tr '\n' ' ')': '$got', expected '$1'"
+}
+lib_check 2 '3\n1\n2\n' median                 # odd count: the middle value
+lib_check 2.5 '4\n1\n3\n2\n' median           # even count: the mean of the two middle ones
+lib_check 1234567.5 '1234568\n1234567\n' median # no rounding to 6 digits
+lib_check 10 '9\n100\n10\n' median             # numbers, not strings, are sorted
+lib_check '' '' median
+lib_check 4 '2\n8\n' geomean
+lib_check 3 '1\n3\n9\n' geomean
+lib_check '12.706 2.042 1.96' '' 'awk "$stats_awk"'"'BEGIN { print t975(1), t975(30), t975(31) }'"
+# The 95% interval of the geometric mean of 1 and 4: 2 exp(-+12.706 ln(4) / 2).
+lib_check '2.0000 0.0003 13363' '' 'awk "$stats_awk"'"'BEGIN { a[1] = 1; a[2] = 4; g = log_interval(a, 2)
+    printf \"%.4f %.4f %.0f\", g, ci_lo, ci_hi }'"
+lib_check '5 5 5' '' 'awk "$stats_awk"'"'BEGIN { a[1] = 5; g = log_interval(a, 1); print g, ci_lo, ci_hi }'"
+lib_check '0 3' '' 'timed true; s1=$timed_status; timed sh -c "exit 3" || echo "$s1 $timed_status"'
+lib_check ok '' 'timed sleep 0.2; [ "$timed_us" -ge 200000 ] && [ "$timed_us" -lt 5000000 ] && echo ok'
+lib_check 'x: round 1 of 2|1 2' '' 'prog=x; r() { printf "%s " "$1"; }; interleave 2 r 2>&1 >/dev/null | head -1 | tr "\n" "|"; interleave 2 r 2>/dev/null | sed "s/ \$//"'
+
 for b in sha256 sort strings; do
     if [ ! -f "$BENCH_DIR/$b.wasm" ]; then
         echo "SKIP: no $BENCH_DIR/$b.wasm (the wasm32-wasi benchmarks are not built)" >&2

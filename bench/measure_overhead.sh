@@ -5,7 +5,7 @@
 # build), the configurations one after the other for each program, RUNS
 # rounds; prints median wall times, ratios and stored bytes per sample.
 #
-#   sh collect/measure_overhead.sh BUILD_DIR [RUNS [STORE_BUILD_DIR]]
+#   sh bench/measure_overhead.sh BUILD_DIR [RUNS [STORE_BUILD_DIR]]
 #
 # (default 5 rounds).  Each ratio is the median over the rounds of the
 # ratio within a round.  The columns separate the costs:
@@ -38,14 +38,20 @@
 # A measurement, not a test: it asserts nothing.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
+case ${1:-} in -h | --help) usage_text; exit 0 ;; esac
+case $# in 1 | 2 | 3) ;; *) usage_error "usage: sh bench/measure_overhead.sh BUILD_DIR [RUNS [STORE_BUILD_DIR]]" ;; esac
 build=$1
 runs=${2:-5}
 store_build=${3:-}
 hz=${HZ:-10000}
+check_positive RUNS "$runs"
+need_built "$build/interp/pulley-run" "$build/collect/pulley-collect"
+need_commands sqlite3
 if [ -n "$store_build" ] &&
   ! "$store_build/interp/pulley-run" -V 2>/dev/null | grep -Eq '[(, ]profile[,)]'; then
-  echo "measure_overhead.sh: $store_build/interp/pulley-run is not a PULLEY_PROFILE build" >&2
-  exit 2
+  usage_error "$store_build/interp/pulley-run is not a PULLEY_PROFILE build"
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -64,74 +70,66 @@ $(basename "$wasm") _start -" ;;
   esac
 done
 
-now_ns() { date +%s%N; }
-# time LABEL PROG COMMAND...: append "PROG LABEL microseconds" to the times.
+# time_it LABEL PROGRAM COMMAND...: append "PROGRAM LABEL microseconds" to the times.
 time_it() {
-  label=$1 prog=$2
+  ti_label=$1 ti_program=$2
   shift 2
-  t0=$(now_ns)
-  "$@" >/dev/null 2>>"$tmp/stderr"
-  t1=$(now_ns)
-  echo "$prog $label $(((t1 - t0) / 1000))" >>"$tmp/times"
+  timed "$@" >/dev/null 2>>"$tmp/stderr" || die "$ti_label run of $ti_program failed: $(tail -n 3 "$tmp/stderr")"
+  echo "$ti_program $ti_label $timed_us" >>"$tmp/times"
 }
-echo "profiled at $hz Hz; load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-i=0
-while [ "$i" -lt "$runs" ]; do
-  i=$((i + 1))
-  echo "$workloads" | while read -r prog fn args; do
-    case $prog in
-      *.wasm) path=$build/bench/$prog invoke="" args="" ;;
+# shellcheck disable=SC2086 # $invoke and $args are words
+round() {
+  echo "$workloads" | while read -r program fn args; do
+    case $program in
+      *.wasm) path=$build/bench/$program invoke="" args="" ;;
       "(empty-wasm)") path=$build/bench/wasm_probe.wasm invoke="" args="" ;;
       "(fib-1)") path=$top/tests/programs/fib.pasm invoke="--invoke=$fn" ;;
-      *) path=$top/tests/programs/$prog invoke="--invoke=$fn" ;;
+      *) path=$top/tests/programs/$program invoke="--invoke=$fn" ;;
     esac
-    time_it plain "$prog" "$build/interp/pulley-run" $invoke "$path" $args
+    time_it plain "$program" "$build/interp/pulley-run" $invoke "$path" $args
     if [ -n "$store_build" ]; then
-      time_it store "$prog" "$store_build/interp/pulley-run" $invoke "$path" $args
+      time_it store "$program" "$store_build/interp/pulley-run" $invoke "$path" $args
     fi
     # A new database for every run: opening one checks its integrity,
     # which takes time in proportion to its size, so appending every run
     # to one database would make each run slower than the one before.
     rm -f "$tmp/run.db"
-    time_it idle "$prog" "$build/collect/pulley-collect" -f 1 -o "$tmp/run.db" --label "$prog" \
+    time_it idle "$program" "$build/collect/pulley-collect" -f 1 -o "$tmp/run.db" --label "$program" \
       $invoke -- "$path" $args
     rm -f "$tmp/run.db"
-    time_it profiled "$prog" "$build/collect/pulley-collect" -f "$hz" -o "$tmp/run.db" \
-      --label "$prog" $invoke -- "$path" $args
+    time_it profiled "$program" "$build/collect/pulley-collect" -f "$hz" -o "$tmp/run.db" \
+      --label "$program" $invoke -- "$path" $args
     sqlite3 -separator ' ' "$tmp/run.db" "SELECT label, bytes_stored, samples_written,
       samples_taken, samples_dropped, ticks_missed, sampled_ns FROM runs" >>"$tmp/runs"
   done
-done
+}
+echo "profiled at $hz Hz; load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+interleave "$runs" round
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-awk -v store="${store_build:+1}" '
+awk -v store="${store_build:+1}" "$stats_awk"'
   { t[$1, $2, ++n[$1, $2]] = $3; if (!($1 in seen)) { seen[$1] = 1; order[++np] = $1 } }
-  function med(a, k,   i, j, x) {
-    if (!k) return 0
-    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
-    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-  }
   # The median time of program p under configuration m, in seconds.
-  function median(p, m,   i, a) {
+  function time_of(p, m,   i, a) {
     for (i = 1; i <= n[p, m]; i++) a[i] = t[p, m, i]
-    return med(a, n[p, m]) / 1e6
+    return median(a, n[p, m]) / 1e6 # 0 when never timed
   }
   # The median over the rounds of (time under m) / (time under base): each
   # round runs the configurations one after the other, so a ratio within a
   # round is less disturbed by the machine getting busier or quieter.
   function ratio(p, m, base, minus,   i, a) {
     for (i = 1; i <= n[p, m]; i++) a[i] = (t[p, m, i] - minus) / t[p, base, i]
-    return med(a, n[p, m])
+    return median(a, n[p, m]) + 0
   }
   function trivial(p) { return p ~ /^\(/ }
   function kind(p) { return p ~ /wasm/ ? "wasm" : "pasm" }
   END {
-    fixed["wasm"] = median("(empty-wasm)", "profiled") - median("(empty-wasm)", "plain")
-    fixed["pasm"] = median("(fib-1)", "profiled") - median("(fib-1)", "plain")
+    fixed["wasm"] = time_of("(empty-wasm)", "profiled") - time_of("(empty-wasm)", "plain")
+    fixed["pasm"] = time_of("(fib-1)", "profiled") - time_of("(fib-1)", "plain")
     printf "%-13s %9s %7s %7s %9s %7s %8s\n", "program", "plain s", store ? "store" : "", "idle",
       "prof s", "ratio", "sampler"
     for (q = 1; q <= np; q++) {
       p = order[q]
-      a = median(p, "plain"); b = median(p, "profiled")
+      a = time_of(p, "plain"); b = time_of(p, "profiled")
       s = store ? ratio(p, "store", "plain") : 0
       d = ratio(p, "idle", "plain"); r = ratio(p, "profiled", "plain"); w = ratio(p, "profiled", "idle")
       printf "%-13s %9.3f %7s %7.3f %9.3f %7.3f %8.3f\n", p, a, store ? sprintf("%.3f", s) : "",

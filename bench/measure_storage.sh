@@ -11,20 +11,22 @@
 # it); the entropy of the tick deltas; and the share of sampler deadlines
 # missed (on a busy machine ticks vary and cost more).
 #
-#   sh collect/measure_storage.sh BUILD_DIR [DB...]
+#   sh bench/measure_storage.sh BUILD_DIR [DB...]
 #
-# Needs BUILD_DIR/collect/pulley-collect and BUILD_DIR/collect/measure_storage
+# Needs BUILD_DIR/collect/pulley-collect and BUILD_DIR/bench/measure_storage
 # (cmake --build BUILD_DIR --target pulley-collect measure_storage bench_wasm).
 # A measurement, not a test: it asserts nothing.
 set -eu
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 case ${1:-} in
-  -h|--help) sed -n '2,/^# A measurement/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-  '') echo "usage: sh $0 BUILD_DIR [DB...]" >&2; exit 2 ;;
+  -h|--help) usage_text; exit 0 ;;
+  '') usage_error "usage: sh bench/measure_storage.sh BUILD_DIR [DB...]" ;;
 esac
 build=$1
 shift
-measure=$build/collect/measure_storage
-[ -x "$measure" ] || { echo "$0: $measure is not built" >&2; exit 1; }
+measure=$build/bench/measure_storage
+need_built "$measure"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 if [ $# -eq 0 ]; then
@@ -37,7 +39,7 @@ if [ $# -eq 0 ]; then
       >/dev/null 2>"$tmp/$name.err" || { cat "$tmp/$name.err" >&2; exit 1; }
     set -- "$@" "$tmp/$name.db"
   done
-  [ $# -gt 0 ] || { echo "$0: no benchmark in $build/bench (is clang for wasm32-wasi there?)" >&2; exit 1; }
+  [ $# -gt 0 ] || die "no benchmark in $build/bench (is clang for wasm32-wasi there?)"
 fi
 "$measure" "$@" | awk '
   NR == 1 { print; next }
