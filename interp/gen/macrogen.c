@@ -197,14 +197,14 @@ static void describe(const fu_macro *m, macro_row *row)
         die("%s: macro op %s is longer than 255 bytes", set_path, m->name);
 }
 
-static const char *const flag_words[] = {"BRANCH", "TERM", "TRAPS", "CALL", "RETURN", "MACRO"};
-
 static void print_flags(FILE *out, unsigned flags)
 {
     int n = 0;
-    for (unsigned b = 0; b < sizeof flag_words / sizeof *flag_words; b++)
-        if (flags >> b & 1)
-            fprintf(out, "%s%s", n++ ? "|" : "", flag_words[b]);
+#define PRINT_FLAG(word, bit)                                                  \
+    if (flags & PVM_FLAG_##word)                                               \
+        fprintf(out, "%s%s", n++ ? "|" : "", #word);
+    PVM_FLAG_WORDS(PRINT_FLAG)
+#undef PRINT_FLAG
 }
 
 /* "xadd32 a, b, c; bcheck32 a, imm0": the parts with the macro's operand names. */
