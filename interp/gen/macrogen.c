@@ -324,10 +324,10 @@ static const struct {
 typedef struct part_env {
     const macro_row *row;
     unsigned k;                /* the part's index */
-    char reg[4][8];            /* what A, B, C, D become: "x3", "f0" */
-    char imm[8];               /* what IMM_* becomes: "imm1" ("": none) */
+    char reg[4][16];           /* what A, B, C, D become: "x3", "f0" */
+    char imm[16];              /* what IMM_* becomes: "imm1" ("": none) */
     const char *imm_type;      /* and its type */
-    char label[FU_MAX_NAME + 16]; /* where a NEXT() before the end goes */
+    char label[FU_MAX_NAME + 32]; /* where a NEXT() before the end goes */
     int goto_used;
 } part_env;
 
