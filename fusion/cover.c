@@ -11,22 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-int fu_pattern_of(const fu_macro *m, fu_opcode_fn opcode, void *ctx, fu_pattern *out,
-                  char *err, size_t cap)
+int fu_pattern_of_parts(const fu_insn *parts, unsigned n, fu_pattern *out)
 {
     memset(out, 0, sizeof *out);
-    int first[FU_MAX_REGS]; /* position of each macro register's first operand */
-    for (unsigned r = 0; r < FU_MAX_REGS; r++)
+    if (n > FU_MAX_PARTS)
+        return -1;
+    int first[256]; /* position of each register's first operand */
+    for (unsigned r = 0; r < 256; r++)
         first[r] = -1;
-    out->n = (uint8_t)m->nparts;
-    for (unsigned k = 0; k < m->nparts; k++) {
-        const fu_part *pt = &m->part[k];
-        int op = opcode(ctx, pt->op);
-        if (op < 0 || op > UINT16_MAX) {
-            snprintf(err, cap, "macro op %s: part %u, %s, is not an opcode", m->name, k + 1, pt->op);
+    out->n = (uint8_t)n;
+    for (unsigned k = 0; k < n; k++) {
+        const fu_insn *pt = &parts[k];
+        if (pt->nregs > FU_MAX_REGS) {
+            memset(out, 0, sizeof *out);
             return -1;
         }
-        out->op[k] = (uint16_t)op;
+        out->op[k] = pt->op;
         for (unsigned j = 0; j < pt->nregs; j++) {
             int pos = (int)(k * FU_MAX_REGS + j);
             if (first[pt->reg[j]] < 0) {
@@ -39,6 +39,29 @@ int fu_pattern_of(const fu_macro *m, fu_opcode_fn opcode, void *ctx, fu_pattern 
         }
     }
     return 0;
+}
+
+int fu_pattern_of(const fu_macro *m, fu_opcode_fn opcode, void *ctx, fu_pattern *out,
+                  char *err, size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    fu_insn parts[FU_MAX_PARTS];
+    if (m->nparts > FU_MAX_PARTS) {
+        snprintf(err, cap, "macro op %s has more than %d parts", m->name, FU_MAX_PARTS);
+        return -1;
+    }
+    for (unsigned k = 0; k < m->nparts; k++) {
+        const fu_part *pt = &m->part[k];
+        int op = opcode(ctx, pt->op);
+        if (op < 0 || op > UINT16_MAX) {
+            snprintf(err, cap, "macro op %s: part %u, %s, is not an opcode", m->name, k + 1, pt->op);
+            return -1;
+        }
+        parts[k].op = (uint16_t)op;
+        parts[k].nregs = pt->nregs;
+        memcpy(parts[k].reg, pt->reg, sizeof parts[k].reg);
+    }
+    return fu_pattern_of_parts(parts, m->nparts, out);
 }
 
 int fu_index_build(fu_index *ix, const fu_pattern *set, size_t nset)

@@ -37,6 +37,15 @@ typedef struct fu_pattern {
     uint8_t eq[FU_MAX_PARTS * FU_MAX_REGS][2];
 } fu_pattern;
 
+/* The pattern of a macro op whose parts[0 .. n) are given by number:
+ * parts[k].op is part k's opcode and parts[k].reg[0 .. nregs) the macro
+ * register each of its register operands is (operands naming the same
+ * one must hold the same register).  For a caller that has the parts as
+ * numbers already, as the VM's fusion pass has them in its opcode rows.
+ * Returns 0, or -1 when n is over FU_MAX_PARTS or a part's nregs over
+ * FU_MAX_REGS. */
+int fu_pattern_of_parts(const fu_insn *parts, unsigned n, fu_pattern *out);
+
 /* The pattern of macro m, its mnemonics numbered by `opcode` (the caller's
  * number of a mnemonic, or -1 if it has none).  Returns 0, or -1 with err
  * naming the unknown mnemonic. */

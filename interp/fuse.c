@@ -22,44 +22,29 @@ static size_t npatterns;
 static fu_index pattern_index; /* by last part; none (start NULL: out of memory): try all */
 static pthread_once_t patterns_once = PTHREAD_ONCE_INIT;
 
-static int opcode_by_name(void *ctx, const char *name)
-{
-    (void)ctx;
-    return pvm_op_by_name(name, strlen(name));
-}
-
-/* The compiled-in row of macro op `op` as the .macros file said it. */
-static void macro_of_row(unsigned op, fu_macro *m)
+/* The pattern of macro op `op`, from its parts as its row numbers them. */
+static int pattern_of_row(unsigned op, fu_pattern *out)
 {
     const pvm_macro_info *info = pvm_ops[op].macro;
-    memset(m, 0, sizeof *m);
-    snprintf(m->name, sizeof m->name, "%s", pvm_ops[op].name);
-    m->nparts = info->nparts;
-    const pvm_format_info *fmt = &pvm_formats[pvm_ops[op].format];
-    m->nregs = fmt->nregs;
-    for (unsigned r = 0; r < fmt->nregs; r++)
-        m->cls[r] = fmt->reg[r] == PVM_REG_X ? 'x' : 'f';
+    fu_insn parts[FU_MAX_PARTS];
+    if (info->nparts > FU_MAX_PARTS)
+        return -1;
     for (unsigned k = 0; k < info->nparts; k++) {
         const pvm_format_info *pf = &pvm_formats[pvm_ops[info->part[k].op].format];
-        fu_part *pt = &m->part[k];
-        snprintf(pt->op, sizeof pt->op, "%s", pvm_ops[info->part[k].op].name);
-        pt->nregs = pf->nregs;
-        memcpy(pt->reg, info->part[k].reg, pf->nregs);
-        pt->nimms = pf->nimms;
+        if (pf->nregs > FU_MAX_REGS)
+            return -1;
+        parts[k].op = info->part[k].op;
+        parts[k].nregs = pf->nregs;
+        memcpy(parts[k].reg, info->part[k].reg, pf->nregs);
     }
+    return fu_pattern_of_parts(parts, info->nparts, out);
 }
 
 static void make_patterns(void)
 {
-    for (unsigned op = 0; op < PVM_OP_END; op++) {
-        if (!pvm_ops[op].name || !pvm_ops[op].macro)
-            continue;
-        fu_macro m;
-        char err[256];
-        macro_of_row(op, &m);
-        if (fu_pattern_of(&m, opcode_by_name, NULL, &patterns[npatterns], err, sizeof err) == 0)
+    for (unsigned op = 0; op < PVM_OP_END; op++)
+        if (pvm_ops[op].name && pvm_ops[op].macro && pattern_of_row(op, &patterns[npatterns]) == 0)
             pattern_op[npatterns++] = (uint16_t)op;
-    }
     (void)fu_index_build(&pattern_index, patterns, npatterns); /* all zero if it fails */
 }
 
@@ -282,18 +267,14 @@ static int encode_item(const work *w, uint32_t i, pvm_buf *out)
 
 /* ---- the module -------------------------------------------------------- */
 
-int pvm_fuse_module(pvm_module *m, pvm_fuse_stats *stats, pvm_error *err)
+/* Fuse every function of m into code: where each now starts in it and
+ * its size into offsets[] and sizes[], the counts into st.  Returns 0, or
+ * -1 (out of memory). */
+static int fuse_functions(const pvm_module *m, pvm_buf *code, uint32_t *offsets,
+                          uint32_t *sizes, pvm_fuse_stats *st)
 {
-    pvm_fuse_stats st = {0};
-    if (stats)
-        *stats = st;
-    if (!pvm_fuse_has_macros())
-        return 0;
     work w = {0};
-    pvm_buf code = {0};
-    uint32_t *offsets = malloc((m->nfuncs + 1) * sizeof *offsets);
-    uint32_t *sizes = malloc((m->nfuncs + 1) * sizeof *sizes);
-    int rc = offsets && sizes ? 0 : -1;
+    int rc = 0;
     for (uint32_t fi = 0; rc == 0 && fi < m->nfuncs; fi++) {
         const pvm_function *f = &m->funcs[fi];
         if ((rc = decode_function(m, f, &w)) != 0)
@@ -303,45 +284,37 @@ int pvm_fuse_module(pvm_module *m, pvm_fuse_stats *stats, pvm_error *err)
         for (uint32_t i = 0; i < w.n; i += w.s[i].nparts) {
             w.s[i].new_at = at;
             at += item_size(&w, i);
-            st.macros += w.s[i].nparts > 1;
-            st.insns_after++;
+            st->macros += w.s[i].nparts > 1;
+            st->insns_after++;
         }
-        st.insns_before += w.n;
-        offsets[fi] = (uint32_t)code.len;
+        st->insns_before += w.n;
+        offsets[fi] = (uint32_t)code->len;
         for (uint32_t i = 0; rc == 0 && i < w.n; i += w.s[i].nparts)
-            rc = encode_item(&w, i, &code);
-        sizes[fi] = (uint32_t)code.len - offsets[fi];
+            rc = encode_item(&w, i, code);
+        sizes[fi] = (uint32_t)code->len - offsets[fi];
         if (rc == 0 && sizes[fi] != at)
             rc = -1;
-    }
-    uint8_t *blob = NULL;
-    if (rc == 0 && !code.failed && (blob = malloc(code.len + PVM_CODE_PADDING))) {
-        if (code.len)
-            memcpy(blob, code.data, code.len);
-        memset(blob + code.len, 0, PVM_CODE_PADDING);
-    } else {
-        rc = -1;
     }
     free(w.s);
     free(w.keys);
     free(w.scratch);
     free(w.choice);
-    if (rc != 0) {
-        free(blob);
-        free(offsets);
-        free(sizes);
-        pvm_buf_free(&code);
-        return pvm_errorf(err, "fusing the module: out of memory");
-    }
-    /* Swap the code in; verify it (and put the old code back if - a bug -
-     * it does not verify). */
+    return rc;
+}
+
+/* Swap the fused code in (blob: len bytes and the padding, which m takes;
+ * the functions at offsets[] with sizes[]) and verify it; if - a bug - it
+ * does not verify, put the old code back.  Returns 0, or -1 with err (m
+ * unchanged then). */
+static int install_code(pvm_module *m, uint8_t *blob, size_t len, const uint32_t *offsets,
+                        const uint32_t *sizes, pvm_error *err)
+{
     uint8_t *old_code = m->code;
     size_t old_size = m->code_size, old_cap = m->code_cap;
     uint32_t *old_off = malloc((m->nfuncs + 1) * sizeof *old_off);
     uint32_t *old_sz = malloc((m->nfuncs + 1) * sizeof *old_sz);
     if (!old_off || !old_sz) {
-        free(old_off), free(old_sz), free(blob), free(offsets), free(sizes);
-        pvm_buf_free(&code);
+        free(old_off), free(old_sz), free(blob);
         return pvm_errorf(err, "fusing the module: out of memory");
     }
     for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
@@ -349,13 +322,8 @@ int pvm_fuse_module(pvm_module *m, pvm_fuse_stats *stats, pvm_error *err)
         m->funcs[fi].offset = offsets[fi], m->funcs[fi].size = sizes[fi];
     }
     m->code = blob;
-    m->code_size = code.len;
-    m->code_cap = code.len + PVM_CODE_PADDING;
-    st.bytes_before = old_size;
-    st.bytes_after = code.len;
-    pvm_buf_free(&code);
-    free(offsets);
-    free(sizes);
+    m->code_size = len;
+    m->code_cap = len + PVM_CODE_PADDING;
     pvm_error verr;
     if (pvm_verify_module(m, &verr) != 0) {
         free(m->code);
@@ -369,7 +337,39 @@ int pvm_fuse_module(pvm_module *m, pvm_fuse_stats *stats, pvm_error *err)
     }
     free(old_code);
     free(old_off), free(old_sz);
+    return 0;
+}
+
+int pvm_fuse_module(pvm_module *m, pvm_fuse_stats *stats, pvm_error *err)
+{
+    pvm_fuse_stats st = {0};
     if (stats)
         *stats = st;
-    return 0;
+    if (!pvm_fuse_has_macros())
+        return 0;
+    pvm_buf code = {0};
+    uint32_t *offsets = malloc((m->nfuncs + 1) * sizeof *offsets);
+    uint32_t *sizes = malloc((m->nfuncs + 1) * sizeof *sizes);
+    int rc = offsets && sizes ? fuse_functions(m, &code, offsets, sizes, &st) : -1;
+    uint8_t *blob = NULL;
+    if (rc == 0 && !code.failed && (blob = malloc(code.len + PVM_CODE_PADDING))) {
+        if (code.len)
+            memcpy(blob, code.data, code.len);
+        memset(blob + code.len, 0, PVM_CODE_PADDING);
+    } else {
+        rc = -1;
+    }
+    st.bytes_before = m->code_size;
+    st.bytes_after = code.len;
+    size_t len = code.len;
+    pvm_buf_free(&code);
+    if (rc == 0)
+        rc = install_code(m, blob, len, offsets, sizes, err);
+    else
+        rc = pvm_errorf(err, "fusing the module: out of memory");
+    free(offsets);
+    free(sizes);
+    if (rc == 0 && stats)
+        *stats = st;
+    return rc;
 }

@@ -34,13 +34,13 @@ const pvm_format_info pvm_formats[PVM_FMT_COUNT] = {
 #define MEXT MOP
 #include "opcodes.def"
 
-/* The flag words of the table's flags column. */
-#define BRANCH PVM_FLAG_BRANCH
-#define TERM PVM_FLAG_TERM
-#define TRAPS PVM_FLAG_TRAPS
-#define CALL PVM_FLAG_CALL
-#define RETURN PVM_FLAG_RETURN
-#define MACRO PVM_FLAG_MACRO
+/* The flag words of the table's flags column, as constants of this file
+ * alone (isa.h lists them). */
+enum {
+#define FLAG_WORD(word, bit) word = PVM_FLAG_##word,
+    PVM_FLAG_WORDS(FLAG_WORD)
+#undef FLAG_WORD
+};
 
 const pvm_op_info pvm_ops[PVM_OP_END] = {
 #define OP(name, format, flags, semantics)                                     \
@@ -53,13 +53,6 @@ const pvm_op_info pvm_ops[PVM_OP_END] = {
 #define MEXT MOP
 #include "opcodes.def"
 };
-
-#undef BRANCH
-#undef TERM
-#undef TRAPS
-#undef CALL
-#undef RETURN
-#undef MACRO
 
 const pvm_op_info *pvm_op_lookup(unsigned op)
 {

@@ -162,14 +162,21 @@ typedef enum pvm_op {
 _Static_assert(PVM_OP_PRIMARY_END < PVM_ESCAPE_BYTE,
                "primary opcodes must leave the escape byte free");
 
-/* Flags column. */
+/* T(WORD, bit): the words of the table's flags column ("BRANCH|TERM"),
+ * each PVM_FLAG_WORD = 1u << bit; the one list isa.c reads the column
+ * with and interp/gen writes it with. */
+#define PVM_FLAG_WORDS(T)                                                      \
+    T(BRANCH, 0) /* has branch targets */                                      \
+    T(TERM, 1)   /* never falls through to the next insn */                    \
+    T(TRAPS, 2)  /* may trap */                                                \
+    T(CALL, 3)   /* calls a function */                                        \
+    T(RETURN, 4) /* returns: the caller reads its results */                   \
+    T(MACRO, 5)  /* a macro op (pvm_op_info.macro) */
+
 enum {
-    PVM_FLAG_BRANCH = 1u << 0, /* has branch targets */
-    PVM_FLAG_TERM = 1u << 1,   /* never falls through to the next insn */
-    PVM_FLAG_TRAPS = 1u << 2,  /* may trap */
-    PVM_FLAG_CALL = 1u << 3,   /* calls a function */
-    PVM_FLAG_RETURN = 1u << 4, /* returns: the caller reads its results */
-    PVM_FLAG_MACRO = 1u << 5,  /* a macro op (pvm_op_info.macro) */
+#define PVM_FLAG_ENUM(word, bit) PVM_FLAG_##word = 1u << (bit),
+    PVM_FLAG_WORDS(PVM_FLAG_ENUM)
+#undef PVM_FLAG_ENUM
 };
 
 /* Per-opcode compile-time constants for the interpreter:

@@ -38,6 +38,7 @@
  *   SET_F32(r, v)    f[r] = f32 v, upper half zero;  SET_F64(r, v)
  *   IMM_S8 IMM_U8 IMM_S16 IMM_S32 IMM_U32 IMM_I64   the immediate
  *   ADDR(r)          x[r] + s32 offset immediate, wrapping mod 2^64
+ *   ADDR_AT(r, off)  x[r] + s32 off (a macro op's part: its own offset)
  *   DATA(p, a, n)    p = host address of data-space bytes a .. a+n-1 (all
  *                    in the heap or all in the stack), or trap HEAP_OOB
  *                    (past the heap) or MEMORY_FAULT
@@ -78,8 +79,8 @@
 #define B BASE_REG_B_
 #define C BASE_REG_C_
 #define D BASE_REG_D_
-/* Register k of a macro op (interp/gen: the macro's bodies read them once
- * into locals and map a part's A, B, C, D onto those). */
+/* Register k of a macro op (interp/gen: its handler reads each into a
+ * local once and writes those into its parts' bodies for A, B, C, D). */
 #define MACRO_REG_(k) ((unsigned)pc[OP_REGS_ + (k)])
 
 #if defined(PULLEY_DISPATCH_TAIL)
@@ -117,7 +118,8 @@
 
 /* ---- memory, code, traps ---------------------------------------------- */
 
-#define ADDR(r) (X(r) + (uint64_t)(int64_t)IMM_S32)
+#define ADDR(r) ADDR_AT(r, IMM_S32)
+#define ADDR_AT(r, off) (X(r) + (uint64_t)(int64_t)(off))
 /* The heap first: it is where translated code's data lives.  One compare
  * admits an access of up to 8 bytes that starts at least 8 bytes before the
  * heap's end: heap_fast_end is heap_size - 7, or 0 for a heap of less than
@@ -206,7 +208,7 @@
         pc += OP_LEN_;                                                         \
         DISPATCH();                                                            \
     } while (0)
-#define NEXT() NEXT_INSN_() /* a macro op's part goes on to its next part */
+#define NEXT() NEXT_INSN_() /* a macro op's part but the last: on to the next part */
 #define JUMP(target)                                                           \
     do {                                                                       \
         const uint8_t *const to_ = (target);                                   \

@@ -9,13 +9,19 @@
  *
  *   pulley-macrogen SET.macros interp/vm_ops.h OUT_DIR
  *
- * A part's body runs unchanged but for its operands and its end: the
- * part's register operands A, B, C, D become the macro registers the set
- * names (X(r) and FBITS(r) resolve them per part), its immediate is read
- * at its own offset in the macro instruction, and NEXT() goes on to the
- * next part; the last part's NEXT() dispatches the next instruction, its
- * branches, calls and traps work from the macro instruction's pc.  It is
- * built with the baseline table alone (its own copy of isa.c).
+ * A part's body runs unchanged but for its operands and its end, which
+ * are written into its text here: the part's register operands A, B, C,
+ * D become the locals of the macro registers the set names (x0, f3: read
+ * once each, where the first part that uses it starts), its IMM_* the
+ * local of its own immediate (imm0 ...), ADDR(r) ADDR_AT(r, that
+ * immediate), and a NEXT() goes on to the next part (the body's last
+ * line, NEXT();, is dropped: the part's block ends where the next
+ * begins); the last part's NEXT() dispatches the next instruction, its
+ * branches, calls and traps work from the macro instruction's pc.  No
+ * #line points back into vm_ops.h: the text compiled is not vm_ops.h's
+ * (its operands are written in), so a debugger or a compiler message
+ * would show lines that are not the code; the part's comment names its
+ * op.  It is built with the baseline table alone (its own copy of isa.c).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -197,14 +203,14 @@ static void describe(const fu_macro *m, macro_row *row)
         die("%s: macro op %s is longer than 255 bytes", set_path, m->name);
 }
 
-static const char *const flag_words[] = {"BRANCH", "TERM", "TRAPS", "CALL", "RETURN", "MACRO"};
-
 static void print_flags(FILE *out, unsigned flags)
 {
     int n = 0;
-    for (unsigned b = 0; b < sizeof flag_words / sizeof *flag_words; b++)
-        if (flags >> b & 1)
-            fprintf(out, "%s%s", n++ ? "|" : "", flag_words[b]);
+#define PRINT_FLAG(word, bit)                                                  \
+    if (flags & PVM_FLAG_##word)                                               \
+        fprintf(out, "%s%s", n++ ? "|" : "", #word);
+    PVM_FLAG_WORDS(PRINT_FLAG)
+#undef PRINT_FLAG
 }
 
 /* "xadd32 a, b, c; bcheck32 a, imm0": the parts with the macro's operand names. */
@@ -282,85 +288,301 @@ static void write_rows(FILE *out, const macro_row *rows, size_t n)
     }
 }
 
-static const char *const imm_macros[] = {"IMM_S8", "IMM_U8", "IMM_S16", "IMM_S32", "IMM_U32",
-                                         "IMM_I64"};
-static const char *const imm_casts[] = {"(int8_t)", "(uint8_t)", "(int16_t)", "(int32_t)",
-                                        "(uint32_t)", ""};
-#define NIMM_MACROS (sizeof imm_macros / sizeof *imm_macros)
+/* ---- the handlers ----------------------------------------------------- */
+
+/* The type of the local a macro op's immediate is read into: the one of
+ * the IMM_* word its part's body reads it with. */
+static const char *imm_type(unsigned kind)
+{
+    switch (kind) {
+    case PVM_IMM_S8:
+        return "int8_t";
+    case PVM_IMM_S16:
+        return "int16_t";
+    case PVM_IMM_S32:
+    case PVM_IMM_OFF32:
+    case PVM_IMM_REL32:
+        return "int32_t";
+    case PVM_IMM_TRAP:
+        return "uint8_t";
+    case PVM_IMM_I64:
+    case PVM_IMM_F64:
+        return "uint64_t";
+    default:
+        return "uint32_t"; /* u32, an f32's bits, a count or an index */
+    }
+}
+
+/* The IMM_* words of the bodies and the types they read the immediate as. */
+static const struct {
+    const char *word, *type;
+} imm_words[] = {{"IMM_S8", "int8_t"},   {"IMM_U8", "uint8_t"},   {"IMM_S16", "int16_t"},
+                 {"IMM_S32", "int32_t"}, {"IMM_U32", "uint32_t"}, {"IMM_I64", "uint64_t"}};
+#define NIMM_WORDS (sizeof imm_words / sizeof *imm_words)
+
+/* A part's body as its macro op runs it: the locals its operands are. */
+typedef struct part_env {
+    const macro_row *row;
+    unsigned k;                /* the part's index */
+    char reg[4][16];           /* what A, B, C, D become: "x3", "f0" */
+    char imm[16];              /* what IMM_* becomes: "imm1" ("": none) */
+    const char *imm_type;      /* and its type */
+    char label[FU_MAX_NAME + 32]; /* where a NEXT() before the end goes */
+    int goto_used;
+} part_env;
+
+/* Writes text with four more spaces of indentation on every line. */
+typedef struct writer {
+    FILE *out;
+    int bol; /* at the beginning of a line */
+} writer;
+
+static void put(writer *w, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (w->bol && s[i] != '\n')
+            fputs("    ", w->out);
+        w->bol = s[i] == '\n';
+        fputc(s[i], w->out);
+    }
+}
+
+static void puts_(writer *w, const char *s)
+{
+    put(w, s, strlen(s));
+}
+
+static int is_ident_char(char c, int first)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (!first && c >= '0' && c <= '9');
+}
+
+/* The part's immediate as a value of type `type`. */
+static void put_imm(writer *w, const part_env *e, const char *word, const char *type)
+{
+    const fu_macro *m = e->row->m;
+    if (!e->imm[0])
+        die("macro op %s: part %u, %s: its body reads %s, and the part has no immediate",
+            m->name, e->k + 1, m->part[e->k].op, word);
+    if (strcmp(type, e->imm_type) == 0) {
+        puts_(w, e->imm);
+        return;
+    }
+    char cast[64];
+    snprintf(cast, sizeof cast, "((%s)%s)", type, e->imm);
+    puts_(w, cast);
+}
+
+/* Skip blanks from text[i]; then expect `c` there (the body says `word`). */
+static size_t expect(const part_env *e, const char *text, size_t len, size_t i, char c,
+                     const char *word)
+{
+    while (i < len && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    if (i == len || text[i] != c)
+        die("vm_ops.h: the body of %s: %s without '%c'", e->row->m->part[e->k].op, word, c);
+    return i + 1;
+}
+
+/* Is id one of the op's locals (its registers' and immediates' names)? */
+static int is_local(const fu_macro *m, const char *id, size_t n)
+{
+    char name[16];
+    for (unsigned r = 0; r < m->nregs; r++) {
+        int len = snprintf(name, sizeof name, "%c%u", m->cls[r], r);
+        if ((size_t)len == n && memcmp(name, id, n) == 0)
+            return 1;
+    }
+    for (unsigned i = 0; i < m->nimms; i++) {
+        int len = snprintf(name, sizeof name, "imm%u", i);
+        if ((size_t)len == n && memcmp(name, id, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* One identifier of a body, at text[i .. i + n): written as the part
+ * means it.  Returns where the text goes on. */
+static size_t put_ident(writer *w, part_env *e, const char *text, size_t len, size_t i, size_t n,
+                        unsigned *addr_depth, unsigned *naddr, unsigned *depth)
+{
+    const fu_macro *m = e->row->m;
+    const fu_part *pt = &m->part[e->k];
+    const char *id = text + i;
+    if (n == 1 && id[0] >= 'A' && id[0] <= 'D') {
+        unsigned j = (unsigned)(id[0] - 'A');
+        if (j >= pt->nregs)
+            die("vm_ops.h: the body of %s reads operand %c: the part has %u registers", pt->op,
+                id[0], pt->nregs);
+        puts_(w, e->reg[j]);
+        return i + n;
+    }
+    for (unsigned q = 0; q < NIMM_WORDS; q++)
+        if (strlen(imm_words[q].word) == n && memcmp(id, imm_words[q].word, n) == 0) {
+            put_imm(w, e, imm_words[q].word, imm_words[q].type);
+            return i + n;
+        }
+    if (n == 4 && memcmp(id, "ADDR", 4) == 0) {
+        /* ADDR(r) reads the s32 offset immediate: ADDR_AT(r, the part's). */
+        if (!e->imm[0])
+            die("macro op %s: part %u, %s: its body uses ADDR, and the part has no immediate",
+                m->name, e->k + 1, pt->op);
+        if (*naddr == 8)
+            die("vm_ops.h: the body of %s: ADDR nested too deep", pt->op);
+        addr_depth[(*naddr)++] = ++*depth; /* its ')' closes this depth */
+        puts_(w, "ADDR_AT(");
+        return expect(e, text, len, i + n, '(', "ADDR");
+    }
+    if (n == 4 && memcmp(id, "NEXT", 4) == 0 && e->k + 1 < m->nparts) {
+        /* Before the body's end: on to the next part. */
+        size_t at = expect(e, text, len, expect(e, text, len, i + n, '(', "NEXT"), ')', "NEXT(");
+        puts_(w, "goto ");
+        puts_(w, e->label);
+        e->goto_used = 1;
+        return at;
+    }
+    if ((n == 7 && memcmp(id, "OP_IMM_", 7) == 0) || (n == 8 && memcmp(id, "OP_REGS_", 8) == 0))
+        die("vm_ops.h: the body of %s reads its operands' offsets (%.*s): a macro op's part "
+            "cannot",
+            pt->op, (int)n, id);
+    if (is_local(m, id, n))
+        die("vm_ops.h: the body of %s names %.*s, the name of one of macro op %s's operands",
+            pt->op, (int)n, id, m->name);
+    put(w, id, n);
+    return i + n;
+}
+
+/* Write body text[0 .. len) of part e->k with its operands written in. */
+static void put_body(writer *w, part_env *e, const char *text, size_t len)
+{
+    unsigned depth = 0, addr_depth[8], naddr = 0;
+    for (size_t i = 0; i < len;) {
+        char c = text[i], d = i + 1 < len ? text[i + 1] : '\0';
+        size_t n = 1;
+        if (c == '/' && d == '*') { /* a comment: as it is */
+            const char *end = strstr(text + i + 2, "*/");
+            n = end && (size_t)(end - text) + 2 <= len ? (size_t)(end - text) + 2 - i : len - i;
+        } else if (c == '/' && d == '/') {
+            n = strcspn(text + i, "\n");
+        } else if (c == '"' || c == '\'') {
+            while (i + n < len && text[i + n] != c && text[i + n] != '\n')
+                n += text[i + n] == '\\' && i + n + 1 < len ? 2 : 1;
+            n += i + n < len && text[i + n] == c;
+        } else if ((c >= '0' && c <= '9') || (c == '.' && d >= '0' && d <= '9')) {
+            /* a number (0x1F, 1u: no identifier in it) */
+            while (i + n < len && (is_ident_char(text[i + n], 0) || text[i + n] == '.' ||
+                                   ((text[i + n] == '+' || text[i + n] == '-') &&
+                                    strchr("eEpP", text[i + n - 1]))))
+                n++;
+        } else if (is_ident_char(c, 1)) {
+            while (i + n < len && is_ident_char(text[i + n], 0))
+                n++;
+            i = put_ident(w, e, text, len, i, n, addr_depth, &naddr, &depth);
+            continue;
+        } else if (c == '(') {
+            depth++;
+        } else if (c == ')') {
+            if (naddr && addr_depth[naddr - 1] == depth) {
+                puts_(w, ", ");
+                put_imm(w, e, "ADDR", "int32_t");
+                naddr--;
+            }
+            depth--;
+        }
+        put(w, text + i, n);
+        i += n;
+    }
+    if (naddr)
+        die("vm_ops.h: the body of %s: ADDR( without its ')'", e->row->m->part[e->k].op);
+}
+
+/* The length of body text without its last line when that is NEXT(); at
+ * the body's top level (every body ends so): the part then ends where the
+ * next begins. */
+static size_t without_last_next(const char *text)
+{
+    size_t len = strlen(text);
+    while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+        len--;
+    size_t start = len;
+    while (start && text[start - 1] != '\n')
+        start--;
+    static const char next[] = "    NEXT();";
+    if (len - start == sizeof next - 1 && memcmp(text + start, next, len - start) == 0)
+        return start;
+    return strlen(text);
+}
+
+/* The handler of one macro op. */
+static void write_op(FILE *out, const macro_row *r, const bodies *b)
+{
+    const fu_macro *m = r->m;
+    fprintf(out, "\nOPCODE(%s)\n", m->name);
+    uint32_t declared = 0; /* bit k: macro register k has its local */
+    unsigned imm = 0;
+    for (unsigned k = 0; k < m->nparts; k++) {
+        const fu_part *pt = &m->part[k];
+        const char *text = body_of(b, pt->op);
+        if (!text)
+            die("vm_ops.h has no body for %s", pt->op);
+        if (pt->nregs > 4 || pt->nimms > 1)
+            die("macro op %s: part %s has more operands than a baseline op", m->name, pt->op);
+        part_env e = {.row = r, .k = k};
+        snprintf(e.label, sizeof e.label, "macro_%s_part%u_", m->name, k + 2);
+        /* The operands a part is the first to use, read where it starts:
+         * fewer values live at once than if all were read at the top
+         * (with tail calls, no callee-saved register to push), and a
+         * value a part wrote still reaches the next in a machine
+         * register, its register number being the same local. */
+        int first = 1;
+        for (unsigned j = 0; j < pt->nregs; j++) {
+            unsigned reg = pt->reg[j];
+            snprintf(e.reg[j], sizeof e.reg[j], "%c%u", m->cls[reg], reg);
+            if (declared >> reg & 1)
+                continue;
+            declared |= UINT32_C(1) << reg;
+            fprintf(out, "%s%s = MACRO_REG_(%u)", first ? "    const unsigned " : ", ", e.reg[j],
+                    reg);
+            first = 0;
+        }
+        if (!first)
+            fputs(";\n", out);
+        if (pt->nimms) {
+            snprintf(e.imm, sizeof e.imm, "imm%u", imm);
+            e.imm_type = imm_type(r->imm[imm]);
+            int cast = strcmp(e.imm_type, "uint64_t") != 0;
+            fprintf(out, "    const %s %s = %s%s%sMACRO_IMM_(OP_REGS_ + %u);\n", e.imm_type, e.imm,
+                    cast ? "(" : "", cast ? e.imm_type : "", cast ? ")" : "",
+                    r->pack + r->imm_at[imm]);
+        }
+        fprintf(out, "    /* part %u: %s", k + 1, pt->op);
+        for (unsigned j = 0; j < pt->nregs; j++)
+            fprintf(out, "%s%s", j ? ", " : " ", e.reg[j]);
+        if (pt->nimms)
+            fprintf(out, "%s%s", pt->nregs ? ", " : " ", e.imm);
+        fputs(" */ {\n", out);
+        writer w = {out, 1};
+        int last = k + 1 == m->nparts;
+        put_body(&w, &e, text, last ? strlen(text) : without_last_next(text));
+        fputs("    }\n", out);
+        if (e.goto_used)
+            fprintf(out, "%s:;\n", e.label);
+        imm += pt->nimms;
+    }
+    fputs("END_OPCODE\n", out);
+}
 
 static void write_bodies(FILE *out, const macro_row *rows, size_t n, const bodies *b)
 {
-    static const char letters[] = "ABCD";
-    fputs("\n/* Within these bodies X(r) and FBITS(r) name the macro register that\n"
-          " * the part's operand r (A, B, C or D) is (MACRO_X_A ...: a local read\n"
-          " * where the first part that uses it starts), and IMM_* the part's own\n"
-          " * immediate. */\n"
-          "#undef A\n#undef B\n#undef C\n#undef D\n#undef X\n#undef FBITS\n"
-          "#define X(r) MACRO_X_##r\n#define FBITS(r) MACRO_F_##r\n",
+    fputs("\n/* Each handler reads its operands into locals named as in the .macros\n"
+          " * file (x0, f3: macro registers; imm0 ...: immediates, typed as their\n"
+          " * part reads them), each where the first part that uses it starts, and\n"
+          " * runs its parts' bodies from vm_ops.h in turn with those written in; a\n"
+          " * part but the last goes on to the next at the end of its block. */\n",
           out);
-    for (unsigned i = 0; i < NIMM_MACROS; i++)
-        fprintf(out, "#undef %s\n", imm_macros[i]);
-    for (size_t i = 0; i < n; i++) {
-        const macro_row *r = &rows[i];
-        const fu_macro *m = r->m;
-        fprintf(out, "\n/* ---- %s: ", m->name);
-        print_semantics(out, m);
-        fprintf(out, " */\nOPCODE(%s)\n", m->name);
-        unsigned imm = 0;
-        uint32_t read = 0; /* bit k: macro register k is in its local */
-        for (unsigned k = 0; k < m->nparts; k++) {
-            const fu_part *pt = &m->part[k];
-            const char *text = body_of(b, pt->op);
-            if (!text)
-                die("vm_ops.h has no body for %s", pt->op);
-            if (pt->nregs > 4 || pt->nimms > 1)
-                die("macro op %s: part %s has more operands than a baseline op", m->name, pt->op);
-            /* The operands a part is the first to use, read where it starts:
-             * fewer values live at once than if all were read at the top
-             * (with tail calls, no callee-saved register to push), and a
-             * value a part wrote still reaches the next in a machine
-             * register, its register number being the same local. */
-            for (unsigned j = 0; j < pt->nregs; j++)
-                if (!(read >> pt->reg[j] & 1)) {
-                    read |= UINT32_C(1) << pt->reg[j];
-                    fprintf(out, "    const unsigned macro_reg%u_ = MACRO_REG_(%u);\n",
-                            pt->reg[j], pt->reg[j]);
-                }
-            if (pt->nimms)
-                fprintf(out, "    const uint64_t macro_imm%u_ = MACRO_IMM_(OP_REGS_ + %u);\n",
-                        imm, r->pack + r->imm_at[imm]);
-            for (unsigned j = 0; j < pt->nregs; j++)
-                fprintf(out, "#define MACRO_X_%c X_REG_(macro_reg%u_)\n"
-                             "#define MACRO_F_%c F_REG_(macro_reg%u_)\n",
-                        letters[j], pt->reg[j], letters[j], pt->reg[j]);
-            for (unsigned j = 0; pt->nimms && j < NIMM_MACROS; j++)
-                fprintf(out, "#define %s (%smacro_imm%u_)\n", imm_macros[j], imm_casts[j], imm);
-            int last = k + 1 == m->nparts;
-            fputs("#undef NEXT\n", out);
-            if (last)
-                fputs("#define NEXT() NEXT_INSN_()\n", out);
-            else
-                fprintf(out, "#define NEXT() goto macro_%s_part%u_\n", m->name, k + 2);
-            fprintf(out, "    { /* part %u: %s */\n", k + 1, pt->op);
-            imm += pt->nimms;
-            fputs(text, out);
-            fputs("    }\n", out);
-            if (!last)
-                fprintf(out, "macro_%s_part%u_: __attribute__((unused));\n", m->name, k + 2);
-            for (unsigned j = 0; j < pt->nregs; j++)
-                fprintf(out, "#undef MACRO_X_%c\n#undef MACRO_F_%c\n", letters[j], letters[j]);
-            for (unsigned j = 0; pt->nimms && j < NIMM_MACROS; j++)
-                fprintf(out, "#undef %s\n", imm_macros[j]);
-        }
-        fputs("END_OPCODE\n", out);
-    }
-    fputs("\n/* The vocabulary as vm_dispatch.h defines it. */\n"
-          "#undef X\n#undef FBITS\n#define X(r) X_REG_(r)\n#define FBITS(r) F_REG_(r)\n"
-          "#define A BASE_REG_A_\n#define B BASE_REG_B_\n#define C BASE_REG_C_\n"
-          "#define D BASE_REG_D_\n",
-          out);
-    for (unsigned i = 0; i < NIMM_MACROS; i++)
-        fprintf(out, "#define %s BASE_%s_\n", imm_macros[i], imm_macros[i]);
+    for (size_t i = 0; i < n; i++)
+        write_op(out, &rows[i], b);
 }
 
 static FILE *create(const char *dir, const char *name, char *path, size_t cap)

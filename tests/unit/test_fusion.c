@@ -2,7 +2,8 @@
  * test_fusion.c - the macro-op model both the VM and the analysis use
  * (fusion/): .macros files read as written and refused, naming the line,
  * when they are not one; a macro op's pattern asks for equal registers
- * where its parts share a macro register; the dynamic-programming cover
+ * where its parts share a macro register, the same whether its parts are
+ * given by name or by number; the dynamic-programming cover
  * of a block agrees with brute force (every way of cutting the block into
  * pieces, each a single instruction or a match of a pattern) on many small
  * random blocks, sets and register layouts, and the cover it reports is a
@@ -143,6 +144,36 @@ static void shared_macro_registers_become_equal_registers(void **state)
     fu_set_free(&s);
 }
 
+/* The pattern of parts given by number is the one their .macros text makes. */
+static void a_pattern_from_opcode_numbers_is_the_one_from_names(void **state)
+{
+    (void)state;
+    fu_set s;
+    char err[256];
+    assert_int_equal(fu_set_parse(&s, example, strlen(example), "ex", err, sizeof err), 0);
+    fu_pattern by_name, by_number;
+    assert_int_equal(fu_pattern_of(&s.macros[0], opcode_of, NULL, &by_name, err, sizeof err), 0);
+    const fu_insn parts[2] = {{7, 3, {0, 1, 2}}, {9, 1, {0}}}; /* xlt64_s x0 x1 x2; br_if_not x0 */
+    assert_int_equal(fu_pattern_of_parts(parts, 2, &by_number), 0);
+    assert_true(by_name.n == by_number.n && by_name.neq == by_number.neq);
+    assert_memory_equal(by_name.op, by_number.op, sizeof by_name.op);
+    assert_memory_equal(by_name.eq, by_number.eq, sizeof by_name.eq);
+    /* fmul64 f0 f1 f2; fadd64 f3 f3 f0: two pairs of equal registers */
+    const fu_insn floats[2] = {{3, 3, {0, 1, 2}}, {4, 3, {3, 3, 0}}};
+    assert_int_equal(fu_pattern_of_parts(floats, 2, &by_number), 0);
+    assert_true(by_number.n == 2 && by_number.op[0] == 3 && by_number.op[1] == 4);
+    assert_int_equal(by_number.neq, 2);
+    assert_true(by_number.eq[0][0] == FU_MAX_REGS && by_number.eq[0][1] == FU_MAX_REGS + 1);
+    assert_true(by_number.eq[1][0] == 0 && by_number.eq[1][1] == FU_MAX_REGS + 2);
+    /* too many parts, or a part with too many registers: refused */
+    fu_insn many[FU_MAX_PARTS + 1];
+    memset(many, 0, sizeof many);
+    assert_int_equal(fu_pattern_of_parts(many, FU_MAX_PARTS + 1, &by_number), -1);
+    many[0].nregs = FU_MAX_REGS + 1;
+    assert_int_equal(fu_pattern_of_parts(many, 1, &by_number), -1);
+    fu_set_free(&s);
+}
+
 /* ---- the cover ------------------------------------------------------------ */
 
 /* Is block[0..n) a match of a pattern of the set? */
@@ -248,6 +279,7 @@ int main(void)
         cmocka_unit_test(a_macros_file_reads_as_it_is_written),
         cmocka_unit_test(a_bad_macros_file_is_refused_naming_the_line),
         cmocka_unit_test(shared_macro_registers_become_equal_registers),
+        cmocka_unit_test(a_pattern_from_opcode_numbers_is_the_one_from_names),
         cmocka_unit_test(cover_matches_brute_force),
         cmocka_unit_test(overlapping_occurrences_count_once),
     };
