@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 /* The words of a space-separated list. */
 static unsigned count_words(const char *s)
 {
@@ -206,14 +208,8 @@ const pulleyprof_opcode *isa_rows_find(const isa_rows *r, unsigned id, unsigned 
 
 int pulleyprof_insn_add_target(pulleyprof_insn *insn, uint32_t offset)
 {
-    if (insn->ntargets == insn->targets_cap) {
-        size_t ncap = insn->targets_cap ? 2 * insn->targets_cap : 8;
-        uint32_t *grown = realloc(insn->targets, ncap * sizeof *grown);
-        if (!grown)
-            return -1;
-        insn->targets = grown;
-        insn->targets_cap = ncap;
-    }
+    if (BASE_GROW(insn->targets, insn->targets_cap, insn->ntargets + 1, 8) != 0)
+        return -1;
     insn->targets[insn->ntargets++] = offset;
     return 0;
 }
