@@ -13,6 +13,7 @@
 
 #include "asm_lexer.h"
 #include "base/grow.h"
+#include "base/hash.h"
 #include "insn.h"
 
 /* ---- symbol tables: name -> value, remembering the defining line --------- */
@@ -31,10 +32,7 @@ typedef struct symtab {
 
 static size_t hash_name(const char *s, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-    return (size_t)h;
+    return (size_t)base_fnv1a64_bytes(BASE_FNV1A64_INIT, s, len);
 }
 
 /* The slot holding name, or the empty slot where it belongs. */
