@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "sample_codec.h"
 
 enum { MAX_SIZES = 8 };
@@ -28,16 +29,8 @@ typedef struct stream {
 
 static int append(stream *st, const sample_rec *s, size_t n)
 {
-    if (st->n + n > st->cap) {
-        size_t cap = st->cap ? st->cap : 65536;
-        while (cap < st->n + n)
-            cap *= 2;
-        sample_rec *grown = realloc(st->s, cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        st->s = grown;
-        st->cap = cap;
-    }
+    if (BASE_GROW(st->s, st->cap, st->n + n, 65536) != 0)
+        return -1;
     if (n)
         memcpy(st->s + st->n, s, n * sizeof *s);
     st->n += n;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+#include "base/hash.h"
 #include "stored_text.h"
 
 static int by_id(const void *x, const void *y)
@@ -17,32 +19,25 @@ static int by_id(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
 static uint64_t fnv_str(uint64_t h, const char *s)
 {
-    return fnv(h, s ? s : "", strlen(s ? s : "") + 1);
+    return base_fnv1a64_bytes(h, s ? s : "", strlen(s ? s : "") + 1); /* with its NUL */
 }
 
 /* A hash of the rows, in id order, for an ISA that gives none. */
 static uint64_t hash_rows(const isa_rows *r)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = BASE_FNV1A64_INIT;
     for (size_t i = 0; i < r->n; i++) {
         const pulleyprof_opcode *o = r->by_id[i];
         unsigned nums[4] = {o->id, o->length, o->flags, o->nparts};
-        h = fnv(h, nums, sizeof nums);
+        h = base_fnv1a64_bytes(h, nums, sizeof nums);
         h = fnv_str(fnv_str(fnv_str(h, o->name), o->operands), o->roles);
         if (o->wide_form)
             h = fnv_str(h, o->wide_form);
         for (unsigned k = 0; o->parts && k < o->nparts; k++)
-            h = fnv_str(fnv_str(fnv(h, &o->parts[k].opcode, sizeof(unsigned)), o->parts[k].regs),
+            h = fnv_str(fnv_str(base_fnv1a64_bytes(h, &o->parts[k].opcode, sizeof(unsigned)),
+                                o->parts[k].regs),
                         o->parts[k].imms);
     }
     return h;
@@ -179,14 +174,8 @@ const pulleyprof_opcode *isa_rows_find(const isa_rows *r, unsigned id, unsigned 
 
 int pulleyprof_insn_add_target(pulleyprof_insn *insn, uint32_t offset)
 {
-    if (insn->ntargets == insn->targets_cap) {
-        size_t ncap = insn->targets_cap ? 2 * insn->targets_cap : 8;
-        uint32_t *grown = realloc(insn->targets, ncap * sizeof *grown);
-        if (!grown)
-            return -1;
-        insn->targets = grown;
-        insn->targets_cap = ncap;
-    }
+    if (BASE_GROW(insn->targets, insn->targets_cap, insn->ntargets + 1, 8) != 0)
+        return -1;
     insn->targets[insn->ntargets++] = offset;
     return 0;
 }

@@ -7,24 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Make room for one more element of `size` bytes in *items. */
-static int reserve(void **items, size_t n, size_t *cap, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    size_t want = *cap ? *cap * 2 : 16;
-    void *grown = realloc(*items, want * size);
-    if (!grown)
-        return -1;
-    *items = grown;
-    *cap = want;
-    return 0;
-}
+#include "base/grow.h"
 
 int registry_add_module(registry *r, const char *name, const void *decode_ctx)
 {
     if (!name || r->nmodules >= INT32_MAX ||
-        reserve((void **)&r->modules, r->nmodules, &r->modules_cap, sizeof *r->modules) != 0)
+        BASE_GROW(r->modules, r->modules_cap, r->nmodules + 1, 16) != 0)
         return -1;
     char *copy = strdup(name);
     if (!copy)
@@ -38,7 +26,7 @@ int registry_add_function(registry *r, int module, uint32_t index, const char *n
 {
     if (module < 0 || (size_t)module >= r->nmodules || !name || (!code && size) ||
         r->nfuncs >= INT32_MAX ||
-        reserve((void **)&r->funcs, r->nfuncs, &r->funcs_cap, sizeof *r->funcs) != 0)
+        BASE_GROW(r->funcs, r->funcs_cap, r->nfuncs + 1, 16) != 0)
         return -1;
     char *name_copy = strdup(name);
     uint8_t *code_copy = malloc(size ? size : 1);
@@ -63,7 +51,7 @@ static int inside(const registry *r, int func, uint32_t offset)
 
 static int append_count(reg_counts *c, reg_count k)
 {
-    if (reserve((void **)&c->items, c->n, &c->cap, sizeof *c->items) != 0)
+    if (BASE_GROW(c->items, c->cap, c->n + 1, 16) != 0)
         return -1;
     c->items[c->n++] = k;
     return 0;

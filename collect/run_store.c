@@ -15,6 +15,8 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "base/grow.h"
+
 #ifndef PULLEY_VERSION
 #error "PULLEY_VERSION is defined by the build"
 #endif
@@ -251,13 +253,8 @@ static int format_operands(operand_text *t, const pulleyprof_insn *insn)
     fmt_write_ints(t->regs, sizeof t->regs, v, insn->nregs);
     fmt_write_ints(t->imms, sizeof t->imms, insn->imms, insn->nimms);
     size_t need = insn->ntargets * 11 + 1;
-    if (need > t->targets_cap) {
-        char *grown = realloc(t->targets, need);
-        if (!grown)
-            return -1;
-        t->targets = grown;
-        t->targets_cap = need;
-    }
+    if (BASE_GROW(t->targets, t->targets_cap, need, 0) != 0)
+        return -1;
     size_t len = 0;
     t->targets[0] = '\0';
     for (size_t i = 0; i < insn->ntargets; i++)

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 #define NS 1000000000ull
 
 uint64_t sampler_now_ns(void)
@@ -140,14 +142,7 @@ int sampler_add_source(sampler *s, sampler_source src)
 {
     int rc = -1;
     pthread_mutex_lock(&s->slots_lock);
-    if (s->nslots == s->slots_cap) {
-        size_t cap = s->slots_cap ? s->slots_cap * 2 : 8;
-        sampler_source *grown = realloc(s->slots, cap * sizeof *grown);
-        if (grown) {
-            s->slots = grown;
-            s->slots_cap = cap;
-        }
-    }
+    (void)BASE_GROW(s->slots, s->slots_cap, s->nslots + 1, 8); /* failed: no room below */
     if (s->nslots < s->slots_cap) {
         if (s->nslots == 0) {
             s->active_since = sampler_now_ns();

@@ -17,14 +17,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PVM_CHECKSUM_START 0xcbf29ce484222325ull
+#include "base/hash.h"
+
+#define PVM_CHECKSUM_START BASE_FNV1A64_INIT
 
 static inline uint64_t pvm_checksum_bytes(uint64_t h, const void *data, size_t n)
 {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
+    return base_fnv1a64_bytes(h, data, n);
 }
 
 static inline uint64_t pvm_checksum_int(uint64_t h, int64_t v)

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 static const struct {
     const char *word;
     ot_imm kind;
@@ -84,15 +86,9 @@ static int check_row_id(const ot_table *t, int64_t id, const char *name, const c
 /* Append d (its name copied); 0, or -1 with err. */
 static int append_row(ot_table *t, ot_opcode d, const char *name, char *err, size_t cap)
 {
-    if (t->n == t->cap) {
-        size_t ncap = t->cap ? 2 * t->cap : 256;
-        ot_opcode *grown = realloc(t->ops, ncap * sizeof *grown);
-        if (!grown) {
-            snprintf(err, cap, "out of memory");
-            return -1;
-        }
-        t->ops = grown;
-        t->cap = ncap;
+    if (BASE_GROW(t->ops, t->cap, t->n + 1, 256) != 0) {
+        snprintf(err, cap, "out of memory");
+        return -1;
     }
     if (!(d.name = strdup(name))) {
         snprintf(err, cap, "out of memory");

@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "base/grow.h"
+
 #define RC_PROB_INIT 32768u
 #define RC_ADAPT_SHIFT 4
 #define RC_TOP (1u << 24)
@@ -46,15 +48,9 @@ static inline void rc_encoder_init(rc_encoder *e)
 
 static inline void rc_put_byte(rc_encoder *e, uint8_t b)
 {
-    if (e->len == e->cap) {
-        size_t cap = e->cap ? e->cap * 2 : 256;
-        uint8_t *grown = e->failed ? NULL : realloc(e->buf, cap);
-        if (!grown) {
-            e->failed = true;
-            return;
-        }
-        e->buf = grown;
-        e->cap = cap;
+    if (e->len == e->cap && (e->failed || BASE_GROW(e->buf, e->cap, e->len + 1, 256) != 0)) {
+        e->failed = true;
+        return;
     }
     e->buf[e->len++] = b;
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 typedef struct parser {
     const char *name;
     unsigned line;
@@ -143,15 +145,9 @@ int fu_set_add(fu_set *s, const fu_macro *m, char *err, size_t cap)
     }
     if (check_macro(s, m, err, cap) != 0)
         return -1;
-    if (s->n == s->cap) {
-        size_t n = s->cap ? 2 * s->cap : 16;
-        fu_macro *g = realloc(s->macros, n * sizeof *g);
-        if (!g) {
-            snprintf(err, cap, "out of memory");
-            return -1;
-        }
-        s->macros = g;
-        s->cap = n;
+    if (BASE_GROW(s->macros, s->cap, s->n + 1, 16) != 0) {
+        snprintf(err, cap, "out of memory");
+        return -1;
     }
     s->macros[s->n++] = *m;
     return 0;
@@ -262,15 +258,10 @@ int fu_set_read(fu_set *out, const char *path, char *err, size_t cap)
     size_t len = 0, room = 0;
     int rc = 0;
     for (;;) {
-        if (len == room) {
-            room = room ? 2 * room : 4096;
-            char *g = room <= (64u << 20) ? realloc(text, room) : NULL;
-            if (!g) {
-                snprintf(err, cap, "%s: %s", path, room > (64u << 20) ? "too large" : "out of memory");
-                rc = -1;
-                break;
-            }
-            text = g;
+        if (len == room && (room >= (64u << 20) || BASE_GROW(text, room, len + 1, 4096) != 0)) {
+            snprintf(err, cap, "%s: %s", path, room >= (64u << 20) ? "too large" : "out of memory");
+            rc = -1;
+            break;
         }
         size_t got = fread(text + len, 1, room - len, f);
         len += got;

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "asm_lexer.h"
+#include "base/grow.h"
+#include "base/hash.h"
 #include "insn.h"
 
 /* ---- symbol tables: name -> value, remembering the defining line --------- */
@@ -30,10 +32,7 @@ typedef struct symtab {
 
 static size_t hash_name(const char *s, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-    return (size_t)h;
+    return (size_t)base_fnv1a64_bytes(BASE_FNV1A64_INIT, s, len);
 }
 
 /* The slot holding name, or the empty slot where it belongs. */
@@ -295,14 +294,8 @@ static int add_ref(assembler *A, fixup_list *l, ref_kind kind, size_t insn, size
     static const char *const what[] = {[REF_LABEL] = "a label",
                                        [REF_FUNC] = "a function name or #N",
                                        [REF_HOST] = "an import name or #N"};
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        fixup *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return out_of_memory(A);
-        l->v = v;
-        l->cap = cap;
-    }
+    if (BASE_GROW(l->v, l->cap, l->n + 1, 16) != 0)
+        return out_of_memory(A);
     fixup *f = &l->v[l->n];
     *f = (fixup){.kind = kind, .func = (uint32_t)(A->funcs.count - 1),
                  .at = (uint32_t)at, .insn = (uint32_t)insn, .line = A->tok.line,
@@ -814,15 +807,9 @@ static int dir_elem(assembler *A, const pasm_token *d)
         } else {
             A->elem_refs.v[A->elem_refs.n - 1].func = seg;
         }
-        if (count == A->elem_cap) {
-            size_t cap = A->elem_cap ? 2 * A->elem_cap : 64;
-            uint32_t *v = cap <= PVM_MAX_TABLE_ENTRIES ? realloc(A->elem_funcs, cap * sizeof *v)
-                                                       : NULL;
-            if (!v)
-                return out_of_memory(A);
-            A->elem_funcs = v;
-            A->elem_cap = cap;
-        }
+        if (count == A->elem_cap && (2 * A->elem_cap > PVM_MAX_TABLE_ENTRIES ||
+                                     BASE_GROW(A->elem_funcs, A->elem_cap, count + 1, 64) != 0))
+            return out_of_memory(A);
         A->elem_funcs[count] = f;
     }
     uint32_t size = A->m->table_decl ? A->m->table_decl[table].size : 0;

@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 
+#include "base/grow.h"
+
 uint8_t *pvm_buf_reserve(pvm_buf *b, size_t n)
 {
     if (b->failed)
@@ -13,17 +15,10 @@ uint8_t *pvm_buf_reserve(pvm_buf *b, size_t n)
         b->failed = true;
         return NULL;
     }
-    if (!b->data || b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->len + n)
-            cap *= 2;
-        uint8_t *data = realloc(b->data, cap);
-        if (!data) {
-            b->failed = true;
-            return NULL;
-        }
-        b->data = data;
-        b->cap = cap;
+    size_t need = b->len + n ? b->len + n : 1; /* data even for nothing */
+    if (BASE_GROW(b->data, b->cap, need, 64) != 0) {
+        b->failed = true;
+        return NULL;
     }
     uint8_t *p = b->data + b->len;
     b->len += n;

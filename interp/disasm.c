@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "asm_lexer.h"
+#include "base/grow.h"
 
 /* ---- text into a buffer ----------------------------------------------------- */
 
@@ -33,15 +34,10 @@ static void sb_printf(strbuf *sb, const char *fmt, ...)
     int n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, ap);
     if (n >= 0 && (size_t)n >= room && sb->grow && !sb->failed) {
         size_t need = sb->len + (size_t)n + 1;
-        size_t cap = 2 * sb->cap > need ? 2 * sb->cap : need;
-        char *grown = realloc(sb->buf, cap);
-        if (grown) {
-            sb->buf = grown;
-            sb->cap = cap;
-            vsnprintf(sb->buf + sb->len, cap - sb->len, fmt, again);
-        } else {
+        if (BASE_GROW(sb->buf, sb->cap, need, 0) == 0)
+            vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, again);
+        else
             sb->failed = true;
-        }
     }
     va_end(again);
     va_end(ap);

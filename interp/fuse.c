@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "cover.h"
 #include "insn.h"
 #include "verify.h"
@@ -79,24 +80,14 @@ static int grow_work(work *w, uint32_t n)
 {
     if (n <= w->cap)
         return 0;
-    uint32_t cap = w->cap ? w->cap : 64;
-    while (cap < n)
-        cap *= 2;
-    slot *s = realloc(w->s, cap * sizeof *s);
-    if (s)
-        w->s = s;
-    fu_insn *k = realloc(w->keys, cap * sizeof *k);
-    if (k)
-        w->keys = k;
-    uint32_t *sc = realloc(w->scratch, (cap + 1) * sizeof *sc);
-    if (sc)
-        w->scratch = sc;
-    int32_t *c = realloc(w->choice, cap * sizeof *c);
-    if (c)
-        w->choice = c;
-    if (!s || !k || !sc || !c)
+    /* Each array grows from a copy of w->cap (scratch: one item more), all
+     * to the same capacity; w->cap follows once all four did. */
+    size_t cap = w->cap, kcap = w->cap, ccap = w->cap, scap = w->cap ? w->cap + (size_t)1 : 0;
+    if (BASE_GROW(w->s, cap, n, 64) != 0 || BASE_GROW(w->keys, kcap, n, 64) != 0 ||
+        BASE_GROW(w->scratch, scap, (size_t)n + 1, 65) != 0 ||
+        BASE_GROW(w->choice, ccap, n, 64) != 0 || cap > UINT32_MAX)
         return -1;
-    w->cap = cap;
+    w->cap = (uint32_t)cap;
     return 0;
 }
 

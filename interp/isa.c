@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/hash.h"
+
 const pvm_format_info pvm_formats[PVM_FMT_COUNT] = {
 #define FORMAT(name, r0, r1, r2, r3, imm)                                      \
     [PVM_FMT_##name] = {#name,                                                 \
@@ -98,19 +100,9 @@ unsigned pvm_macro_count(void)
     return count;
 }
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
 uint64_t pvm_isa_hash(void)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = BASE_FNV1A64_INIT;
     for (unsigned op = 0; op < PVM_OP_END; op++) {
         const pvm_op_info *info = &pvm_ops[op];
         if (!info->name)
@@ -120,18 +112,18 @@ uint64_t pvm_isa_hash(void)
         uint8_t row[8] = {(uint8_t)op,     (uint8_t)(op >> 8),     info->flags, info->length,
                           fmt->nregs,      fmt->nimms,             (uint8_t)wide,
                           (uint8_t)(wide >> 8)};
-        h = fnv1a(h, info->name, strlen(info->name) + 1);
-        h = fnv1a(h, row, sizeof row);
-        h = fnv1a(h, fmt->reg, fmt->nregs);
-        h = fnv1a(h, fmt->role, fmt->nregs);
-        h = fnv1a(h, fmt->imm, fmt->nimms);
+        h = base_fnv1a64_bytes(h, info->name, strlen(info->name) + 1);
+        h = base_fnv1a64_bytes(h, row, sizeof row);
+        h = base_fnv1a64_bytes(h, fmt->reg, fmt->nregs);
+        h = base_fnv1a64_bytes(h, fmt->role, fmt->nregs);
+        h = base_fnv1a64_bytes(h, fmt->imm, fmt->nimms);
         for (unsigned k = 0; info->macro && k < info->macro->nparts; k++) {
             const pvm_macro_part *part = &info->macro->part[k];
             const pvm_format_info *pf = &pvm_formats[pvm_ops[part->op].format];
             uint8_t op_bytes[2] = {(uint8_t)part->op, (uint8_t)(part->op >> 8)};
-            h = fnv1a(h, op_bytes, 2);
-            h = fnv1a(h, part->reg, pf->nregs);
-            h = fnv1a(h, part->imm, pf->nimms);
+            h = base_fnv1a64_bytes(h, op_bytes, 2);
+            h = base_fnv1a64_bytes(h, part->reg, pf->nregs);
+            h = base_fnv1a64_bytes(h, part->imm, pf->nimms);
         }
     }
     return h;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 pvm_module *pvm_module_new(void)
 {
     pvm_module *m = calloc(1, sizeof *m);
@@ -86,16 +88,8 @@ int pvm_module_add_function(pvm_module *m, const char *name, const char *params,
                           PVM_MAX_CODE);
 
     size_t need = m->code_size + size + PVM_CODE_PADDING;
-    if (need > m->code_cap) {
-        size_t cap = m->code_cap ? m->code_cap : 256;
-        while (cap < need)
-            cap *= 2;
-        uint8_t *grown = realloc(m->code, cap);
-        if (!grown)
-            return pvm_errorf(err, "out of memory");
-        m->code = grown;
-        m->code_cap = cap;
-    }
+    if (BASE_GROW(m->code, m->code_cap, need, 256) != 0)
+        return pvm_errorf(err, "out of memory");
     pvm_function *funcs = grow_by_one(m->funcs, m->nfuncs, sizeof *funcs);
     if (!funcs)
         return pvm_errorf(err, "out of memory");

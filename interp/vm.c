@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 /* Give every module type and function its signature id: the index of the
  * first signature, in the order types then functions, with the same params
  * and results.  Sorting makes equal signatures neighbours. */
@@ -287,14 +289,10 @@ uint64_t pvm_vm_add_host_ref(pvm_vm *vm, pvm_host_fn fn, void *ctx, const char *
     if (!pvm_valid_types(params) || !pvm_valid_types(results) ||
         vm->nhost_refs == INT32_MAX)
         return PVM_REF_NULL;
-    if (vm->nhost_refs == vm->host_refs_cap) {
-        uint32_t cap = vm->host_refs_cap ? 2 * vm->host_refs_cap : 8;
-        pvm_host_ref *refs = realloc(vm->host_refs, cap * sizeof *refs);
-        if (!refs)
-            return PVM_REF_NULL;
-        vm->host_refs = refs;
-        vm->host_refs_cap = cap;
-    }
+    size_t cap = vm->host_refs_cap; /* stays below 2^32: nhost_refs < INT32_MAX */
+    if (BASE_GROW(vm->host_refs, cap, (size_t)vm->nhost_refs + 1, 8) != 0)
+        return PVM_REF_NULL;
+    vm->host_refs_cap = (uint32_t)cap;
     pvm_host_ref *h = &vm->host_refs[vm->nhost_refs];
     *h = (pvm_host_ref){fn, ctx, strdup(params), strdup(results), PVM_NO_SIG};
     if (!h->params || !h->results) {

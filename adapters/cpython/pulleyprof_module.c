@@ -48,6 +48,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "base/grow.h"
+
 enum { NOPS = 256, EXTENDED_ARG_OP = 144, UNKNOWN_CAP = 4096 };
 enum jump_kind { JUMP_NONE, JUMP_FORWARD_REL, JUMP_BACKWARD_REL, JUMP_ABSOLUTE };
 
@@ -209,16 +211,8 @@ static int add_range(uintptr_t start, size_t size)
 {
     int rc = 0;
     pthread_mutex_lock(&prof.ranges_lock);
-    if (prof.nranges == prof.ranges_cap) {
-        size_t ncap = prof.ranges_cap ? 2 * prof.ranges_cap : 256;
-        code_range *g = realloc(prof.ranges, ncap * sizeof *g);
-        if (g) {
-            prof.ranges = g;
-            prof.ranges_cap = ncap;
-        } else {
-            rc = -1;
-        }
-    }
+    if (BASE_GROW(prof.ranges, prof.ranges_cap, prof.nranges + 1, 256) != 0)
+        rc = -1;
     if (rc == 0) {
         size_t i = prof.nranges;
         while (i > 0 && prof.ranges[i - 1].start > start)
@@ -277,14 +271,8 @@ static code_entry *entry_of(PyCodeObject *code)
         return known;
     if ((prof.nentries + 1) * 2 > prof.tcap && table_grow() != 0)
         return NULL;
-    if (prof.nentries == prof.cap) {
-        size_t ncap = prof.cap ? 2 * prof.cap : 256;
-        code_entry *g = realloc(prof.entries, ncap * sizeof *g);
-        if (!g)
-            return NULL;
-        prof.entries = g;
-        prof.cap = ncap;
-    }
+    if (BASE_GROW(prof.entries, prof.cap, prof.nentries + 1, 256) != 0)
+        return NULL;
     PyObject *bytes = PyCode_GetCode(code);
     if (!bytes)
         return NULL;

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "cover.h"
 #include "shapes.h"
 
@@ -90,14 +91,8 @@ static int push(index_list *l, uint32_t v)
 {
     if (l->len && l->v[l->len - 1] == v)
         return 0;
-    if (l->len == l->cap) {
-        size_t n = l->cap ? 2 * l->cap : 8;
-        uint32_t *g = realloc(l->v, n * sizeof *g);
-        if (!g)
-            return -1;
-        l->v = g;
-        l->cap = n;
-    }
+    if (BASE_GROW(l->v, l->cap, l->len + 1, 8) != 0)
+        return -1;
     l->v[l->len++] = v;
     return 0;
 }
@@ -112,20 +107,9 @@ static int collect_hot(state *s)
                 const an_block *bl = &run->funcs[f].blocks[b];
                 if (bl->weight <= 0 || bl->n < 2)
                     continue;
-                if (s->nhot == cap) {
-                    cap = cap ? 2 * cap : 256;
-                    hot_block *g = realloc(s->hot, cap * sizeof *g);
-                    if (!g)
-                        return -1;
-                    s->hot = g;
-                }
-                if (nops + bl->n > opcap) {
-                    opcap = 2 * (nops + bl->n);
-                    fu_insn *g = realloc(s->keys, opcap * sizeof *g);
-                    if (!g)
-                        return -1;
-                    s->keys = g;
-                }
+                if (BASE_GROW(s->hot, cap, s->nhot + 1, 256) != 0 ||
+                    BASE_GROW(s->keys, opcap, nops + bl->n, 0) != 0)
+                    return -1;
                 for (uint32_t i = 0; i < bl->n; i++)
                     an_insn_key(&run->funcs[f].insns[bl->first + i], &s->keys[nops + i]);
                 s->hot[s->nhot++] = (hot_block){(uint32_t)nops, bl->n, (uint32_t)r, (uint32_t)f,

@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
+
 static uint64_t hash(const uint16_t *ops, unsigned n)
 {
-    uint64_t h = 1469598103934665603u ^ n;
+    uint64_t h = BASE_FNV1A64_INIT ^ n;
     for (unsigned i = 0; i < n; i++)
-        h = (h ^ ops[i]) * 1099511628211u;
+        h = base_fnv1a64_step(h, ops[i]);
     return h ^ (h >> 29);
 }
 

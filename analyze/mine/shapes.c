@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
+
 #define AN_SIGS 16
 
 typedef struct layouts {
@@ -200,10 +202,9 @@ static void build(const an_profile *p, const an_insn *in, unsigned n, const uint
     }
     s->buildable = ok && s->macro.nparts >= 2;
     if (fu_default_name(&s->macro, s->macro.name, sizeof s->macro.name) != 0) {
-        uint64_t h = 1469598103934665603u; /* a long name: a hash of it */
+        uint64_t h = BASE_FNV1A64_INIT; /* a long name: a hash of it */
         for (unsigned k = 0; k < s->macro.nparts; k++)
-            for (const char *c = s->macro.part[k].op; *c; c++)
-                h = (h ^ (uint8_t)*c) * 1099511628211u;
+            h = base_fnv1a64_str(h, s->macro.part[k].op);
         snprintf(s->macro.name, sizeof s->macro.name, "macro_%016llx", (unsigned long long)h);
     }
     /* The pattern: the n-gram's ops, equal registers where u unifies. */

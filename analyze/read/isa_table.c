@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "legacy_roles.h"
 #include "opcode_decode.h"
 #include "stored_text.h"
@@ -41,14 +42,8 @@ int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const c
                  (long long)id, (long long)flags);
         return -1;
     }
-    if (isa->rows.n == isa->cap) {
-        size_t n = isa->cap ? 2 * isa->cap : 256;
-        an_isa_op *grown = realloc(isa->ops, n * sizeof *grown);
-        if (!grown)
-            goto oom;
-        isa->ops = grown;
-        isa->cap = n;
-    }
+    if (BASE_GROW(isa->ops, isa->cap, isa->rows.n + 1, 256) != 0)
+        goto oom;
     if (reg_bits == 0 ? ot_table_add_declared(&isa->rows, id, name, operands, fmt_count_words(roles),
                                               err, cap)
                       : ot_table_add(&isa->rows, id, name, operands, length, reg_bits, err, cap))

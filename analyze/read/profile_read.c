@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "blocks.h"
 #include "db_open.h"
 #include "isa_table.h"
@@ -46,15 +47,9 @@ typedef struct edge_ctx {
 static void add_edge(void *ctx, uint32_t target)
 {
     edge_ctx *c = ctx;
-    if (c->f->nedges == c->cap) {
-        size_t n = c->cap ? 2 * c->cap : 8;
-        an_edge *e = realloc(c->f->edges, n * sizeof *e);
-        if (!e) {
-            c->failed = 1;
-            return;
-        }
-        c->f->edges = e;
-        c->cap = n;
+    if (BASE_GROW(c->f->edges, c->cap, c->f->nedges + 1, 8) != 0) {
+        c->failed = 1;
+        return;
     }
     c->f->edges[c->f->nedges++] = (an_edge){c->f->ninsns, target};
 }
@@ -62,15 +57,7 @@ static void add_edge(void *ctx, uint32_t target)
 /* Room for one more instruction in f (cap its capacity); 0 or -1. */
 static int grow_insns(an_func *f, size_t *cap, size_t hint)
 {
-    if (f->ninsns < *cap)
-        return 0;
-    size_t n = *cap ? 2 * *cap : hint + 4;
-    an_insn *g = realloc(f->insns, n * sizeof *g);
-    if (!g)
-        return -1;
-    f->insns = g;
-    *cap = n;
-    return 0;
+    return BASE_GROW(f->insns, *cap, f->ninsns + 1, hint + 4);
 }
 
 /* Decode code into f->insns (stopping at undecodable bytes) and split it. */
@@ -181,14 +168,8 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
         rc = sqlite3_bind_int64(st, 1, run->id);
     size_t cap = 0;
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (run->nfuncs == cap) {
-            size_t n = cap ? 2 * cap : 16;
-            an_func *g = realloc(run->funcs, n * sizeof *g);
-            if (!g)
-                break;
-            run->funcs = g;
-            cap = n;
-        }
+        if (BASE_GROW(run->funcs, cap, run->nfuncs + 1, 16) != 0)
+            break;
         an_func *f = &run->funcs[run->nfuncs++];
         memset(f, 0, sizeof *f);
         f->id = sqlite3_column_int64(st, 0);
@@ -250,15 +231,9 @@ static int attach(sqlite3 *db, an_run *run, const char *sql)
         int64_t off = sqlite3_column_int64(st, 1);
         if (!f || off < 0 || off > UINT32_MAX)
             continue;
-        if (n == cap) {
-            size_t c = cap ? 2 * cap : 1024;
-            count_row *g = realloc(rows, c * sizeof *g);
-            if (!g) {
-                rc = SQLITE_NOMEM;
-                break;
-            }
-            rows = g;
-            cap = c;
+        if (BASE_GROW(rows, cap, n + 1, 1024) != 0) {
+            rc = SQLITE_NOMEM;
+            break;
         }
         rows[n++] = (count_row){(uint32_t)(f - run->funcs), (uint32_t)off,
                                 (double)sqlite3_column_int64(st, 2)};

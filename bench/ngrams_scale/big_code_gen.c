@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "bench_util.h"
 #include "insn.h"
 #include "isa.h"
@@ -88,18 +89,11 @@ static unsigned pick(gen *g, const unsigned *w, unsigned n)
 
 static void note_insn(gen *g)
 {
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 256;
-        uint32_t *o = realloc(g->offs, cap * sizeof *o);
-        if (o)
-            g->offs = o;
-        double *f = o ? realloc(g->freqs, cap * sizeof *f) : NULL;
-        if (!f) {
-            fail(g, "out of memory");
-            return;
-        }
-        g->freqs = f;
-        g->cap = cap;
+    size_t offs_cap = g->cap; /* g->cap grows with freqs, once offs did */
+    if (BASE_GROW(g->offs, offs_cap, g->n + 1, 256) != 0 ||
+        BASE_GROW(g->freqs, g->cap, g->n + 1, 256) != 0) {
+        fail(g, "out of memory");
+        return;
     }
     g->offs[g->n] = (uint32_t)g->code.len;
     g->freqs[g->n++] = g->freq;
@@ -125,15 +119,9 @@ static void emit(gen *g, unsigned op, unsigned a, unsigned b, unsigned c, unsign
 
 static uint32_t new_label(gen *g)
 {
-    if (g->nlabels == g->labels_cap) {
-        size_t cap = g->labels_cap ? 2 * g->labels_cap : 64;
-        uint32_t *l = realloc(g->labels, cap * sizeof *l);
-        if (!l) {
-            fail(g, "out of memory");
-            return 0; /* never bound or patched: generation stops */
-        }
-        g->labels = l;
-        g->labels_cap = cap;
+    if (BASE_GROW(g->labels, g->labels_cap, g->nlabels + 1, 64) != 0) {
+        fail(g, "out of memory");
+        return 0; /* never bound or patched: generation stops */
     }
     g->labels[g->nlabels] = UINT32_MAX;
     return (uint32_t)g->nlabels++;
@@ -149,15 +137,9 @@ static void add_fixup(gen *g, uint32_t field, uint32_t insn, uint32_t label)
 {
     if (g->err[0])
         return;
-    if (g->nfix == g->fix_cap) {
-        size_t cap = g->fix_cap ? 2 * g->fix_cap : 64;
-        fixup *f = realloc(g->fix, cap * sizeof *f);
-        if (!f) {
-            fail(g, "out of memory");
-            return;
-        }
-        g->fix = f;
-        g->fix_cap = cap;
+    if (BASE_GROW(g->fix, g->fix_cap, g->nfix + 1, 64) != 0) {
+        fail(g, "out of memory");
+        return;
     }
     g->fix[g->nfix++] = (fixup){field, insn, label};
 }
@@ -600,13 +582,8 @@ int big_code_generate(big_code *c, size_t bytes, uint64_t seed, char *err, size_
             snprintf(err, errcap, "%s", e.msg);
             goto done;
         }
-        if (g.self + 2 > first_cap) {
-            first_cap = 2 * (g.self + 2);
-            uint32_t *f = realloc(c->first, first_cap * sizeof *f);
-            if (!f)
-                goto oom;
-            c->first = f;
-        }
+        if (BASE_GROW(c->first, first_cap, (size_t)g.self + 2, 0) != 0)
+            goto oom;
         c->first[g.self] = (uint32_t)c->ninsns;
         if (keep_insns(c, &g, base) != 0)
             goto oom;

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "wasi_internal.h"
 
 #define RIGHTS_FILE                                                            \
@@ -128,16 +129,10 @@ static uint16_t ensure_slots(pvm_wasi *w, uint32_t n)
 {
     if (n > WASI_MAX_FDS)
         return WASI_EMFILE;
-    if (n > w->cap) {
-        uint32_t cap = w->cap ? w->cap : 16;
-        while (cap < n)
-            cap *= 2;
-        wasi_fd *fds = realloc(w->fds, (size_t)cap * sizeof *fds);
-        if (!fds)
-            return WASI_ENOMEM;
-        w->fds = fds;
-        w->cap = cap;
-    }
+    size_t cap = w->cap; /* at most 2 * WASI_MAX_FDS */
+    if (BASE_GROW(w->fds, cap, n, 16) != 0)
+        return WASI_ENOMEM;
+    w->cap = (uint32_t)cap;
     for (; w->nfds < n; w->nfds++)
         w->fds[w->nfds] = (wasi_fd){.host = -1};
     return WASI_ESUCCESS;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "translate_internal.h"
 #include "verify.h"
 
@@ -39,16 +40,6 @@ static char *letters(const uint8_t *types, uint32_t n)
 
 /* ---- host imports ------------------------------------------------------------- */
 
-#define FNV_BASIS 1469598103934665603u
-
-/* FNV-1a of n bytes, continuing from h. */
-static uint64_t fnv(uint64_t h, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)s[i]) * 1099511628211u;
-    return h;
-}
-
 static bool same_name(pvm_wasm_name a, pvm_wasm_name b)
 {
     return a.len == b.len && (a.len == 0 || memcmp(a.str, b.str, a.len) == 0);
@@ -67,8 +58,8 @@ static size_t import_slot(const pvm_wasm_module *wm, const uint32_t *first, size
                           uint32_t i)
 {
     const pvm_wasm_import *imp = func_import(wm, i);
-    uint64_t h = fnv(fnv(FNV_BASIS, imp->module.str, imp->module.len), imp->name.str,
-                     imp->name.len);
+    uint64_t h = base_fnv1a64_bytes(BASE_FNV1A64_INIT, imp->module.str, imp->module.len);
+    h = base_fnv1a64_bytes(h, imp->name.str, imp->name.len);
     for (size_t k = h & (cap - 1);; k = (k + 1) & (cap - 1)) {
         if (!first[k])
             return k;
@@ -124,7 +115,7 @@ typedef struct name_set {
 
 static size_t name_hash(const char *s)
 {
-    return (size_t)fnv(FNV_BASIS, s, strlen(s));
+    return (size_t)base_fnv1a64_str(BASE_FNV1A64_INIT, s);
 }
 
 /* Insert s unless present; true if inserted. */

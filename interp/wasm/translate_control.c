@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 
+#include "base/grow.h"
 #include "translate_internal.h"
 #include "wasm_reader.h"
 
@@ -17,16 +18,12 @@
 
 static void add_fixup(tr_func *t, tr_block *b, size_t from, size_t patch)
 {
-    if (t->nfixups == t->fixups_cap) {
-        uint32_t cap = t->fixups_cap ? 2 * t->fixups_cap : 16;
-        tr_fixup *f = realloc(t->fixups, cap * sizeof *f);
-        if (!f) {
-            tr_fail(t, "out of memory");
-            return;
-        }
-        t->fixups = f;
-        t->fixups_cap = cap;
+    size_t cap = t->fixups_cap;
+    if (BASE_GROW(t->fixups, cap, (size_t)t->nfixups + 1, 16) != 0 || cap > UINT32_MAX) {
+        tr_fail(t, "out of memory");
+        return;
     }
+    t->fixups_cap = (uint32_t)cap;
     t->fixups[t->nfixups] = (tr_fixup){(uint32_t)from, (uint32_t)patch, b->fixups};
     b->fixups = t->nfixups++;
     b->end_reached = true;

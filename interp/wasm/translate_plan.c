@@ -23,6 +23,7 @@
  */
 #include <stdlib.h>
 
+#include "base/grow.h"
 #include "translate_internal.h"
 #include "wasm_reader.h"
 
@@ -140,16 +141,12 @@ typedef struct scan {
  * larger copy; on failure items itself, with *failed set. */
 static void *grow(void *items, uint32_t *cap, uint32_t n, size_t size, bool *failed)
 {
-    if (n < *cap)
-        return items;
-    uint32_t ncap = *cap ? 2 * *cap : 16;
-    void *g = realloc(items, (size_t)ncap * size);
-    if (!g) {
+    size_t ncap = *cap;
+    if (base_grow(&items, &ncap, (size_t)n + 1, size, 16) != 0 || ncap > UINT32_MAX)
         *failed = true;
-        return items;
-    }
-    *cap = ncap;
-    return g;
+    else
+        *cap = (uint32_t)ncap;
+    return items;
 }
 
 static void open_region(scan *sc, uint32_t pos, bool is_loop, bool arm)
@@ -422,16 +419,12 @@ static bool fits(const reg_ranges *rr, uint32_t lo, uint32_t hi)
 
 static void take(plan *pl, reg_ranges *rr, uint32_t lo, uint32_t hi)
 {
-    if (rr->n == rr->cap) {
-        uint32_t n = rr->cap ? 2 * rr->cap : 4;
-        uint32_t(*g)[2] = realloc(rr->span, n * sizeof *g);
-        if (!g) {
-            pl->failed = true;
-            return;
-        }
-        rr->span = g;
-        rr->cap = n;
+    size_t cap = rr->cap;
+    if (BASE_GROW(rr->span, cap, (size_t)rr->n + 1, 4) != 0 || cap > UINT32_MAX) {
+        pl->failed = true;
+        return;
     }
+    rr->cap = (uint32_t)cap;
     rr->span[rr->n][0] = lo;
     rr->span[rr->n++][1] = hi;
 }

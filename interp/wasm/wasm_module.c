@@ -7,21 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 int pvm_wasm_reserve(void **arr, uint32_t *cap, uint32_t need, size_t elem_size)
 {
     if (need <= *cap)
         return 0;
-    uint64_t n = *cap ? (uint64_t)*cap * 2 : 8;
-    if (n < need)
-        n = need;
-    if (n > UINT32_MAX)
+    size_t n = *cap;
+    void *p = *arr;
+    if (base_grow(&p, &n, need, elem_size, 8) != 0)
+        return -1;
+    if (n > UINT32_MAX) /* a capacity that fits in *cap: the rest goes unused */
         n = UINT32_MAX;
-    if (n > SIZE_MAX / elem_size)
-        return -1;
-    void *p = realloc(*arr, (size_t)n * elem_size);
-    if (!p)
-        return -1;
-    memset((char *)p + (size_t)*cap * elem_size, 0, (size_t)(n - *cap) * elem_size);
+    memset((char *)p + (size_t)*cap * elem_size, 0, (n - *cap) * elem_size);
     *arr = p;
     *cap = (uint32_t)n;
     return 0;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "asm_lexer.h"
+#include "base/grow.h"
 #include "disasm.h"
 #include "isa.h"
 
@@ -20,14 +21,8 @@ int sx_names_add(sx_names *names, uint32_t index, const char *name)
 {
     if (names->n > 0 && names->items[names->n - 1].index >= index)
         return -1;
-    if (names->n == names->cap) {
-        size_t ncap = names->cap ? 2 * names->cap : 16;
-        sx_func_name *grown = realloc(names->items, ncap * sizeof *grown);
-        if (!grown)
-            return -1;
-        names->items = grown;
-        names->cap = ncap;
-    }
+    if (BASE_GROW(names->items, names->cap, names->n + 1, 16) != 0)
+        return -1;
     char *copy = strdup(name);
     if (!copy)
         return -1;

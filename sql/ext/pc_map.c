@@ -5,16 +5,12 @@
 
 #include <stdlib.h>
 
+#include "base/grow.h"
+
 int sx_pc_map_add(sx_pc_map *m, int64_t function_id, uint64_t address, uint64_t size)
 {
-    if (m->n == m->cap) {
-        size_t ncap = m->cap ? 2 * m->cap : 64;
-        sx_range *grown = realloc(m->items, ncap * sizeof *grown);
-        if (!grown)
-            return -1;
-        m->items = grown;
-        m->cap = ncap;
-    }
+    if (BASE_GROW(m->items, m->cap, m->n + 1, 64) != 0)
+        return -1;
     m->items[m->n++] = (sx_range){address, size, function_id};
     return 0;
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 /* Prepare sql and bind ?1 = id; SQLITE_OK or an error in err. */
 static int prepare(sqlite3 *db, const char *sql, sqlite3_int64 id, sqlite3_stmt **st,
                    char *err, size_t cap)
@@ -218,16 +220,10 @@ int sx_load_stored(sqlite3 *db, sqlite3_int64 run, const unsigned char *code, si
     while (rc == SQLITE_OK || rc == SQLITE_ROW) {
         if ((rc = sqlite3_step(st)) != SQLITE_ROW)
             break;
-        if (out->n == room) {
-            size_t more = room ? 2 * room : 64;
-            sx_stored_insn *g = realloc(out->insns, more * sizeof *g);
-            if (!g) {
-                failed = 1;
-                snprintf(err, cap, "out of memory");
-                break;
-            }
-            out->insns = g;
-            room = more;
+        if (BASE_GROW(out->insns, room, out->n + 1, 64) != 0) {
+            failed = 1;
+            snprintf(err, cap, "out of memory");
+            break;
         }
         sx_stored_insn *in = &out->insns[out->n];
         *in = (sx_stored_insn){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),

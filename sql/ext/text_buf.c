@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 /* Make room for `more` characters and the NUL; 0, or -1 (failed is set). */
 static int reserve(sx_text *t, size_t more)
 {
@@ -20,16 +22,10 @@ static int reserve(sx_text *t, size_t more)
         return -1;
     }
     size_t need = t->len + more + 1;
-    size_t cap = t->cap ? t->cap : 64;
-    while (cap < need)
-        cap *= 2;
-    char *grown = realloc(t->data, cap);
-    if (!grown) {
+    if (BASE_GROW(t->data, t->cap, need, 64) != 0) {
         t->failed = 1;
         return -1;
     }
-    t->data = grown;
-    t->cap = cap;
     return 0;
 }
 

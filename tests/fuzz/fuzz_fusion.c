@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "vm.h"
 #include "wasm_instance.h"
 #include "wasm_module.h"
@@ -27,9 +28,7 @@ typedef struct digest {
 
 static void mix(uint64_t *h, const void *data, size_t n)
 {
-    const uint8_t *p = data;
-    for (size_t i = 0; i < n; i++)
-        *h = (*h ^ p[i]) * 0x100000001b3ull;
+    *h = base_fnv1a64_bytes(*h, data, n);
 }
 
 /* An imported function: results zero. */
@@ -101,7 +100,7 @@ static int provide_imports(pvm_wasm_store *s, const pvm_wasm_module *wm)
 /* One run (in the child): instantiate, call every exported function. */
 static void run(const uint8_t *data, size_t size, int fuse, digest *d)
 {
-    d->hash = 0xcbf29ce484222325ull;
+    d->hash = BASE_FNV1A64_INIT;
     size_t len = 0;
     pvm_error err;
     pvm_wasm_store *s = pvm_wasm_store_new(1u << 20);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/grow.h"
 #include "error.h"
 #include "module.h"
 
@@ -89,15 +90,10 @@ static int run_dir(const char *dir)
             free(p);
             continue;
         }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **grown = realloc(paths, cap * sizeof *paths);
-            if (!grown) {
-                free(p);
-                rc = -1;
-                break;
-            }
-            paths = grown;
+        if (BASE_GROW(paths, cap, n + 1, 16) != 0) {
+            free(p);
+            rc = -1;
+            break;
         }
         paths[n++] = p;
     }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "cli.h"
 #include "runner.h"
 #include "wasi.h"
@@ -39,18 +40,11 @@ typedef struct wasm_ctx {
 /* Remember vm and its function handles (taken over).  0 or -1. */
 static int add_vm(wasm_ctx *c, pvm_vm *vm, int *handles)
 {
-    if (c->nvms == c->vcap) {
-        size_t cap = c->vcap ? 2 * c->vcap : 4;
-        pvm_vm **vms = realloc(c->vms, cap * sizeof *vms);
-        if (vms)
-            c->vms = vms;
-        int **hs = vms ? realloc(c->handles, cap * sizeof *hs) : NULL;
-        if (!hs) {
-            free(handles);
-            return -1;
-        }
-        c->handles = hs;
-        c->vcap = cap;
+    size_t vms_cap = c->vcap; /* c->vcap grows with handles, once vms did */
+    if (BASE_GROW(c->vms, vms_cap, c->nvms + 1, 4) != 0 ||
+        BASE_GROW(c->handles, c->vcap, c->nvms + 1, 4) != 0) {
+        free(handles);
+        return -1;
     }
     c->vms[c->nvms] = vm;
     c->handles[c->nvms++] = handles;
@@ -80,14 +74,8 @@ static int bind_wasi(pvm_vm *vm, void *ctx, pvm_error *err)
 static int on_vm(pvm_vm *vm, const pvm_module *m, void *ctx, pvm_error *err)
 {
     wasm_ctx *c = ctx;
-    if (c->nslots == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 4;
-        _Atomic(uintptr_t) **slots = realloc(c->slots, cap * sizeof *slots);
-        if (!slots)
-            return pvm_errorf(err, "out of memory");
-        c->slots = slots;
-        c->cap = cap;
-    }
+    if (BASE_GROW(c->slots, c->cap, c->nslots + 1, 4) != 0)
+        return pvm_errorf(err, "out of memory");
     int *handles = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof *handles);
     if (!handles)
         return pvm_errorf(err, "out of memory");

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 void an_table_init(an_table *t, size_t ncols, const char *const *heads, const char *align)
 {
     memset(t, 0, sizeof *t);
@@ -16,16 +18,12 @@ void an_table_init(an_table *t, size_t ncols, const char *const *heads, const ch
 
 void an_table_row(an_table *t, const char *const *cells)
 {
-    if (t->nrows == t->cap) {
-        size_t n = t->cap ? 2 * t->cap : 16;
-        char **g = realloc(t->cells, n * t->ncols * sizeof *g);
-        if (!g) {
-            t->failed = 1;
-            return;
-        }
-        t->cells = g;
-        t->cap = n;
+    void *grown = t->cells; /* rows of ncols cells */
+    if (base_grow(&grown, &t->cap, t->nrows + 1, t->ncols * sizeof *t->cells, 16) != 0) {
+        t->failed = 1;
+        return;
     }
+    t->cells = grown;
     char **row = t->cells + t->nrows * t->ncols;
     for (size_t c = 0; c < t->ncols; c++)
         if (!(row[c] = strdup(cells[c] ? cells[c] : ""))) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "cover.h"
 #include "shapes.h"
 
@@ -66,14 +67,8 @@ static int cover_block(coverer *c, const an_func *f, const an_block *bl)
 
 static int add_place(rp_proposals *r, size_t *cap, const rp_place *pl, size_t *n)
 {
-    if (*n == *cap) {
-        size_t grow = *cap ? 2 * *cap : 64;
-        rp_place *g = realloc(r->places, grow * sizeof *g);
-        if (!g)
-            return -1;
-        r->places = g;
-        *cap = grow;
-    }
+    if (BASE_GROW(r->places, *cap, *n + 1, 64) != 0)
+        return -1;
     r->places[(*n)++] = *pl;
     return 0;
 }

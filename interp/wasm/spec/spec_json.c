@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 typedef struct parser {
     const char *start, *p, *end;
     char *err;
@@ -241,14 +243,8 @@ static bool parse_items(parser *ps, spec_json *v, bool object, int depth)
     if (eat(ps, close))
         return true;
     do {
-        if (v->count == cap) {
-            size_t ncap = cap ? cap * 2 : 4;
-            spec_json *items = realloc(v->items, ncap * sizeof *items);
-            if (!items)
-                return fail(ps, "out of memory");
-            v->items = items;
-            cap = ncap;
-        }
+        if (BASE_GROW(v->items, cap, v->count + 1, 4) != 0)
+            return fail(ps, "out of memory");
         spec_json *item = &v->items[v->count];
         memset(item, 0, sizeof *item);
         v->count++; /* freed with v from here on */
