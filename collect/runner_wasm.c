@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "isa_cli.h"
 #include "runner.h"
 #include "wasi.h"
 #include "wasm_instance.h"
