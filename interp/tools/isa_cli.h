@@ -26,8 +26,8 @@
 #error "PULLEY_VERSION is defined by the build (interp/CMakeLists.txt)"
 #endif
 
-_Static_assert(CLI_OK == PVM_EXIT_OK && CLI_FAILURE == PVM_EXIT_FAILURE &&
-                   CLI_USAGE == PVM_EXIT_USAGE,
+_Static_assert((int)CLI_OK == (int)PVM_EXIT_OK && (int)CLI_FAILURE == (int)PVM_EXIT_FAILURE &&
+                   (int)CLI_USAGE == (int)PVM_EXIT_USAGE,
                "cli.h and exit_status.h agree");
 enum { CLI_TRAP = PVM_EXIT_TRAP };
 

@@ -58,8 +58,10 @@ int cli_misuse(const cli_tool *t, const char *fmt, ...)
 
 int cli_usage_error(const cli_tool *t, const char *message)
 {
-    fprintf(stderr, "%s: %s\nUsage: %s %s\nTry '%s --help' for more information.\n",
-            t->name, message, t->name, t->usage ? t->usage : "...", t->name);
+    fprintf(stderr, "%s: %s\n", t->name, message);
+    if (t->usage)
+        fprintf(stderr, "Usage: %s %s\n", t->name, t->usage);
+    fprintf(stderr, "Try '%s --help' for more information.\n", t->name);
     return CLI_USAGE;
 }
 

@@ -41,8 +41,8 @@ int cli_error(const cli_tool *t, const char *fmt, ...) __attribute__((format(pri
 /* A usage error in one line, "TOOL: message" on stderr; returns CLI_USAGE. */
 int cli_misuse(const cli_tool *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A usage error: the message, the usage line and a pointer to --help on
- * stderr; returns CLI_USAGE. */
+/* A usage error: the message, the usage line (when there is one) and a
+ * pointer to --help on stderr; returns CLI_USAGE. */
 int cli_usage_error(const cli_tool *t, const char *message);
 
 /* A usage error shown as the whole --help text, on stderr; returns
