@@ -244,9 +244,100 @@ static bool in_arm(const scan *sc)
 }
 
 /* Weights of locals and constants, calls, zeroing, live ranges. */
+/* Where the first pass is. */
+typedef struct cursor {
+    uint32_t pos;       /* the instruction's position (the first is 1) */
+    uint32_t loops;     /* the loops around it */
+    uint32_t outermost; /* the outermost of them (index) */
+    /* the previous instruction's constant: its entries for the body and
+     * for the outermost loop around it */
+    tr_creg *last_const[2];
+} cursor;
+
+/* A reference to local in->idx at pos, weighing w: its weight, its first
+ * and last references, the innermost loop holding it. */
+static void note_local(local_facts *lf, scan *sc, const pvm_wasm_insn *in, uint32_t pos,
+                       uint64_t w)
+{
+    uint32_t i = in->idx, here = sc->open[sc->nopen - 1];
+    lf->weight[i] += w;
+    if (lf->lo[i] == UINT32_MAX) {
+        lf->lo[i] = pos;
+        sc->first_region[i] = here;
+        sc->first_is_set[i] = in->op != PVM_WASM_OP_LOCAL_GET;
+    }
+    lf->hi[i] = pos;
+    uint32_t loop = sc->regions[here].loop;
+    if (loop != NO_LOOP && !(sc->nrefs > 0 && sc->refs[sc->nrefs - 1].local == i &&
+                             sc->refs[sc->nrefs - 1].loop == loop)) {
+        sc->refs = grow(sc->refs, &sc->cap_refs, sc->nrefs, sizeof *sc->refs, &sc->failed);
+        if (!sc->failed)
+            sc->refs[sc->nrefs++] = (loop_ref){i, loop};
+    }
+}
+
+/* Instruction `in`, at cur->pos: the regions and loops it opens or closes,
+ * the weights of the constants and locals it uses, the call it makes. */
+static void scan_insn(tr_func *t, local_facts *lf, scan *sc, cursor *cur, const pvm_wasm_insn *in)
+{
+    uint64_t w = UINT64_C(1) << (cur->loops < 10 ? 3 * cur->loops : 30);
+    tr_creg *c[2] = {NULL, NULL};
+    switch (in->op) {
+    case PVM_WASM_OP_LOOP:
+        if (cur->loops++ == 0)
+            cur->outermost = sc->nloops;
+        /* fall through */
+    case PVM_WASM_OP_BLOCK:
+    case PVM_WASM_OP_IF:
+        open_region(sc, cur->pos, in->op == PVM_WASM_OP_LOOP, in->op == PVM_WASM_OP_IF);
+        break;
+    case PVM_WASM_OP_ELSE: /* the then-arm ends, the else-arm begins */
+        close_region(sc, cur->pos);
+        open_region(sc, cur->pos, false, true);
+        break;
+    case PVM_WASM_OP_END: /* the function's own end closes nothing here */
+        if (sc->nopen > 1)
+            cur->loops -= close_region(sc, cur->pos);
+        break;
+    case PVM_WASM_OP_I32_CONST:
+    case PVM_WASM_OP_I64_CONST:
+    case PVM_WASM_OP_F32_CONST:
+    case PVM_WASM_OP_F64_CONST:
+        c[0] = const_entry(t, tr_class(pvm_wasm_ops[in->op].push), in->value, 0);
+        if (cur->loops)
+            c[1] = const_entry(t, tr_class(pvm_wasm_ops[in->op].push), in->value,
+                               sc->loops[cur->outermost].start);
+        for (unsigned k = 0; k < 2; k++)
+            if (c[k])
+                c[k]->weight += w;
+        break;
+    case PVM_WASM_OP_LOCAL_SET:
+    case PVM_WASM_OP_LOCAL_TEE:
+        for (unsigned k = 0; k < 2; k++) /* written straight into the local's home */
+            if (cur->last_const[k])
+                cur->last_const[k]->weight -= w;
+        /* fall through */
+    case PVM_WASM_OP_LOCAL_GET:
+        note_local(lf, sc, in, cur->pos, w);
+        break;
+    default:
+        if (is_immediate(cur->last_const, in->op))
+            for (unsigned k = 0; k < 2; k++) /* never in a register */
+                if (cur->last_const[k])
+                    cur->last_const[k]->weight -= w;
+        if (!is_call(in->op))
+            break;
+        t->leaf = false;
+        lf->calls = grow(lf->calls, &sc->cap_calls, lf->ncalls, sizeof *lf->calls, &sc->failed);
+        if (!sc->failed)
+            lf->calls[lf->ncalls++] = (call_site){cur->pos, cur->loops, in_arm(sc)};
+    }
+    cur->last_const[0] = c[0];
+    cur->last_const[1] = c[1];
+}
+
 static int first_pass(tr_func *t, local_facts *lf)
 {
-    uint64_t *weight = lf->weight;
     const pvm_wasm_func *f = t->func;
     pvm_error err;
     pvm_wasm_reader r = pvm_wasm_reader_at(t->wm->bytes, t->wm->size, f->body_pos,
@@ -260,90 +351,18 @@ static int first_pass(tr_func *t, local_facts *lf)
         lf->lo[i] = UINT32_MAX; /* no reference yet */
         lf->hi[i] = 0;
     }
-    uint32_t loops = 0, pos = 0; /* loops: those around the instruction */
-    uint32_t outermost = NO_LOOP; /* the outermost of them (index) */
+    cursor cur = {.pos = 0, .loops = 0, .outermost = NO_LOOP, .last_const = {NULL, NULL}};
     if (!sc.failed)
         open_region(&sc, 0, false, false); /* the body */
-    /* the previous instruction's constant: its entries for the body and
-     * for the outermost loop around it */
-    tr_creg *last_const[2] = {NULL, NULL};
     t->leaf = true;
     while (r.pos < r.end && !sc.failed) {
         pvm_wasm_insn in;
         if (pvm_wasm_insn_read(&r, &in) != 0)
             break; /* cannot happen: the body is valid */
-        uint64_t w = UINT64_C(1) << (loops < 10 ? 3 * loops : 30);
-        tr_creg *c[2] = {NULL, NULL};
-        pos++;
-        switch (in.op) {
-        case PVM_WASM_OP_LOOP:
-            if (loops++ == 0)
-                outermost = sc.nloops;
-            /* fall through */
-        case PVM_WASM_OP_BLOCK:
-        case PVM_WASM_OP_IF:
-            open_region(&sc, pos, in.op == PVM_WASM_OP_LOOP, in.op == PVM_WASM_OP_IF);
-            break;
-        case PVM_WASM_OP_ELSE: /* the then-arm ends, the else-arm begins */
-            close_region(&sc, pos);
-            open_region(&sc, pos, false, true);
-            break;
-        case PVM_WASM_OP_END: /* the function's own end closes nothing here */
-            if (sc.nopen > 1)
-                loops -= close_region(&sc, pos);
-            break;
-        case PVM_WASM_OP_I32_CONST:
-        case PVM_WASM_OP_I64_CONST:
-        case PVM_WASM_OP_F32_CONST:
-        case PVM_WASM_OP_F64_CONST:
-            c[0] = const_entry(t, tr_class(pvm_wasm_ops[in.op].push), in.value, 0);
-            if (loops)
-                c[1] = const_entry(t, tr_class(pvm_wasm_ops[in.op].push), in.value,
-                                   sc.loops[outermost].start);
-            for (unsigned k = 0; k < 2; k++)
-                if (c[k])
-                    c[k]->weight += w;
-            break;
-        case PVM_WASM_OP_LOCAL_SET:
-        case PVM_WASM_OP_LOCAL_TEE:
-            for (unsigned k = 0; k < 2; k++) /* written straight into the local's home */
-                if (last_const[k])
-                    last_const[k]->weight -= w;
-            /* fall through */
-        case PVM_WASM_OP_LOCAL_GET: {
-            uint32_t i = in.idx, here = sc.open[sc.nopen - 1];
-            weight[i] += w;
-            if (lf->lo[i] == UINT32_MAX) {
-                lf->lo[i] = pos;
-                sc.first_region[i] = here;
-                sc.first_is_set[i] = in.op != PVM_WASM_OP_LOCAL_GET;
-            }
-            lf->hi[i] = pos;
-            uint32_t loop = sc.regions[here].loop;
-            if (loop != NO_LOOP && !(sc.nrefs > 0 && sc.refs[sc.nrefs - 1].local == i &&
-                                     sc.refs[sc.nrefs - 1].loop == loop)) {
-                sc.refs = grow(sc.refs, &sc.cap_refs, sc.nrefs, sizeof *sc.refs, &sc.failed);
-                if (!sc.failed)
-                    sc.refs[sc.nrefs++] = (loop_ref){i, loop};
-            }
-            break;
-        }
-        default:
-            if (is_immediate(last_const, in.op))
-                for (unsigned k = 0; k < 2; k++) /* never in a register */
-                    if (last_const[k])
-                        last_const[k]->weight -= w;
-            if (!is_call(in.op))
-                break;
-            t->leaf = false;
-            lf->calls = grow(lf->calls, &sc.cap_calls, lf->ncalls, sizeof *lf->calls, &sc.failed);
-            if (!sc.failed)
-                lf->calls[lf->ncalls++] = (call_site){pos, loops, in_arm(&sc)};
-        }
-        last_const[0] = c[0];
-        last_const[1] = c[1];
+        cur.pos++;
+        scan_insn(t, lf, &sc, &cur, &in);
     }
-    lf->end = pos + 1;
+    lf->end = cur.pos + 1;
     if (!sc.failed) {
         sc.regions[0].end = lf->end;
         live_ranges(t, lf, &sc);

@@ -143,6 +143,77 @@ static int list_stored(sqlite3 *db, sqlite3_int64 run, const unsigned char *code
     return failed ? -1 : 0;
 }
 
+/* For a run of another interpreter, its stored listing as the result, and
+ * 1; 1 also after the question failed, the error being the result; 0 for
+ * a run of this VM. */
+static int disasm_foreign(sqlite3_context *ctx, sqlite3 *db, sqlite3_int64 run,
+                          const unsigned char *code, size_t size, int has_at, sqlite3_int64 at)
+{
+    char err[512];
+    int foreign = sx_run_is_foreign(db, run, err, sizeof err);
+    if (foreign == 0)
+        return 0;
+    sx_text text = {0};
+    if (foreign < 0 || list_stored(db, run, code, size, has_at, at, &text, err, sizeof err) != 0)
+        error(ctx, err);
+    else
+        result_text(ctx, &text);
+    sx_text_free(&text);
+    return 1;
+}
+
+/* Run `run`'s opcode table: the one kept with the statement (auxdata 2),
+ * else one loaded now, into *loaded (for keep_loaded).  NULL after err
+ * says why. */
+static const ot_table *run_opcode_table(sqlite3_context *ctx, sqlite3 *db, sqlite3_int64 run,
+                                        ot_table **loaded, char *err, size_t cap)
+{
+    ot_table *t = sqlite3_get_auxdata(ctx, 2);
+    if (t)
+        return t;
+    if (!(t = calloc(1, sizeof *t))) {
+        snprintf(err, cap, "out of memory");
+        return NULL;
+    }
+    *loaded = t;
+    return sx_load_run_isa(db, run, t, err, cap) == 0 ? t : NULL;
+}
+
+/* The names of module `module`'s functions: those kept with the statement
+ * (auxdata 3), else loaded now, into *loaded (for keep_loaded).  NULL
+ * after err says why. */
+static const sx_names *module_names(sqlite3_context *ctx, sqlite3 *db, sqlite3_int64 module,
+                                    sx_names **loaded, char *err, size_t cap)
+{
+    sx_names *names = sqlite3_get_auxdata(ctx, 3);
+    if (names)
+        return names;
+    if (!(names = calloc(1, sizeof *names))) {
+        snprintf(err, cap, "out of memory");
+        return NULL;
+    }
+    *loaded = names;
+    return sx_load_module_names(db, module, names, err, cap) == 0 ? names : NULL;
+}
+
+/* What this call loaded, handed over to SQLite to keep with the statement,
+ * or freed after a failure.  Last of all: SQLite may free it at once. */
+static void keep_loaded(sqlite3_context *ctx, int failed, ot_table *isa, sx_names *names)
+{
+    if (isa) {
+        if (failed)
+            free_opcode_table(isa);
+        else
+            sqlite3_set_auxdata(ctx, 2, isa, free_opcode_table);
+    }
+    if (names) {
+        if (failed)
+            free_names(names);
+        else
+            sqlite3_set_auxdata(ctx, 3, names, free_names);
+    }
+}
+
 static void pulley_disasm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     sx_ext *ext = sqlite3_user_data(ctx);
@@ -164,47 +235,18 @@ static void pulley_disasm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlite3_result_null(ctx);
         return;
     }
-
-    if (has_run) {
-        int foreign = sx_run_is_foreign(db, run, err, sizeof err);
-        if (foreign != 0) {
-            sx_text text = {0};
-            if (foreign < 0 ||
-                list_stored(db, run, code, size, has_at, at, &text, err, sizeof err) != 0)
-                error(ctx, err);
-            else
-                result_text(ctx, &text);
-            sx_text_free(&text);
-            return;
-        }
-    }
+    if (has_run && disasm_foreign(ctx, db, run, code, size, has_at, at))
+        return;
 
     /* The run's table and the module's names: kept with the statement
      * (auxdata) while the argument stays the same, else loaded per call. */
     const ot_table *isa = &ext->builtin;
-    ot_table *run_isa = NULL;
-    sx_names *names = NULL;
-    int new_isa = 0, new_names = 0, failed = 0;
-    if (has_run && !(run_isa = sqlite3_get_auxdata(ctx, 2))) {
-        new_isa = 1;
-        if (!(run_isa = calloc(1, sizeof *run_isa))) {
-            snprintf(err, sizeof err, "out of memory");
-            failed = 1;
-        } else if (sx_load_run_isa(db, run, run_isa, err, sizeof err) != 0) {
-            failed = 1;
-        }
-    }
-    if (!failed && has_module && !(names = sqlite3_get_auxdata(ctx, 3))) {
-        new_names = 1;
-        if (!(names = calloc(1, sizeof *names))) {
-            snprintf(err, sizeof err, "out of memory");
-            failed = 1;
-        } else if (sx_load_module_names(db, module, names, err, sizeof err) != 0) {
-            failed = 1;
-        }
-    }
-    if (run_isa)
-        isa = run_isa;
+    const sx_names *names = NULL;
+    ot_table *new_isa = NULL;
+    sx_names *new_names = NULL;
+    int failed = has_run && !(isa = run_opcode_table(ctx, db, run, &new_isa, err, sizeof err));
+    if (!failed && has_module)
+        failed = !(names = module_names(ctx, db, module, &new_names, err, sizeof err));
 
     sx_text text = {0};
     if (!failed)
@@ -215,20 +257,7 @@ static void pulley_disasm(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     else
         result_text(ctx, &text);
     sx_text_free(&text);
-
-    /* Hand the tables over to SQLite last: it may free them at once. */
-    if (new_isa && run_isa) {
-        if (failed)
-            free_opcode_table(run_isa);
-        else
-            sqlite3_set_auxdata(ctx, 2, run_isa, free_opcode_table);
-    }
-    if (new_names && names) {
-        if (failed)
-            free_names(names);
-        else
-            sqlite3_set_auxdata(ctx, 3, names, free_names);
-    }
+    keep_loaded(ctx, failed, new_isa, new_names);
 }
 
 static void pulley_isa_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)

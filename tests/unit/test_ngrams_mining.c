@@ -112,19 +112,20 @@ static void code_m(tcode *c)
     TC0(c, T_RET);
 }
 
-static int setup(void **state)
+/* f's instructions (code_f) and how often each ran, in runs 1 and 6. */
+static const uint32_t f_offs[] = {0, 3, 6, 9, 15, 18, 21, 26};
+static const int64_t f_counts[] = {1, 1, 11, 11, 10, 10, 10, 1};
+
+/* Runs 1 and 2, labelled train and test: f (and g) counted, f sampled. */
+static void add_train_and_test_runs(void)
 {
-    (void)state;
     tcode c;
-    tdb_create(&db);
     /* run 1, benchmark b1: exact counts */
     tdb_run(&db, 1, "train", "b1", 1);
     code_f(&c);
     tdb_function(&db, 1, 1, "f", &c);
-    const uint32_t offs[] = {0, 3, 6, 9, 15, 18, 21, 26};
-    const int64_t counts[] = {1, 1, 11, 11, 10, 10, 10, 1};
     for (int i = 0; i < 8; i++)
-        tdb_count(&db, 1, 1, offs[i], counts[i]);
+        tdb_count(&db, 1, 1, f_offs[i], f_counts[i]);
     code_g(&c);
     tdb_function(&db, 1, 2, "g", &c);
     tdb_count(&db, 1, 2, 0, 5);
@@ -139,6 +140,12 @@ static int setup(void **state)
     tdb_samples(&db, 2, 3, 15, 3);
     tdb_samples(&db, 2, 3, 18, 3);
     tdb_samples(&db, 2, 3, 21, 3);
+}
+
+/* Runs 3 to 5: each a function of its own, counted. */
+static void add_single_function_runs(void)
+{
+    tcode c;
     /* run 3, benchmark b3: xadd64 x3, ret, 100 times */
     tdb_run(&db, 3, NULL, "b3", 1);
     memset(&c, 0, sizeof c);
@@ -164,12 +171,19 @@ static int setup(void **state)
     const int64_t m_counts[] = {1, 1, 100000, 100000, 100000, 100000, 100000, 100000, 1, 1, 1};
     for (int i = 0; i < 11; i++)
         tdb_count(&db, 5, 6, m_offs[i], m_counts[i]);
+}
+
+/* Runs 6 and 7, on ISAs of their own: an adaptive opcode, a narrower form
+ * of an opcode. */
+static void add_runs_of_other_isas(void)
+{
+    tcode c;
     /* run 6, benchmark b6: run 1 again, on an ISA whose xlt64_s is adaptive */
     tdb_run(&db, 6, NULL, "b6", 1);
     code_f(&c);
     tdb_function(&db, 6, 7, "f", &c);
     for (int i = 0; i < 8; i++)
-        tdb_count(&db, 6, 7, offs[i], counts[i]);
+        tdb_count(&db, 6, 7, f_offs[i], f_counts[i]);
     tdb_exec(&db, "UPDATE opcodes SET flags = flags | 64 WHERE run_id = 6 AND name = 'xlt64_s'");
     /* run 7, benchmark b7: one constant added in each width, 10 times, on
      * an ISA whose xconst8 is xconst32 with a narrower immediate */
@@ -186,6 +200,12 @@ static int setup(void **state)
         tdb_count(&db, 7, 8, w_offs[i], 10);
     tdb_exec(&db, "UPDATE opcodes SET wide_form = (SELECT id FROM opcodes WHERE run_id = 7 AND"
                   " name = 'xconst32') WHERE run_id = 7 AND name = 'xconst8'");
+}
+
+/* Runs 8 and 9: a hot block of their own, a cold block they share. */
+static void add_hot_and_cold_runs(void)
+{
+    tcode c;
     /* runs 8 and 9, benchmarks b8 and b9: each a hot block (b8: two
      * constants and a ret, b9: a lone ret) a million times, and the same
      * cold block (xadd64 + xlt64_s + ret) once */
@@ -208,6 +228,12 @@ static int setup(void **state)
         for (uint32_t off = 0; off <= 6; off += 3)
             tdb_count(&db, run, 2 * run - 6, off, 1);
     }
+}
+
+/* Runs 10 and 11, which store costs. */
+static void add_timed_runs(void)
+{
+    tcode c;
     /* runs 10 and 11, benchmarks b10 and b11, whose builds store costs:
      * b10 xadd64 x3 + ret, 100 times, with handlers of 10 and 20 machine
      * instructions; b11 xconst8 x2, xlt64_s x2, ret, 100 times, every
@@ -234,6 +260,17 @@ static int setup(void **state)
                   " WHERE run_id = 10 AND name IN ('xadd64', 'ret')");
     tdb_exec(&db, "UPDATE opcodes SET cost = 6 WHERE run_id = 11");
     tdb_exec(&db, "UPDATE runs SET dispatch_cost = 5 WHERE id IN (10, 11)");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    tdb_create(&db);
+    add_train_and_test_runs();
+    add_single_function_runs();
+    add_runs_of_other_isas();
+    add_hot_and_cold_runs();
+    add_timed_runs();
     tdb_close(&db);
     return 0;
 }

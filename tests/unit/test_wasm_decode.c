@@ -195,11 +195,11 @@ static void instruction_encodings_are_checked(void **state)
     EXPECT_ERROR(&w, w.body + 4, "unexpected end");
 }
 
-static void a_module_decodes_to_its_declarations(void **state)
+/* The sample module (wasm_sample.h) decodes to its types and imports. */
+static void the_sample_decodes_to_its_types_and_imports(void **state)
 {
     (void)state;
     pvm_wasm_module *m = wb_expect_ok(wasm_sample, sizeof wasm_sample);
-
     assert_int_equal(m->ntypes, 2);
     assert_int_equal(m->types[1].nparams, 2);
     assert_int_equal(m->types[1].nresults, 1);
@@ -215,7 +215,14 @@ static void a_module_decodes_to_its_declarations(void **state)
         assert_int_equal(m->imports[i].kind, kinds[i]);
         assert_int_equal(m->imports[i].index, 0);
     }
+    pvm_wasm_module_free(m);
+}
 
+/* Functions are numbered imports first, with their names and types. */
+static void functions_are_numbered_imports_first_with_their_names(void **state)
+{
+    (void)state;
+    pvm_wasm_module *m = wb_expect_ok(wasm_sample, sizeof wasm_sample);
     /* functions: the import first, then $add and $start */
     assert_int_equal(m->nfuncs, 3);
     assert_int_equal(m->nfunc_imports, 1);
@@ -227,7 +234,15 @@ static void a_module_decodes_to_its_declarations(void **state)
     assert_true(pvm_wasm_name_is(m->funcs[2].name, "start"));
     for (unsigned i = 0; i < 3; i++)
         assert_true(m->funcs[i].referenced); /* elements, export, ref.func */
+    pvm_wasm_module_free(m);
+}
 
+/* A body: its locals in runs of one type, where it lies, its stack height
+ * and nesting depth. */
+static void a_body_is_decoded_to_its_locals_extent_and_limits(void **state)
+{
+    (void)state;
+    pvm_wasm_module *m = wb_expect_ok(wasm_sample, sizeof wasm_sample);
     const pvm_wasm_func *add = &m->funcs[1];
     assert_int_equal(add->nlocals, 3);
     assert_int_equal(add->nruns, 2);
@@ -238,8 +253,16 @@ static void a_module_decodes_to_its_declarations(void **state)
     assert_int_equal(m->bytes[add->body_end - 1], 0x0b);
     assert_int_equal(add->max_stack, 2);
     assert_int_equal(add->max_depth, 3);
+    pvm_wasm_module_free(m);
+}
 
-    /* the block and the if inside it: offsets of else and end, entry height */
+/* Blocks: the block and the if inside it, the offsets of else and end,
+ * the entry height, the block type. */
+static void blocks_know_their_else_end_entry_height_and_type(void **state)
+{
+    (void)state;
+    pvm_wasm_module *m = wb_expect_ok(wasm_sample, sizeof wasm_sample);
+    const pvm_wasm_func *add = &m->funcs[1];
     assert_int_equal(add->nblocks, 2);
     const pvm_wasm_block *blk = &add->blocks[0], *iff = &add->blocks[1];
     assert_int_equal(blk->op, PVM_WASM_OP_BLOCK);
@@ -255,7 +278,15 @@ static void a_module_decodes_to_its_declarations(void **state)
     assert_int_equal(blk->nparams, 0);
     assert_int_equal(blk->nresults, 1);
     assert_int_equal(blk->results[0], PVM_WASM_I32);
+    pvm_wasm_module_free(m);
+}
 
+/* Tables, memories and globals, imported and defined: types, limits,
+ * mutability, initialisers. */
+static void tables_memories_and_globals_keep_limits_and_initialisers(void **state)
+{
+    (void)state;
+    pvm_wasm_module *m = wb_expect_ok(wasm_sample, sizeof wasm_sample);
     assert_int_equal(m->ntables, 2);
     assert_int_equal(m->ntable_imports, 1);
     assert_int_equal(m->tables[0].elemtype, PVM_WASM_FUNCREF);
@@ -278,7 +309,14 @@ static void a_module_decodes_to_its_declarations(void **state)
     assert_true(m->globals[1].init.bits == (uint64_t)-5);
     assert_int_equal(m->globals[2].init.kind, PVM_WASM_CONST_REF_FUNC);
     assert_int_equal(m->globals[2].init.index, 1);
+    pvm_wasm_module_free(m);
+}
 
+/* Exports are found by name and kind; the start function is kept. */
+static void exports_are_found_by_name_and_kind_and_start_is_kept(void **state)
+{
+    (void)state;
+    pvm_wasm_module *m = wb_expect_ok(wasm_sample, sizeof wasm_sample);
     assert_int_equal(m->nexports, 2);
     const pvm_wasm_export *e = pvm_wasm_find_export(m, "add", PVM_WASM_EXTERN_FUNC);
     assert_non_null(e);
@@ -286,7 +324,15 @@ static void a_module_decodes_to_its_declarations(void **state)
     assert_non_null(pvm_wasm_find_export(m, "mem", PVM_WASM_EXTERN_MEMORY));
     assert_null(pvm_wasm_find_export(m, "mem", PVM_WASM_EXTERN_FUNC));
     assert_int_equal(m->start, 2);
+    pvm_wasm_module_free(m);
+}
 
+/* Element and data segments: active, passive or declarative, their offsets
+ * and contents; custom sections are kept. */
+static void segments_keep_their_mode_offset_and_contents(void **state)
+{
+    (void)state;
+    pvm_wasm_module *m = wb_expect_ok(wasm_sample, sizeof wasm_sample);
     assert_int_equal(m->nelems, 3);
     assert_int_equal(m->elems[0].mode, PVM_WASM_SEG_ACTIVE);
     assert_int_equal(m->elems[0].offset.kind, PVM_WASM_CONST_NUM);
@@ -359,7 +405,13 @@ int main(void)
         cmocka_unit_test(counts_must_agree_and_fit),
         cmocka_unit_test(locals_are_counted_and_capped),
         cmocka_unit_test(instruction_encodings_are_checked),
-        cmocka_unit_test(a_module_decodes_to_its_declarations),
+        cmocka_unit_test(the_sample_decodes_to_its_types_and_imports),
+        cmocka_unit_test(functions_are_numbered_imports_first_with_their_names),
+        cmocka_unit_test(a_body_is_decoded_to_its_locals_extent_and_limits),
+        cmocka_unit_test(blocks_know_their_else_end_entry_height_and_type),
+        cmocka_unit_test(tables_memories_and_globals_keep_limits_and_initialisers),
+        cmocka_unit_test(exports_are_found_by_name_and_kind_and_start_is_kept),
+        cmocka_unit_test(segments_keep_their_mode_offset_and_contents),
         cmocka_unit_test(the_module_keeps_its_own_copy_of_the_bytes),
         cmocka_unit_test(the_opcode_table_is_consistent),
     };

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "guest_env.h"
+#include "isa_cli.h"
 #include "pulley_isa_desc.h"
 #include "runner.h"
 #include "session.h"

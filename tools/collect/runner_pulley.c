@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "fuse.h"
+#include "isa_cli.h"
 #include "module_host.h"
 #include "run_args.h"
 #include "runner.h"

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "base/grow.h"
-#include "cli.h"
+#include "isa_cli.h"
 #include "runner.h"
 #include "wasi.h"
 #include "wasm_instance.h"

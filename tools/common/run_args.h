@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "cli.h"
+#include "isa_cli.h"
 #include "module.h"
 #include "vm.h"
 

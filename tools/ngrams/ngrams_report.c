@@ -102,9 +102,10 @@ static void json_share(FILE *out, const an_report *r, const an_gram *g)
         fputs("null", out);
 }
 
-static void print_json(FILE *out, const an_report *r)
+/* The runs and how the ops were chosen: the first members of the JSON
+ * report. */
+static void json_runs(FILE *out, const an_report *r)
 {
-    char seq[512], pat[512];
     fprintf(out, "{\n  \"runs\": [");
     for (size_t i = 0; i < r->p->nruns; i++) {
         const an_run *run = &r->p->runs[i];
@@ -126,45 +127,81 @@ static void print_json(FILE *out, const an_report *r)
                 an_objective_name(r->choice->objective), r->choice->candidates,
                 r->choice->executed, r->choice->adaptive_ops, 100 * r->choice->adaptive_share,
                 r->choice->include_adaptive ? "true" : "false");
-    fputs("  \"proposals\": [", out);
-    for (size_t i = 0; i < r->nprops; i++) {
-        const an_proposal *pr = &r->props[i];
-        an_facts_pattern(&r->prop_facts[i], pr->gram->n, pat, sizeof pat);
-        fprintf(out, "%s\n    {\"rank\": %zu, \"ops\": [", i ? "," : "", i + 1);
-        for (unsigned k = 0; k < pr->gram->n; k++) {
-            fputs(k ? ", " : "", out);
-            an_json_string(out, r->p->opnames[pr->gram->ops[k]]);
-        }
-        fputs("], \"pattern\": ", out);
-        an_json_string(out, pat);
-        fputs(", ", out);
-        json_facts(out, &r->prop_facts[i], pr->gram->n);
-        fputs(", ", out);
-        json_shape(out, &pr->shape);
-        fputs(", ", out);
-        json_share(out, r, pr->gram);
-        fprintf(out, ", \"saving\": %.6g, \"cumulative\": %.6g, ", pct(pr->saving, r->total),
-                100 * pr->cumulative);
-        if (an_profile_timed(r->p))
-            fprintf(out, "\"time_saving\": %.6g, \"time_cumulative\": %.6g, ",
-                    pct(pr->time_saving, r->total), 100 * pr->time_cumulative);
-        fprintf(out, "\"benchmarks\": %" PRIu32 ", \"where\": [", pr->benches);
-        for (int k = 0; k < AN_WHERE && pr->where[k].weight > 0; k++) {
-            const an_run *run = &r->p->runs[pr->where[k].run];
-            fputs(k ? ", {\"db\": " : "{\"db\": ", out);
-            an_json_string(out, run->db);
-            fprintf(out, ", \"run\": %" PRId64 ", \"benchmark\": ", run->id);
-            an_json_string(out, run->benchmark ? run->benchmark : "");
-            fputs(", \"function\": ", out);
-            an_json_string(out, run->funcs[pr->where[k].func].name);
-            fprintf(out, ", \"offset\": %" PRIu32 ", \"offset_hex\": \"0x%04" PRIx32 "\"}",
-                    pr->where[k].off, pr->where[k].off);
-        }
-        if (r->test_marginal)
-            fprintf(out, "], \"test_saving\": %.6g}", pct(r->test_marginal[i], an_total_weight(r->test)));
-        else
-            fputs("]}", out);
+}
+
+/* The places where proposal pr occurs most, as the members of its "where". */
+static void json_where(FILE *out, const an_report *r, const an_proposal *pr)
+{
+    for (int k = 0; k < AN_WHERE && pr->where[k].weight > 0; k++) {
+        const an_run *run = &r->p->runs[pr->where[k].run];
+        fputs(k ? ", {\"db\": " : "{\"db\": ", out);
+        an_json_string(out, run->db);
+        fprintf(out, ", \"run\": %" PRId64 ", \"benchmark\": ", run->id);
+        an_json_string(out, run->benchmark ? run->benchmark : "");
+        fputs(", \"function\": ", out);
+        an_json_string(out, run->funcs[pr->where[k].func].name);
+        fprintf(out, ", \"offset\": %" PRIu32 ", \"offset_hex\": \"0x%04" PRIx32 "\"}",
+                pr->where[k].off, pr->where[k].off);
     }
+}
+
+/* Proposal i, a member of "proposals". */
+static void json_proposal(FILE *out, const an_report *r, size_t i)
+{
+    char pat[512];
+    const an_proposal *pr = &r->props[i];
+    an_facts_pattern(&r->prop_facts[i], pr->gram->n, pat, sizeof pat);
+    fprintf(out, "%s\n    {\"rank\": %zu, \"ops\": [", i ? "," : "", i + 1);
+    for (unsigned k = 0; k < pr->gram->n; k++) {
+        fputs(k ? ", " : "", out);
+        an_json_string(out, r->p->opnames[pr->gram->ops[k]]);
+    }
+    fputs("], \"pattern\": ", out);
+    an_json_string(out, pat);
+    fputs(", ", out);
+    json_facts(out, &r->prop_facts[i], pr->gram->n);
+    fputs(", ", out);
+    json_shape(out, &pr->shape);
+    fputs(", ", out);
+    json_share(out, r, pr->gram);
+    fprintf(out, ", \"saving\": %.6g, \"cumulative\": %.6g, ", pct(pr->saving, r->total),
+            100 * pr->cumulative);
+    if (an_profile_timed(r->p))
+        fprintf(out, "\"time_saving\": %.6g, \"time_cumulative\": %.6g, ",
+                pct(pr->time_saving, r->total), 100 * pr->time_cumulative);
+    fprintf(out, "\"benchmarks\": %" PRIu32 ", \"where\": [", pr->benches);
+    json_where(out, r, pr);
+    if (r->test_marginal)
+        fprintf(out, "], \"test_saving\": %.6g}", pct(r->test_marginal[i], an_total_weight(r->test)));
+    else
+        fputs("]}", out);
+}
+
+/* N-gram i of the hottest, a member of "ngrams". */
+static void json_ngram(FILE *out, const an_report *r, size_t i)
+{
+    char seq[512], pat[512];
+    const an_gram *g = r->top[i];
+    an_gram_text(r->p, g, seq, sizeof seq);
+    an_facts_pattern(&r->top_facts[i], g->n, pat, sizeof pat);
+    fprintf(out, "%s\n    {\"rank\": %zu, \"n\": %u, \"sequence\": ", i ? "," : "", i + 1, g->n);
+    an_json_string(out, seq);
+    fputs(", \"pattern\": ", out);
+    an_json_string(out, pat);
+    fputs(", ", out);
+    json_facts(out, &r->top_facts[i], g->n);
+    fprintf(out, ", \"count\": %.6g, ", g->count);
+    json_share(out, r, g);
+    fprintf(out, ", \"static\": %" PRIu64 ", \"functions\": %" PRIu32 ", \"benchmarks\": %" PRIu32 "}",
+            g->statics, g->funcs, g->benches);
+}
+
+static void print_json(FILE *out, const an_report *r)
+{
+    json_runs(out, r);
+    fputs("  \"proposals\": [", out);
+    for (size_t i = 0; i < r->nprops; i++)
+        json_proposal(out, r, i);
     if (r->test_marginal) {
         fprintf(out, "\n  ],\n  \"test\": {\"label\": ");
         an_json_string(out, r->test_label);
@@ -174,21 +211,8 @@ static void print_json(FILE *out, const an_report *r)
     } else {
         fprintf(out, "\n  ],\n  \"ngrams\": [");
     }
-    for (size_t i = 0; i < r->ntop; i++) {
-        const an_gram *g = r->top[i];
-        an_gram_text(r->p, g, seq, sizeof seq);
-        an_facts_pattern(&r->top_facts[i], g->n, pat, sizeof pat);
-        fprintf(out, "%s\n    {\"rank\": %zu, \"n\": %u, \"sequence\": ", i ? "," : "", i + 1, g->n);
-        an_json_string(out, seq);
-        fputs(", \"pattern\": ", out);
-        an_json_string(out, pat);
-        fputs(", ", out);
-        json_facts(out, &r->top_facts[i], g->n);
-        fprintf(out, ", \"count\": %.6g, ", g->count);
-        json_share(out, r, g);
-        fprintf(out, ", \"static\": %" PRIu64 ", \"functions\": %" PRIu32 ", \"benchmarks\": %" PRIu32 "}",
-                g->statics, g->funcs, g->benches);
-    }
+    for (size_t i = 0; i < r->ntop; i++)
+        json_ngram(out, r, i);
     fputs("\n  ]\n}\n", out);
 }
 

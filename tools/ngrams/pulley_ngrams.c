@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "blocks.h"
+#include "cli.h"
 #include "emit.h"
 #include "evaluate.h"
 #include "time_model.h"
@@ -63,6 +64,8 @@ static const char usage[] =
     "  -h, --help     show this help\n"
     "  -V, --version  show the version and the profile schema versions read\n"
     "\n" AN_EXIT_HELP;
+
+static const cli_tool tool = {"pulley-ngrams", NULL, usage};
 
 static void progress_mined(void *top, size_t distinct)
 {
@@ -225,201 +228,222 @@ static int emit_macros(const an_profile *p, const an_proposals *res, const char 
     return rc != 0;
 }
 
-int main(int argc, char **argv)
+enum { OPT_RUNS = 256, OPT_MAXN, OPT_TOP, OPT_NGRAMS, OPT_POOL, OPT_EXACT, OPT_FORMAT,
+       OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_TRAIN, OPT_TEST, OPT_MIN_SAVING, OPT_EMIT,
+       OPT_EVALUATE, OPT_SKIP_DAMAGED, OPT_INCLUDE_ADAPTIVE, OPT_OBJECTIVE };
+/* In the order of the OPT_ values: option c is opts[c - OPT_RUNS]. */
+static const struct option opts[] = {
+    {"runs", required_argument, NULL, OPT_RUNS},     {"max-n", required_argument, NULL, OPT_MAXN},
+    {"top", required_argument, NULL, OPT_TOP},       {"ngrams", required_argument, NULL, OPT_NGRAMS},
+    {"pool", required_argument, NULL, OPT_POOL},     {"exact", no_argument, NULL, OPT_EXACT},
+    {"format", required_argument, NULL, OPT_FORMAT}, {"quiet", no_argument, NULL, OPT_QUIET},
+    {"help", no_argument, NULL, OPT_HELP},           {"version", no_argument, NULL, OPT_VERSION},
+    {"train", required_argument, NULL, OPT_TRAIN},   {"test", required_argument, NULL, OPT_TEST},
+    {"min-saving", required_argument, NULL, OPT_MIN_SAVING},
+    {"emit-macros", required_argument, NULL, OPT_EMIT},
+    {"evaluate", required_argument, NULL, OPT_EVALUATE},
+    {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED},
+    {"include-adaptive", no_argument, NULL, OPT_INCLUDE_ADAPTIVE},
+    {"objective", required_argument, NULL, OPT_OBJECTIVE}, {NULL, 0, NULL, 0}};
+
+/* What the command line asks for. */
+typedef struct ngrams_options {
+    an_runsel sel; /* --runs, --exact, --skip-damaged: without --train's label */
+    long max_n, top, ngrams, pool;
+    double min_saving;
+    an_objective objective;
+    int objective_given, include_adaptive, quiet;
+    an_format fmt;
+    const char *train, *test, *emit, *evaluate;
+} ngrams_options;
+
+/* --max-n, --top, --ngrams or --pool (option c); -1 to go on, else the
+ * exit status. */
+static int parse_count_option(int c, const char *arg, ngrams_options *o)
 {
-    enum { OPT_RUNS = 256, OPT_MAXN, OPT_TOP, OPT_NGRAMS, OPT_POOL, OPT_EXACT, OPT_FORMAT,
-           OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_TRAIN, OPT_TEST, OPT_MIN_SAVING, OPT_EMIT,
-           OPT_EVALUATE, OPT_SKIP_DAMAGED, OPT_INCLUDE_ADAPTIVE, OPT_OBJECTIVE };
-    static const struct option opts[] = {
-        {"runs", required_argument, NULL, OPT_RUNS},     {"max-n", required_argument, NULL, OPT_MAXN},
-        {"top", required_argument, NULL, OPT_TOP},       {"ngrams", required_argument, NULL, OPT_NGRAMS},
-        {"pool", required_argument, NULL, OPT_POOL},     {"exact", no_argument, NULL, OPT_EXACT},
-        {"format", required_argument, NULL, OPT_FORMAT}, {"quiet", no_argument, NULL, OPT_QUIET},
-        {"help", no_argument, NULL, OPT_HELP},           {"version", no_argument, NULL, OPT_VERSION},
-        {"train", required_argument, NULL, OPT_TRAIN},   {"test", required_argument, NULL, OPT_TEST},
-        {"min-saving", required_argument, NULL, OPT_MIN_SAVING},
-        {"emit-macros", required_argument, NULL, OPT_EMIT},
-        {"evaluate", required_argument, NULL, OPT_EVALUATE},
-        {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED},
-        {"include-adaptive", no_argument, NULL, OPT_INCLUDE_ADAPTIVE},
-        {"objective", required_argument, NULL, OPT_OBJECTIVE}, {NULL, 0, NULL, 0}};
-    an_runsel sel;
-    an_runsel_init(&sel);
+    long *dst = c == OPT_MAXN     ? &o->max_n
+              : c == OPT_TOP      ? &o->top
+              : c == OPT_NGRAMS   ? &o->ngrams
+                                  : &o->pool;
+    long lo = c == OPT_MAXN ? 2 : c == OPT_POOL ? 1 : 0, hi = c == OPT_MAXN ? AN_MAX_N : 100000;
+    if (an_parse_count(arg, lo, hi, dst) != 0)
+        return cli_misuse(&tool, "bad number '%s' for --%s (%ld..%ld)", arg, opts[c - OPT_RUNS].name,
+                          lo, hi);
+    return -1;
+}
+
+/* --format; -1 to go on, else the exit status. */
+static int parse_format(const char *arg, an_format *fmt)
+{
+    static const struct {
+        const char *name;
+        an_format fmt;
+    } formats[] = {{"text", AN_TEXT}, {"markdown", AN_MARKDOWN}, {"json", AN_JSON}, {"csv", AN_CSV}};
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (strcmp(arg, formats[i].name) == 0) {
+            *fmt = formats[i].fmt;
+            return -1;
+        }
+    return cli_misuse(&tool, "bad --format '%s' (text, markdown, json, csv)", arg);
+}
+
+/* Option c (getopt_long's answer) with its argument; -1 to go on, else the
+ * exit status. */
+static int parse_option(int c, const char *arg, ngrams_options *o)
+{
     char err[1024];
-    long max_n = 4, top = 16, ngrams = 20, pool = 0;
-    double min_saving = AN_MIN_SAVING;
-    an_objective objective = AN_OBJECTIVE_SHARED;
-    int quiet = 0, include_adaptive = 0, objective_given = 0, c;
-    an_format fmt = AN_TEXT;
-    const char *train = NULL, *test = NULL, *emit = NULL, *evaluate = NULL;
-    while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
-        switch (c) {
-        case OPT_RUNS:
-            if (an_runsel_parse(&sel, optarg, err, sizeof err) != 0) {
-                fprintf(stderr, "pulley-ngrams: bad --runs: %s\n", err);
-                return 2;
-            }
-            break;
-        case OPT_SKIP_DAMAGED:
-            sel.skip_damaged = 1;
-            break;
-        case OPT_MAXN:
-        case OPT_TOP:
-        case OPT_NGRAMS:
-        case OPT_POOL: {
-            long *dst = c == OPT_MAXN ? &max_n : c == OPT_TOP ? &top : c == OPT_NGRAMS ? &ngrams : &pool;
-            long lo = c == OPT_MAXN ? 2 : c == OPT_POOL ? 1 : 0, hi = c == OPT_MAXN ? AN_MAX_N : 100000;
-            if (an_parse_count(optarg, lo, hi, dst) != 0) {
-                fprintf(stderr, "pulley-ngrams: bad number '%s' for --%s (%ld..%ld)\n", optarg,
-                        opts[c - OPT_RUNS].name, lo, hi);
-                return 2;
-            }
-            break;
-        }
-        case OPT_MIN_SAVING:
-            if (an_parse_percent(optarg, &min_saving) != 0) {
-                fprintf(stderr, "pulley-ngrams: bad --min-saving '%s' (a percentage, 0..100)\n", optarg);
-                return 2;
-            }
-            break;
-        case OPT_OBJECTIVE:
-            objective_given = 1;
-            if (an_objective_parse(optarg, &objective) != 0) {
-                fprintf(stderr, "pulley-ngrams: bad --objective '%s' (shared, total, time)\n",
-                        optarg);
-                return 2;
-            }
-            break;
-        case OPT_EXACT:
-            sel.exact_only = 1;
-            break;
-        case OPT_INCLUDE_ADAPTIVE:
-            include_adaptive = 1;
-            break;
-        case OPT_FORMAT:
-            if (strcmp(optarg, "text") == 0)
-                fmt = AN_TEXT;
-            else if (strcmp(optarg, "markdown") == 0)
-                fmt = AN_MARKDOWN;
-            else if (strcmp(optarg, "json") == 0)
-                fmt = AN_JSON;
-            else if (strcmp(optarg, "csv") == 0)
-                fmt = AN_CSV;
-            else {
-                fprintf(stderr, "pulley-ngrams: bad --format '%s' (text, markdown, json, csv)\n", optarg);
-                return 2;
-            }
-            break;
-        case OPT_TRAIN:
-        case OPT_TEST:
-            if (!*optarg) {
-                fprintf(stderr, "pulley-ngrams: --%s needs a run label\n", c == OPT_TRAIN ? "train" : "test");
-                return 2;
-            }
-            *(c == OPT_TRAIN ? &train : &test) = optarg;
-            break;
-        case OPT_QUIET:
-            quiet = 1;
-            break;
-        case OPT_EMIT:
-        case OPT_EVALUATE:
-            if (!*optarg) {
-                fprintf(stderr, "pulley-ngrams: --%s needs a file name\n",
-                        c == OPT_EMIT ? "emit-macros" : "evaluate");
-                return 2;
-            }
-            *(c == OPT_EMIT ? &emit : &evaluate) = optarg;
-            break;
-        case 'h':
-        case OPT_HELP:
-            fputs(usage, stdout);
-            return 0;
-        case 'V':
-        case OPT_VERSION:
-            printf("pulley-ngrams %s (reads profile schema versions 1 to %d, any ISA stored in them)\n",
-                   PULLEY_VERSION, PVMP_SCHEMA_VERSION);
-            return 0;
-        default:
-            fputs(usage, stderr);
-            return 2;
-        }
+    switch (c) {
+    case OPT_RUNS:
+        if (an_runsel_parse(&o->sel, arg, err, sizeof err) != 0)
+            return cli_misuse(&tool, "bad --runs: %s", err);
+        return -1;
+    case OPT_SKIP_DAMAGED: o->sel.skip_damaged = 1; return -1;
+    case OPT_MAXN:
+    case OPT_TOP:
+    case OPT_NGRAMS:
+    case OPT_POOL: return parse_count_option(c, arg, o);
+    case OPT_MIN_SAVING:
+        if (an_parse_percent(arg, &o->min_saving) != 0)
+            return cli_misuse(&tool, "bad --min-saving '%s' (a percentage, 0..100)", arg);
+        return -1;
+    case OPT_OBJECTIVE:
+        o->objective_given = 1;
+        if (an_objective_parse(arg, &o->objective) != 0)
+            return cli_misuse(&tool, "bad --objective '%s' (shared, total, time)", arg);
+        return -1;
+    case OPT_EXACT: o->sel.exact_only = 1; return -1;
+    case OPT_INCLUDE_ADAPTIVE: o->include_adaptive = 1; return -1;
+    case OPT_FORMAT: return parse_format(arg, &o->fmt);
+    case OPT_TRAIN:
+    case OPT_TEST:
+        if (!*arg)
+            return cli_misuse(&tool, "--%s needs a run label", c == OPT_TRAIN ? "train" : "test");
+        *(c == OPT_TRAIN ? &o->train : &o->test) = arg;
+        return -1;
+    case OPT_QUIET: o->quiet = 1; return -1;
+    case OPT_EMIT:
+    case OPT_EVALUATE:
+        if (!*arg)
+            return cli_misuse(&tool, "--%s needs a file name",
+                              c == OPT_EMIT ? "emit-macros" : "evaluate");
+        *(c == OPT_EMIT ? &o->emit : &o->evaluate) = arg;
+        return -1;
+    case 'h':
+    case OPT_HELP: return cli_help(&tool);
+    case 'V':
+    case OPT_VERSION:
+        return cli_print_version(&tool, PULLEY_VERSION,
+                                 "reads profile schema versions 1 to %d, any ISA stored in them",
+                                 PVMP_SCHEMA_VERSION);
+    default: return cli_usage_help(&tool); /* getopt_long has said what is wrong */
     }
-    if (optind >= argc) {
-        fputs(usage, stderr);
-        return 2;
-    }
-    if (!train != !test) {
-        fprintf(stderr, "pulley-ngrams: --train and --test go together\n");
-        return 2;
-    }
-    if (evaluate && (train || emit || include_adaptive || objective_given)) {
-        fprintf(stderr, "pulley-ngrams: --evaluate mines nothing: not with --train, --test,"
-                        " --emit-macros, --include-adaptive or --objective\n");
-        return 2;
-    }
-    if (train && an_runsel_has_labels(&sel)) {
-        fprintf(stderr, "pulley-ngrams: --train and --test choose runs by label: not with"
-                        " label: in --runs\n");
-        return 2;
-    }
-    an_runsel train_sel = sel;
-    if (train && an_runsel_add_label(&train_sel, train, err, sizeof err) != 0) {
-        fprintf(stderr, "pulley-ngrams: --train: %s\n", err);
-        return 2;
-    }
-    an_profile prof = {0}, test_prof = {0};
+}
+
+/* The options that go together, or not at all; -1 when they agree, else
+ * the exit status. */
+static int check_combinations(const ngrams_options *o)
+{
+    if (!o->train != !o->test)
+        return cli_misuse(&tool, "--train and --test go together");
+    if (o->evaluate && (o->train || o->emit || o->include_adaptive || o->objective_given))
+        return cli_misuse(&tool, "--evaluate mines nothing: not with --train, --test,"
+                                 " --emit-macros, --include-adaptive or --objective");
+    if (o->train && an_runsel_has_labels(&o->sel))
+        return cli_misuse(&tool, "--train and --test choose runs by label: not with"
+                                 " label: in --runs");
+    return -1;
+}
+
+/* The command line into o (the databases from argv[optind] on); -1 to go
+ * on, else the exit status. */
+static int parse_options(int argc, char **argv, ngrams_options *o)
+{
+    *o = (ngrams_options){.max_n = 4, .top = 16, .ngrams = 20, .pool = 0,
+                          .min_saving = AN_MIN_SAVING, .objective = AN_OBJECTIVE_SHARED,
+                          .fmt = AN_TEXT};
+    an_runsel_init(&o->sel);
+    int c, status;
+    while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1)
+        if ((status = parse_option(c, optarg, o)) >= 0)
+            return status;
+    if (optind >= argc)
+        return cli_usage_help(&tool);
+    return check_combinations(o);
+}
+
+/* The runs to mine (with --train, those of its label) into prof; 0, or 1
+ * after saying why there are none. */
+static int read_runs(an_profile *prof, char **dbs, int ndbs, const ngrams_options *o,
+                     an_runsel *sel)
+{
+    char err[1024];
+    if (an_profile_read_all(prof, dbs, ndbs, sel, err, sizeof err) < 0)
+        return cli_error(&tool, "%s%s%s%s", o->train ? "--train " : "", o->train ? o->train : "",
+                         o->train ? ": " : "", err);
+    an_print_skipped(stderr, "pulley-ngrams", prof);
+    if (prof->nruns == 0)
+        return cli_error(&tool, "no %sruns selected in %s%s", o->sel.exact_only ? "exact " : "",
+                         dbs[0], ndbs > 1 ? " and the other databases" : "");
+    return 0;
+}
+
+/* Choose the macro ops on prof, print the report (with what they save on
+ * the --test runs of dbs) and write --emit-macros; returns the exit
+ * status. */
+static int mine(an_profile *prof, ngrams_options *o, char **dbs, int ndbs, int argc, char **argv)
+{
+    if (o->objective == AN_OBJECTIVE_TIME && !every_run_timed(prof))
+        return 1;
+    size_t ninsns = an_profile_ninsns(prof);
+    int progress = !o->quiet && ninsns >= AN_PROGRESS_INSNS;
+    if (progress)
+        fprintf(stderr, "pulley-ngrams: %zu runs, %u functions, %zu instructions; mining...\n",
+                prof->nruns, prof->nfuncs, ninsns);
+    an_proposals_opts po = {.max_n = (unsigned)o->max_n, .top = (size_t)o->top,
+                            .pool = (size_t)o->pool, .min_saving = o->min_saving,
+                            .objective = o->objective, .ngrams = (size_t)o->ngrams,
+                            .include_adaptive = o->include_adaptive,
+                            .mined = progress ? progress_mined : NULL, .arg = &o->top};
+    an_profile test_prof = {0};
     an_proposals res = {0};
     double *test_marginal = NULL;
     int status = 1;
-    if (an_profile_read_all(&prof, argv + optind, argc - optind, &train_sel, err, sizeof err) < 0) {
-        fprintf(stderr, "pulley-ngrams: %s%s%s%s\n", train ? "--train " : "", train ? train : "",
-                train ? ": " : "", err);
-        goto out;
-    }
-    an_print_skipped(stderr, "pulley-ngrams", &prof);
-    if (prof.nruns == 0) {
-        fprintf(stderr, "pulley-ngrams: no %sruns selected in %s%s\n",
-                sel.exact_only ? "exact " : "", argv[optind],
-                argc - optind > 1 ? " and the other databases" : "");
-        goto out;
-    }
-    if (evaluate) {
-        status = evaluate_file(&prof, evaluate, fmt);
-        goto out;
-    }
-    if (objective == AN_OBJECTIVE_TIME && !every_run_timed(&prof))
-        goto out;
-    size_t ninsns = an_profile_ninsns(&prof);
-    int progress = !quiet && ninsns >= AN_PROGRESS_INSNS;
-    if (progress)
-        fprintf(stderr, "pulley-ngrams: %zu runs, %u functions, %zu instructions; mining...\n",
-                prof.nruns, prof.nfuncs, ninsns);
-    an_proposals_opts po = {.max_n = (unsigned)max_n, .top = (size_t)top, .pool = (size_t)pool,
-                            .min_saving = min_saving, .objective = objective,
-                            .ngrams = (size_t)ngrams,
-                            .include_adaptive = include_adaptive,
-                            .mined = progress ? progress_mined : NULL, .arg = &top};
-    if (an_proposals_compute(&prof, &po, &res) != 0) {
-        fprintf(stderr, "pulley-ngrams: out of memory\n");
-        goto out;
-    }
-    if (test && measure_test(&prof, &test_prof, argv + optind, argc - optind, &sel, test,
-                             res.props, res.n, &test_marginal) != 0)
-        goto out;
-    an_report rep = {.p = &prof, .total = res.total, .props = res.props, .prop_facts = res.facts,
-                     .nprops = res.n, .choice = &res.choice, .top = res.top,
-                     .top_facts = res.top_facts, .ntop = res.ntop, .test = &test_prof,
-                     .test_label = test, .test_marginal = test_marginal};
-    an_report_print(stdout, &rep, fmt);
-    status = emit ? emit_macros(&prof, &res, emit, argc, argv) : 0;
-out:
-    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "pulley-ngrams: writing the output failed\n");
-        status = 1;
+    if (an_proposals_compute(prof, &po, &res) != 0)
+        cli_error(&tool, "out of memory");
+    else if (!o->test || measure_test(prof, &test_prof, dbs, ndbs, &o->sel, o->test, res.props,
+                                      res.n, &test_marginal) == 0) {
+        an_report rep = {.p = prof, .total = res.total, .props = res.props,
+                         .prop_facts = res.facts, .nprops = res.n, .choice = &res.choice,
+                         .top = res.top, .top_facts = res.top_facts, .ntop = res.ntop,
+                         .test = &test_prof, .test_label = o->test, .test_marginal = test_marginal};
+        an_report_print(stdout, &rep, o->fmt);
+        status = o->emit ? emit_macros(prof, &res, o->emit, argc, argv) : 0;
     }
     free(test_marginal);
     an_profile_free(&test_prof);
     an_proposals_free(&res);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    ngrams_options o;
+    int status = parse_options(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    char **dbs = argv + optind;
+    int ndbs = argc - optind;
+    an_runsel train_sel = o.sel;
+    char err[1024];
+    if (o.train && an_runsel_add_label(&train_sel, o.train, err, sizeof err) != 0)
+        return cli_misuse(&tool, "--train: %s", err);
+    an_profile prof = {0};
+    status = read_runs(&prof, dbs, ndbs, &o, &train_sel);
+    if (status == 0)
+        status = o.evaluate ? evaluate_file(&prof, o.evaluate, o.fmt)
+                            : mine(&prof, &o, dbs, ndbs, argc, argv);
+    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        status = cli_error(&tool, "writing the output failed");
     an_profile_free(&prof);
     return status;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "hot_code.h"
 #include "options.h"
 #include "out_file.h"
@@ -55,102 +56,101 @@ typedef struct options {
     long functions, context, top, max_n;
 } options;
 
+static const cli_tool tool = {"pulley-report", NULL, usage};
+
+enum { OPT_RUNS = 256, OPT_TEXT, OPT_THRESHOLD, OPT_FUNCTIONS, OPT_CONTEXT, OPT_TOP, OPT_MAXN,
+       OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_SKIP_DAMAGED };
+/* In the order of the OPT_ values: option c is opts[c - OPT_RUNS]. */
+static const struct option opts[] = {
+    {"runs", required_argument, NULL, OPT_RUNS},
+    {"text", no_argument, NULL, OPT_TEXT},
+    {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"functions", required_argument, NULL, OPT_FUNCTIONS},
+    {"context", required_argument, NULL, OPT_CONTEXT},
+    {"top", required_argument, NULL, OPT_TOP},
+    {"max-n", required_argument, NULL, OPT_MAXN},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED},
+    {NULL, 0, NULL, 0}};
+
+/* --functions, --context, --top or --max-n (option c); -1 to go on, else
+ * the exit status. */
+static int parse_count_option(int c, const char *arg, options *o)
+{
+    long *count = c == OPT_FUNCTIONS ? &o->functions
+                : c == OPT_CONTEXT   ? &o->context
+                : c == OPT_TOP       ? &o->top
+                                     : &o->max_n;
+    long lo = c == OPT_FUNCTIONS ? 1 : c == OPT_MAXN ? 2 : 0;
+    long hi = c == OPT_MAXN ? AN_MAX_N : c == OPT_TOP ? 1000 : 100000;
+    if (an_parse_count(arg, lo, hi, count) != 0)
+        return cli_misuse(&tool, "bad number '%s' for --%s (%ld..%ld)", arg, opts[c - OPT_RUNS].name,
+                          lo, hi);
+    return -1;
+}
+
+/* --color; -1 to go on, else the exit status. */
+static int parse_color(const char *arg, int *color)
+{
+    if (strcmp(arg, "auto") == 0)
+        *color = -1;
+    else if (strcmp(arg, "always") == 0)
+        *color = 1;
+    else if (strcmp(arg, "never") == 0)
+        *color = 0;
+    else
+        return cli_misuse(&tool, "bad --color '%s' (auto, always, never)", arg);
+    return -1;
+}
+
+/* Option c (getopt_long's answer) with its argument; -1 to go on, else the
+ * exit status. */
+static int parse_option(int c, const char *arg, options *o)
+{
+    char err[1024];
+    switch (c) {
+    case OPT_RUNS:
+        if (an_runsel_parse(&o->sel, arg, err, sizeof err) != 0)
+            return cli_misuse(&tool, "bad --runs: %s", err);
+        return -1;
+    case OPT_SKIP_DAMAGED: o->sel.skip_damaged = 1; return -1;
+    case 'o': o->output = arg; return -1;
+    case OPT_TEXT: o->text = 1; return -1;
+    case OPT_THRESHOLD:
+        if (an_parse_percent(arg, &o->threshold) != 0)
+            return cli_misuse(&tool, "bad --threshold '%s' (a percentage, 0..100)", arg);
+        return -1;
+    case OPT_FUNCTIONS:
+    case OPT_CONTEXT:
+    case OPT_TOP:
+    case OPT_MAXN: return parse_count_option(c, arg, o);
+    case OPT_COLOR: return parse_color(arg, &o->color);
+    case OPT_QUIET: o->quiet = 1; return -1;
+    case 'h':
+    case OPT_HELP: return cli_help(&tool);
+    case 'V':
+    case OPT_VERSION:
+        return cli_print_version(&tool, PULLEY_VERSION,
+                                 "reads profile schema versions 1 to %d, any ISA stored in them",
+                                 PVMP_SCHEMA_VERSION);
+    default: return cli_usage_help(&tool); /* getopt_long has said what is wrong */
+    }
+}
+
 /* Parse the command line into o; returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, options *o)
 {
-    enum { OPT_RUNS = 256, OPT_TEXT, OPT_THRESHOLD, OPT_FUNCTIONS, OPT_CONTEXT, OPT_TOP, OPT_MAXN,
-           OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_SKIP_DAMAGED };
-    static const struct option opts[] = {
-        {"runs", required_argument, NULL, OPT_RUNS},
-        {"text", no_argument, NULL, OPT_TEXT},
-        {"threshold", required_argument, NULL, OPT_THRESHOLD},
-        {"functions", required_argument, NULL, OPT_FUNCTIONS},
-        {"context", required_argument, NULL, OPT_CONTEXT},
-        {"top", required_argument, NULL, OPT_TOP},
-        {"max-n", required_argument, NULL, OPT_MAXN},
-        {"color", required_argument, NULL, OPT_COLOR},
-        {"quiet", no_argument, NULL, OPT_QUIET},
-        {"help", no_argument, NULL, OPT_HELP},
-        {"version", no_argument, NULL, OPT_VERSION},
-        {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED},
-        {NULL, 0, NULL, 0}};
     *o = (options){.color = -1, .threshold = 0.005, .functions = 10, .context = 2, .top = 16, .max_n = 4};
     an_runsel_init(&o->sel);
-    char err[1024];
-    int c;
-    while ((c = getopt_long(argc, argv, "o:hV", opts, NULL)) != -1) {
-        switch (c) {
-        case OPT_RUNS:
-            if (an_runsel_parse(&o->sel, optarg, err, sizeof err) != 0) {
-                fprintf(stderr, "pulley-report: bad --runs: %s\n", err);
-                return 2;
-            }
-            break;
-        case OPT_SKIP_DAMAGED:
-            o->sel.skip_damaged = 1;
-            break;
-        case 'o':
-            o->output = optarg;
-            break;
-        case OPT_TEXT:
-            o->text = 1;
-            break;
-        case OPT_THRESHOLD:
-            if (an_parse_percent(optarg, &o->threshold) != 0) {
-                fprintf(stderr, "pulley-report: bad --threshold '%s' (a percentage, 0..100)\n", optarg);
-                return 2;
-            }
-            break;
-        case OPT_FUNCTIONS:
-        case OPT_CONTEXT:
-        case OPT_TOP:
-        case OPT_MAXN: {
-            long *count = c == OPT_FUNCTIONS ? &o->functions
-                        : c == OPT_CONTEXT   ? &o->context
-                        : c == OPT_TOP       ? &o->top
-                                             : &o->max_n;
-            long lo = c == OPT_FUNCTIONS ? 1 : c == OPT_MAXN ? 2 : 0;
-            long hi = c == OPT_MAXN ? AN_MAX_N : c == OPT_TOP ? 1000 : 100000;
-            if (an_parse_count(optarg, lo, hi, count) != 0) {
-                fprintf(stderr, "pulley-report: bad number '%s' for --%s (%ld..%ld)\n", optarg,
-                        opts[c - OPT_RUNS].name, lo, hi);
-                return 2;
-            }
-            break;
-        }
-        case OPT_COLOR:
-            if (strcmp(optarg, "auto") == 0)
-                o->color = -1;
-            else if (strcmp(optarg, "always") == 0)
-                o->color = 1;
-            else if (strcmp(optarg, "never") == 0)
-                o->color = 0;
-            else {
-                fprintf(stderr, "pulley-report: bad --color '%s' (auto, always, never)\n", optarg);
-                return 2;
-            }
-            break;
-        case OPT_QUIET:
-            o->quiet = 1;
-            break;
-        case 'h':
-        case OPT_HELP:
-            fputs(usage, stdout);
-            return 0;
-        case 'V':
-        case OPT_VERSION:
-            printf("pulley-report %s (reads profile schema versions 1 to %d, any ISA stored in them)\n",
-                   PULLEY_VERSION, PVMP_SCHEMA_VERSION);
-            return 0;
-        default:
-            fputs(usage, stderr);
-            return 2;
-        }
-    }
-    if (optind >= argc) {
-        fputs(usage, stderr);
-        return 2;
-    }
+    int c, status;
+    while ((c = getopt_long(argc, argv, "o:hV", opts, NULL)) != -1)
+        if ((status = parse_option(c, optarg, o)) >= 0)
+            return status;
+    if (optind >= argc)
+        return cli_usage_help(&tool);
     if (!o->output)
         o->output = o->text ? "-" : "report.html";
     return -1;

@@ -3,7 +3,7 @@
  */
 #include <errno.h>
 
-#include "cli.h"
+#include "isa_cli.h"
 
 static const cli_tool tool = {
     "pulley-asm",

@@ -2,8 +2,8 @@
  * pulley_dis.c - pulley-dis: print a module as .pasm text that re-assembles
  * to the identical .pbc bytes.
  */
-#include "cli.h"
 #include "disasm.h"
+#include "isa_cli.h"
 
 static const cli_tool tool = {
     "pulley-dis",

@@ -16,9 +16,9 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "cli.h"
 #include "fuse.h"
 #include "guest_env.h"
+#include "isa_cli.h"
 #include "module_host.h"
 #include "run_args.h"
 #include "verify.h"
@@ -67,10 +67,11 @@ static cli_tool tool = {
 
 static int version(void)
 {
-    printf("%s %s (dispatch %s%s%s, %u macro ops, ISA %016" PRIx64 ")\n", tool.name,
-           PULLEY_VERSION, pvm_dispatch_mode(), pvm_built_with_trace() ? ", trace" : "",
-           pvm_built_with_profile() ? ", profile" : "", pvm_macro_count(), pvm_isa_hash());
-    return CLI_OK;
+    return cli_print_version(&tool, PULLEY_VERSION,
+                             "dispatch %s%s%s, %u macro ops, ISA %016" PRIx64, pvm_dispatch_mode(),
+                             pvm_built_with_trace() ? ", trace" : "",
+                             pvm_built_with_profile() ? ", profile" : "", pvm_macro_count(),
+                             pvm_isa_hash());
 }
 
 typedef struct options {

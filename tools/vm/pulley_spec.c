@@ -3,7 +3,7 @@
  * on the VM: wast2json converts each one, and every command is executed
  * through the instance layer (interp/wasm/spec).
  */
-#include "cli.h"
+#include "isa_cli.h"
 #include "spec_runner.h"
 
 static const cli_tool tool = {
