@@ -88,8 +88,8 @@ seeds=0
 [ "$layouts" -gt 1 ] && seeds=$(seq "$layouts")
 for k in $ks; do check_positive -k "$k"; done
 build=$(cd "$build" && pwd)
-need_built "$build/interp/pulley-run" "$build/collect/pulley-collect" \
-    "$build/collect/pulley-collect-exact" "$build/analyze/pulley-ngrams"
+need_built "$build/bin/pulley-run" "$build/bin/pulley-collect" \
+    "$build/bin/pulley-collect-exact" "$build/bin/pulley-ngrams"
 need_commands cmake sqlite3 awk
 if [ -z "$programs" ]; then
     for c in "$top"/bench/*.c; do programs="$programs $(basename "$c" .c)"; done
@@ -147,7 +147,7 @@ for p in $programs $ext_programs; do
     db=$work/profiles/$p.db
     [ -f "$db" ] && continue
     step "profiling $p (exact, baseline)"
-    run_program "$p" "$build/collect/pulley-collect" --exact --no-fuse ${costs:+--costs "$costs"} \
+    run_program "$p" "$build/bin/pulley-collect" --exact --no-fuse ${costs:+--costs "$costs"} \
         -o "$db" --label "$p" -- >/dev/null 2>>"$log" ||
         { echo "$prog: profiling $p failed (see $log)" >&2; exit 1; }
 done
@@ -188,7 +188,7 @@ configure_like() {
         die "building $1 failed (see $log)"
 }
 # base_run SEED, vm_dir K FOLD SEED: the binaries of a layout.
-base_run() { if [ "$1" = 0 ]; then echo "$build/interp/pulley-run"; else echo "$work/base-s$1/interp/pulley-run"; fi; }
+base_run() { if [ "$1" = 0 ]; then echo "$build/bin/pulley-run"; else echo "$work/base-s$1/bin/pulley-run"; fi; }
 vm_dir() { if [ "$3" = 0 ]; then echo "$work/vms/k$1-$2"; else echo "$work/vms/k$1-$2-s$3"; fi; }
 for s in $seeds; do
     [ "$s" = 0 ] || [ -x "$(base_run "$s")" ] && continue
@@ -202,7 +202,7 @@ for k in $ks; do
         if [ ! -f "$set_file" ]; then
             step "K=$k $f: choosing"
             # shellcheck disable=SC2046,SC2086 # the lists are words
-            "$build/analyze/pulley-ngrams" --quiet --top "$k" --ngrams 0 $extra \
+            "$build/bin/pulley-ngrams" --quiet --top "$k" --ngrams 0 $extra \
                 --emit-macros "$set_file" $(fold_trains "$f") >/dev/null 2>>"$log" ||
                 { echo "$prog: pulley-ngrams failed for K=$k $f (see $log)" >&2; exit 1; }
         fi
@@ -212,7 +212,7 @@ for k in $ks; do
             vm=$(vm_dir "$k" "$f" "$s") targets=pulley-run seed_arg=""
             [ "$s" = "$first_seed" ] && targets="pulley-run pulley-collect-exact"
             [ "$s" = 0 ] || seed_arg=-DPULLEY_LAYOUT_SEED=$s
-            [ -x "$vm/interp/pulley-run" ] && { [ "$s" != "$first_seed" ] || [ -x "$vm/collect/pulley-collect-exact" ]; } && continue
+            [ -x "$vm/bin/pulley-run" ] && { [ "$s" != "$first_seed" ] || [ -x "$vm/bin/pulley-collect-exact" ]; } && continue
             step "K=$k $f: building the macro VM${seed_arg:+ in layout $s}"
             # shellcheck disable=SC2086 # empty or one word
             configure_like "$vm" "$targets" -DPULLEY_MACROS="$set_file" $seed_arg
@@ -231,12 +231,12 @@ for k in $ks; do
         for p in $(fold_tests "$f"); do
             base_db=$work/profiles/$p.db mdb=$work/measured/k$k-$f-$p.db
             # The benchmark's row: removed %, and time saved % where predicted.
-            predicted=$("$build/analyze/pulley-ngrams" "$base_db" --evaluate "$set_file" --format csv |
+            predicted=$("$build/bin/pulley-ngrams" "$base_db" --evaluate "$set_file" --format csv |
                 awk -F, 'NR == 2 {print $4, (NF >= 5 ? $5 : "-")}')
             predicted_time=${predicted#* } predicted=${predicted% *}
             if [ ! -f "$mdb" ]; then
                 step "K=$k $f: counting $p on the macro VM"
-                run_program "$p" "$vm/collect/pulley-collect-exact" -o "$mdb" -- \
+                run_program "$p" "$vm/bin/pulley-collect-exact" -o "$mdb" -- \
                     >/dev/null 2>>"$log" || { echo "$prog: counting $p on $vm failed" >&2; exit 1; }
             fi
             echo "$k $f $p $predicted $(dispatches "$base_db") $(dispatches "$mdb")" \
@@ -269,7 +269,7 @@ time_round() {
                 for f in $folds; do
                     # shellcheck disable=SC2046
                     in_list "$p" $(fold_tests "$f") || continue
-                    vm_run=$(vm_dir "$k" "$f" "$s")/interp/pulley-run
+                    vm_run=$(vm_dir "$k" "$f" "$s")/bin/pulley-run
                     time_run "$work/times/k$k-$f-$p.s$s.us" "$p" "$vm_run"
                     time_run "$work/times/k$k-$f-$p.s$s.unfused.us" "$p" "$vm_run" --no-fuse
                 done

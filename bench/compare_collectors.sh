@@ -21,7 +21,7 @@ case $# in 2 | 3) ;; *) usage_error "usage: sh bench/compare_collectors.sh OLD_B
 old=$1 new=$2 rounds=${3:-5}
 check_positive ROUNDS "$rounds"
 for b in "$old" "$new"; do
-  [ -x "$b/collect/pulley-collect" ] || usage_error "no $b/collect/pulley-collect"
+  [ -x "$b/bin/pulley-collect" ] || usage_error "no $b/bin/pulley-collect"
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -30,9 +30,9 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 run() {
   rm -f "$tmp"/run.db*
   case $1 in
-    plain) "$new/interp/pulley-run" "$2" ;;
-    old) "$old/collect/pulley-collect" -o "$tmp/run.db" -- "$2" ;;
-    new) "$new/collect/pulley-collect" -o "$tmp/run.db" -- "$2" ;;
+    plain) "$new/bin/pulley-run" "$2" ;;
+    old) "$old/bin/pulley-collect" -o "$tmp/run.db" -- "$2" ;;
+    new) "$new/bin/pulley-collect" -o "$tmp/run.db" -- "$2" ;;
   esac
 }
 round() {

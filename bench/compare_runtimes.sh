@@ -58,7 +58,7 @@ build_vm() { # build_vm LABEL MODE [MACROS]
     [ "$2" = tail ] && cc=clang
     command -v "$cc" >/dev/null || { skipped="$skipped $1 (no $cc)"; return 0; }
     dir=$work/vm-$1
-    if [ ! -x "$dir/interp/pulley-run" ]; then
+    if [ ! -x "$dir/bin/pulley-run" ]; then
         echo "$prog: building $1" >&2
         if ! build_variant "$dir" pulley-run -DCMAKE_C_COMPILER="$cc" -DPULLEY_DISPATCH="$2" \
                  -DPULLEY_MACROS="${3:-}"; then
@@ -66,7 +66,7 @@ build_vm() { # build_vm LABEL MODE [MACROS]
             return 0
         fi
     fi
-    echo "$1 $dir/interp/pulley-run" >>"$runtimes"
+    echo "$1 $dir/bin/pulley-run" >>"$runtimes"
 }
 for mode in $modes; do build_vm "base-$mode" "$mode"; done
 if [ -n "$macros" ]; then

@@ -40,7 +40,7 @@ round() {
       for v in plain count; do
         mode=${m%%:*}
         # shellcheck disable=SC2086 # the arguments are words
-        timed "$prefix-$mode-$v/interp/pulley-run" --invoke "$fn" \
+        timed "$prefix-$mode-$v/bin/pulley-run" --invoke "$fn" \
           "$top/tests/programs/$program" $args >/dev/null || die "$mode $v failed on $program"
         echo "$mode-$v,$program $fn $args,$timed_us" >>"$csv"
       done

@@ -53,7 +53,7 @@ for k in $ks; do
         rows=$work/rows-k$k-$design.txt
         [ -s "$rows" ] || continue
         # shellcheck disable=SC2119 # median reads stdin
-        bytes=$(for vm in "$work/vms/k$k-$design"*; do text_bytes "$vm/interp/pulley-run"; done | median)
+        bytes=$(for vm in "$work/vms/k$k-$design"*; do text_bytes "$vm/bin/pulley-run"; done | median)
         # rows: program pred% base_disp macro_disp base_B macro_B time% base macro
         #       time_x lo hi unfused_x lo hi ops_x lo hi
         awk -v k="$k" -v d="$design" -v bytes="$bytes" "$stats_awk"'

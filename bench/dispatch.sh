@@ -39,7 +39,7 @@ round() {
     for m in $modes; do
       mode=${m%%:*}
       # shellcheck disable=SC2086 # the arguments are words
-      timed "$top/build-bench-$mode/interp/pulley-run" --invoke "$fn" \
+      timed "$top/build-bench-$mode/bin/pulley-run" --invoke "$fn" \
         "$top/tests/programs/$program" $args >/dev/null || die "$mode failed on $program"
       echo "$mode,$program,$fn,$args,$1,$(awk -v us="$timed_us" 'BEGIN { printf "%.4f", us / 1e6 }')" >>"$csv"
     done

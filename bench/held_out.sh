@@ -23,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
-ngrams=${PULLEY_NGRAMS:-$top/build/analyze/pulley-ngrams}
+ngrams=${PULLEY_NGRAMS:-$top/build/bin/pulley-ngrams}
 ks="8 16 32 64 128 256 512" objectives="shared total time" extra=""
 usage() {
     echo "usage: sh bench/held_out.sh [-k \"K...\"] [-o \"OBJECTIVE...\"] [-x OPTIONS] PROFILE.db..." >&2

@@ -47,11 +47,11 @@ runs=${2:-5}
 store_build=${3:-}
 hz=${HZ:-10000}
 check_positive RUNS "$runs"
-need_built "$build/interp/pulley-run" "$build/collect/pulley-collect"
+need_built "$build/bin/pulley-run" "$build/bin/pulley-collect"
 need_commands sqlite3
 if [ -n "$store_build" ] &&
-  ! "$store_build/interp/pulley-run" -V 2>/dev/null | grep -Eq '[(, ]profile[,)]'; then
-  usage_error "$store_build/interp/pulley-run is not a PULLEY_PROFILE build"
+  ! "$store_build/bin/pulley-run" -V 2>/dev/null | grep -Eq '[(, ]profile[,)]'; then
+  usage_error "$store_build/bin/pulley-run is not a PULLEY_PROFILE build"
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -86,18 +86,18 @@ round() {
       "(fib-1)") path=$top/tests/programs/fib.pasm invoke="--invoke=$fn" ;;
       *) path=$top/tests/programs/$program invoke="--invoke=$fn" ;;
     esac
-    time_it plain "$program" "$build/interp/pulley-run" $invoke "$path" $args
+    time_it plain "$program" "$build/bin/pulley-run" $invoke "$path" $args
     if [ -n "$store_build" ]; then
-      time_it store "$program" "$store_build/interp/pulley-run" $invoke "$path" $args
+      time_it store "$program" "$store_build/bin/pulley-run" $invoke "$path" $args
     fi
     # A new database for every run: opening one checks its integrity,
     # which takes time in proportion to its size, so appending every run
     # to one database would make each run slower than the one before.
     rm -f "$tmp/run.db"
-    time_it idle "$program" "$build/collect/pulley-collect" -f 1 -o "$tmp/run.db" --label "$program" \
+    time_it idle "$program" "$build/bin/pulley-collect" -f 1 -o "$tmp/run.db" --label "$program" \
       $invoke -- "$path" $args
     rm -f "$tmp/run.db"
-    time_it profiled "$program" "$build/collect/pulley-collect" -f "$hz" -o "$tmp/run.db" \
+    time_it profiled "$program" "$build/bin/pulley-collect" -f "$hz" -o "$tmp/run.db" \
       --label "$program" $invoke -- "$path" $args
     sqlite3 -separator ' ' "$tmp/run.db" "SELECT label, bytes_stored, samples_written,
       samples_taken, samples_dropped, ticks_missed, sampled_ns FROM runs" >>"$tmp/runs"

@@ -13,7 +13,7 @@
 #
 #   sh bench/measure_storage.sh BUILD_DIR [DB...]
 #
-# Needs BUILD_DIR/collect/pulley-collect and BUILD_DIR/bench/measure_storage
+# Needs BUILD_DIR/bin/pulley-collect and BUILD_DIR/bench/measure_storage
 # (cmake --build BUILD_DIR --target pulley-collect measure_storage bench_wasm).
 # A measurement, not a test: it asserts nothing.
 set -eu
@@ -35,7 +35,7 @@ if [ $# -eq 0 ]; then
     [ -f "$wasm" ] || continue
     name=$(basename "$wasm" .wasm)
     echo "profiling $name ..." >&2
-    "$build/collect/pulley-collect" -o "$tmp/$name.db" --label "$name" -- "$wasm" \
+    "$build/bin/pulley-collect" -o "$tmp/$name.db" --label "$name" -- "$wasm" \
       >/dev/null 2>"$tmp/$name.err" || { cat "$tmp/$name.err" >&2; exit 1; }
     set -- "$@" "$tmp/$name.db"
   done

@@ -55,7 +55,7 @@ check_positive RUNS "$runs"
 [ -n "$dbdir" ] || dbdir=$build/bench/ngrams_scale
 
 gen=$build/bench/make_big_profile
-[ -n "$ngrams" ] || ngrams=$build/analyze/pulley-ngrams
+[ -n "$ngrams" ] || ngrams=$build/bin/pulley-ngrams
 for tool in "$gen" "$ngrams"; do
   [ -x "$tool" ] || { echo "ngrams_scale: $tool is not built (cmake --build $build)" >&2; exit 1; }
 done

@@ -75,8 +75,8 @@ case $penalty in '' | *[!0-9.]* | *.*.*) echo "$prog: -p needs a number of instr
 # shellcheck disable=SC2086 # the default set is words
 [ $# -gt 0 ] || set -- $defaults
 
-run=$build/interp/pulley-run
-collect=$build/collect/pulley-collect
+run=$build/bin/pulley-run
+collect=$build/bin/pulley-collect
 need_built "$run" "$collect" "$collect-exact"
 command -v valgrind >/dev/null || die "valgrind is missing (apt-get install valgrind)"
 command -v nm >/dev/null || die "nm is missing (apt-get install binutils)"

@@ -9,7 +9,7 @@
 #   sh bench/run_suite.sh [-n RUNS] [-r PULLEY_RUN] [-b BENCH_DIR] [PROGRAM[:SCALE]...]
 #
 #   -n RUNS        runs per program and mode (default 5)
-#   -r PULLEY_RUN  the VM's runner (default build/interp/pulley-run)
+#   -r PULLEY_RUN  the VM's runner (default build/bin/pulley-run)
 #   -b BENCH_DIR   where the native programs and the .wasm files are
 #                  (default build/bench)
 #   PROGRAM:SCALE  run only these programs, optionally with a scale argument
@@ -24,7 +24,7 @@ prog=run_suite
 # shellcheck source=bench/lib.sh
 . "$top/bench/lib.sh"
 runs=5
-vm=$top/build/interp/pulley-run
+vm=$top/build/bin/pulley-run
 dir=$top/build/bench
 while getopts n:r:b:h opt; do
   case $opt in

@@ -24,7 +24,7 @@
  * build's count array.  The profiling hook thus costs one machine store
  * per dispatched instruction (gcc, goto and switch: exactly one more
  * instruction; clang, tail: 1.2-1.5 on average, the slot taking the last
- * argument register); see collect/measure_overhead.sh for what that costs
+ * argument register); see bench/measure_overhead.sh for what that costs
  * in time.
  *
  * The edge table is an open-addressing hash table (linear probing, a

@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$build/demo
 mkdir -p "$out"
 rm -f "$out/profile.db" "$out/profile.db-wal" "$out/profile.db-shm" "$out/report.html"
-run=$build/interp/pulley-run
+run=$build/bin/pulley-run
 
 echo "== $($run --version | head -n 1)"
 if [ -f "$build/bench/sha256.wasm" ]; then
@@ -26,13 +26,13 @@ else # no wasm32-wasi toolchain: profile a bundled .pasm program instead
   set -- --invoke loops -- "$top/tests/programs/loops.pasm" 5000
 fi
 echo "== profile it at 10 kHz into $out/profile.db"
-"$build/collect/pulley-collect" -o "$out/profile.db" --label demo "$@" >/dev/null
+"$build/bin/pulley-collect" -o "$out/profile.db" --label demo "$@" >/dev/null
 echo "== hot functions, straight from SQL (sql/queries/hot_functions.sql)"
 sqlite3 -header -column "$out/profile.db" <"$top/sql/queries/hot_functions.sql" | head -n 8
 echo "== proposed macro opcodes (pulley-ngrams)"
-"$build/analyze/pulley-ngrams" --top 8 "$out/profile.db"
+"$build/bin/pulley-ngrams" --top 8 "$out/profile.db"
 echo "== the hottest code, annotated (pulley-report --text)"
-"$build/analyze/pulley-report" --text --threshold 1 --functions 1 "$out/profile.db"
-"$build/analyze/pulley-report" --quiet -o "$out/report.html" "$out/profile.db"
+"$build/bin/pulley-report" --text --threshold 1 --functions 1 "$out/profile.db"
+"$build/bin/pulley-report" --quiet -o "$out/report.html" "$out/profile.db"
 echo "== the whole report, one self-contained page: $out/report.html"
 echo "   (the profile itself: $out/profile.db; try sqlite3 on it with sql/queries/*.sql)"

@@ -35,8 +35,8 @@ done
 shift $((OPTIND - 1))
 check_positive -k "$k"
 [ -n "$out" ] || out=$here/suite$k.macros
-collect=$build/collect/pulley-collect
-ngrams=$build/analyze/pulley-ngrams
+collect=$build/bin/pulley-collect
+ngrams=$build/bin/pulley-ngrams
 need_built "$collect" "$ngrams"
 if [ $# -eq 0 ]; then
     set --

@@ -3,8 +3,8 @@
 #
 # Sets, from the environment or the defaults under the source tree:
 #   top        the source tree
-#   collect    $PULLEY_COLLECT, else build/collect/pulley-collect
-#   ngrams     $PULLEY_NGRAMS,  else build/analyze/pulley-ngrams
+#   collect    $PULLEY_COLLECT, else build/bin/pulley-collect
+#   ngrams     $PULLEY_NGRAMS,  else build/bin/pulley-ngrams
 #   bench      $BENCH_DIR,      else build/bench (the .wasm programs)
 #   py         $PYTHON, else /usr/bin/python3, else python3 on PATH
 #   here       this directory (the Python scripts)
@@ -19,8 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=bench/lib.sh
 . "$here/../lib.sh"
-collect=${PULLEY_COLLECT:-$top/build/collect/pulley-collect}
-ngrams=${PULLEY_NGRAMS:-$top/build/analyze/pulley-ngrams}
+collect=${PULLEY_COLLECT:-$top/build/bin/pulley-collect}
+ngrams=${PULLEY_NGRAMS:-$top/build/bin/pulley-ngrams}
 bench=${BENCH_DIR:-$top/build/bench}
 if [ -n "${PYTHON:-}" ]; then
     py=$PYTHON

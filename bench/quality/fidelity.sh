@@ -22,8 +22,8 @@ and an exact run, take pulley-ngrams' top K proposals of each, and report
 their overlap and rank correlations.
 
   -b DIR     the .wasm benchmarks (default build/bench; env BENCH_DIR)
-  -c PATH    pulley-collect (default build/collect/pulley-collect; env PULLEY_COLLECT)
-  -n PATH    pulley-ngrams (default build/analyze/pulley-ngrams; env PULLEY_NGRAMS)
+  -c PATH    pulley-collect (default build/bin/pulley-collect; env PULLEY_COLLECT)
+  -n PATH    pulley-ngrams (default build/bin/pulley-ngrams; env PULLEY_NGRAMS)
   -o DIR     keep each benchmark's profile.db, sampled.json, exact.json in
              DIR/NAME/ and the table in DIR/report.txt (default: a temporary
              directory, removed)

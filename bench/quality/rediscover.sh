@@ -22,8 +22,8 @@ database, take pulley-ngrams' top K proposals and report which of Pulley's
 hand-made fusion families they contain.
 
   -b DIR     the .wasm benchmarks (default build/bench; env BENCH_DIR)
-  -c PATH    pulley-collect (default build/collect/pulley-collect; env PULLEY_COLLECT)
-  -n PATH    pulley-ngrams (default build/analyze/pulley-ngrams; env PULLEY_NGRAMS)
+  -c PATH    pulley-collect (default build/bin/pulley-collect; env PULLEY_COLLECT)
+  -n PATH    pulley-ngrams (default build/bin/pulley-ngrams; env PULLEY_NGRAMS)
   -o DIR     keep the database (suite.db, replaced), proposals.json and
              report.txt in DIR (created; default: a temporary directory,
              removed)

@@ -23,7 +23,7 @@ usage() {
 usage: sh bench/quality/rediscover_cpython.sh [OPTIONS]
 
   -B DIR     the build directory (default build): its adapters/cpython holds
-             the adapter and analyze/pulley-ngrams the miner
+             the adapter and bin/pulley-ngrams the miner
   -o DIR     keep exact.db, sampled.db and the JSON in DIR (default: a
              temporary directory, removed)
   -k K       proposals and pairs to rank (default 10)
@@ -57,7 +57,7 @@ check_positive "-k K" "$k"
 check_positive "-f HZ" "$hz"
 py=${PYTHON:-python3}
 adapter=$build/adapters/cpython
-ngrams=$build/analyze/pulley-ngrams
+ngrams=$build/bin/pulley-ngrams
 [ -f "$adapter/pulleyprof/__main__.py" ] ||
     die "no CPython adapter in $adapter (build with python3-dev installed)"
 need_built "$ngrams"

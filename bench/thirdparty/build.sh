@@ -13,14 +13,14 @@
 #   -n          also build each natively (gcc -O2, OUT_DIR/native/NAME) and
 #               check that RUNNER prints what the native build prints
 #               (stdout and stderr, less the lines NAME.ignore matches)
-#   -r RUNNER   the runtime of that check (default build/interp/pulley-run)
+#   -r RUNNER   the runtime of that check (default build/bin/pulley-run)
 #
 # Exit status: 0; 1 when a build or a check fails; 2 for bad usage.
 set -eu
 prog=build.sh
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-src="" out=$top/build/thirdparty native=false runner=$top/build/interp/pulley-run
+src="" out=$top/build/thirdparty native=false runner=$top/build/bin/pulley-run
 # shellcheck source=bench/lib.sh
 . "$here/../lib.sh"
 usage() { usage_text; }
