@@ -71,7 +71,7 @@ static void end_run_only(pulleyprof_agent *a, const run_end *end)
 {
     char ignored[256];
     registry none = {0};
-    run_store_finish(&a->db, a->run_id, &a->isa, &none, &(pc_hist){0}, &a->catalog, end, ignored,
+    pp__run_store_finish(&a->db, a->run_id, &a->isa, &none, &(pc_hist){0}, &a->catalog, end, ignored,
                      sizeof ignored);
 }
 
@@ -92,7 +92,7 @@ pulleyprof_agent *pulleyprof_open(const pulleyprof_config *cfg, char *err, size_
         set_err(err, errcap, "out of memory");
         return NULL;
     }
-    if (isa_rows_init(&a->isa, cfg->isa, err, errcap) != 0) {
+    if (pp__isa_rows_init(&a->isa, cfg->isa, err, errcap) != 0) {
         free(a);
         return NULL;
     }
@@ -101,38 +101,38 @@ pulleyprof_agent *pulleyprof_open(const pulleyprof_config *cfg, char *err, size_
     a->started_ns = sampler_now_ns();
     if (pthread_mutex_init(&a->lock, NULL) != 0) {
         set_err(err, errcap, "cannot create a mutex");
-        isa_rows_free(&a->isa);
+        pp__isa_rows_free(&a->isa);
         free(a);
         return NULL;
     }
-    if (pdb_open(&a->db, cfg->db_path, err, errcap) != 0)
+    if (pp__pdb_open(&a->db, cfg->db_path, err, errcap) != 0)
         goto no_db;
-    if (run_store_begin(&a->db, cfg, &a->isa, hz, &a->run_id, err, errcap) != 0)
+    if (pp__run_store_begin(&a->db, cfg, &a->isa, hz, &a->run_id, err, errcap) != 0)
         goto no_run;
-    if (sample_queue_init(&a->queue, QUEUE_BUFFERS, BUFFER_SAMPLES) != 0) {
+    if (pp__sample_queue_init(&a->queue, QUEUE_BUFFERS, BUFFER_SAMPLES) != 0) {
         set_err(err, errcap, "out of memory for sample buffers");
         goto no_queue;
     }
-    if (writer_start(&a->writer, &a->queue, &a->db, a->run_id, 1000000000ull / hz, err,
+    if (pp__writer_start(&a->writer, &a->queue, &a->db, a->run_id, 1000000000ull / hz, err,
                      errcap) != 0)
         goto no_writer;
-    if (sampler_start(&a->sampler, hz, &a->queue, err, errcap) != 0) {
-        sample_queue_close(&a->queue);
-        writer_join(&a->writer);
-        pc_hist_free(&a->writer.hist);
+    if (pp__sampler_start(&a->sampler, hz, &a->queue, err, errcap) != 0) {
+        pp__sample_queue_close(&a->queue);
+        pp__writer_join(&a->writer);
+        pp__pc_hist_free(&a->writer.hist);
         goto no_writer;
     }
     return a;
 no_writer:
-    sample_queue_destroy(&a->queue);
+    pp__sample_queue_destroy(&a->queue);
 no_queue:
     end_run_only(a, &(run_end){.outcome = "collector failed to start",
                                .summary = &(pulleyprof_summary){0}});
 no_run:
-    pdb_close(&a->db, (char[256]){0}, 256);
+    pp__pdb_close(&a->db, (char[256]){0}, 256);
 no_db:
     pthread_mutex_destroy(&a->lock);
-    isa_rows_free(&a->isa);
+    pp__isa_rows_free(&a->isa);
     free(a);
     return NULL;
 }
@@ -145,7 +145,7 @@ const char *pulleyprof_version(void)
 int pulleyprof_register_module(pulleyprof_agent *a, const char *name, const void *decode_ctx)
 {
     pthread_mutex_lock(&a->lock);
-    int h = a->closing ? -1 : registry_add_module(&a->reg, name, decode_ctx);
+    int h = a->closing ? -1 : pp__registry_add_module(&a->reg, name, decode_ctx);
     pthread_mutex_unlock(&a->lock);
     return h;
 }
@@ -155,7 +155,7 @@ int pulleyprof_register_function(pulleyprof_agent *a, int module, uint32_t index
 {
     pthread_mutex_lock(&a->lock);
     int h = a->closing ? -1
-                       : registry_add_function(&a->reg, module, index, name, address, code, size);
+                       : pp__registry_add_function(&a->reg, module, index, name, address, code, size);
     pthread_mutex_unlock(&a->lock);
     return h;
 }
@@ -175,7 +175,7 @@ static void *catalog_main(void *arg)
     pulleyprof_agent *a = j->a;
     char ignored[512];
     /* After a failure, close writes what the catalog does not hold. */
-    run_store_catalog(&a->db, a->run_id, &a->isa, j->mods, j->nmods, j->funcs, j->nfuncs,
+    pp__run_store_catalog(&a->db, a->run_id, &a->isa, j->mods, j->nmods, j->funcs, j->nfuncs,
                       &a->catalog, ignored, sizeof ignored);
     free(j->mods);
     free(j->funcs);
@@ -216,7 +216,7 @@ static void start_catalog(pulleyprof_agent *a)
 
 static int add_source(pulleyprof_agent *a, sampler_source src)
 {
-    if (sampler_add_source(&a->sampler, src) != 0)
+    if (pp__sampler_add_source(&a->sampler, src) != 0)
         return -1;
     pthread_mutex_lock(&a->lock);
     start_catalog(a);
@@ -231,7 +231,7 @@ int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot)
 
 int pulleyprof_unregister_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot)
 {
-    return slot ? sampler_remove_source(&a->sampler, (sampler_source){.slot = slot}) : -1;
+    return slot ? pp__sampler_remove_source(&a->sampler, (sampler_source){.slot = slot}) : -1;
 }
 
 int pulleyprof_register_reader(pulleyprof_agent *a, pulleyprof_pc_reader read, void *ctx)
@@ -241,7 +241,7 @@ int pulleyprof_register_reader(pulleyprof_agent *a, pulleyprof_pc_reader read, v
 
 int pulleyprof_unregister_reader(pulleyprof_agent *a, pulleyprof_pc_reader read, void *ctx)
 {
-    return read ? sampler_remove_source(&a->sampler, (sampler_source){.read = read, .ctx = ctx})
+    return read ? pp__sampler_remove_source(&a->sampler, (sampler_source){.read = read, .ctx = ctx})
                 : -1;
 }
 
@@ -252,8 +252,8 @@ static int add_count(pulleyprof_agent *a, int func, uint32_t from, int to_func, 
 {
     pthread_mutex_lock(&a->lock);
     int rc = a->closing ? -1
-             : edge     ? registry_add_edge(&a->reg, func, from, to_func, to, count)
-                        : registry_add_exec(&a->reg, func, from, count);
+             : edge     ? pp__registry_add_edge(&a->reg, func, from, to_func, to, count)
+                        : pp__registry_add_exec(&a->reg, func, from, count);
     if (rc == REGISTRY_UNMAPPED) {
         a->counts_unmapped++;
         rc = -1;
@@ -297,7 +297,7 @@ static uint64_t unattributed(const registry *r, const pc_hist *h)
     uint64_t n = 0;
     for (size_t i = 0; i < h->cap; i++) {
         const pc_hist_entry *e = &h->slots[i];
-        if (e->count && e->pc && registry_find_pc(r, (uintptr_t)e->pc) < 0)
+        if (e->count && e->pc && pp__registry_find_pc(r, (uintptr_t)e->pc) < 0)
             n += e->count;
     }
     return n;
@@ -312,8 +312,8 @@ int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err
     if (catalog_started)
         pthread_join(a->catalog_thread, NULL);
 
-    sampler_stop(&a->sampler); /* queues the last buffer, closes the queue */
-    writer_join(&a->writer);
+    pp__sampler_stop(&a->sampler); /* queues the last buffer, closes the queue */
+    pp__writer_join(&a->writer);
     pulleyprof_summary s = {
         .run_id = a->run_id,
         .samples_taken = a->sampler.taken,
@@ -353,17 +353,17 @@ int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err
         .summary = &s,
     };
     s.duration_ns = end.duration_ns;
-    if (registry_sort(&a->reg) != 0) {
+    if (pp__registry_sort(&a->reg) != 0) {
         snprintf(store_err, sizeof store_err, "out of memory sorting the functions");
         end_run_only(a, &end);
     } else {
-        run_store_finish(&a->db, a->run_id, &a->isa, &a->reg, &a->writer.hist, &a->catalog, &end,
+        pp__run_store_finish(&a->db, a->run_id, &a->isa, &a->reg, &a->writer.hist, &a->catalog, &end,
                          store_err, sizeof store_err);
         s.samples_unattributed = unattributed(&a->reg, &a->writer.hist);
     }
     pthread_mutex_unlock(&a->lock);
     char close_err[256];
-    if (pdb_close(&a->db, close_err, sizeof close_err) != 0 && !store_err[0])
+    if (pp__pdb_close(&a->db, close_err, sizeof close_err) != 0 && !store_err[0])
         snprintf(store_err, sizeof store_err, "%s", close_err);
     if (store_err[0] && rc == 0) {
         set_err(err, errcap, store_err);
@@ -372,12 +372,12 @@ int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err
     s.functions_cut_short = a->catalog.cut_short;
     if (summary)
         *summary = s;
-    sampler_destroy(&a->sampler);
-    sample_queue_destroy(&a->queue);
-    pc_hist_free(&a->writer.hist);
-    registry_free(&a->reg);
-    run_catalog_free(&a->catalog);
-    isa_rows_free(&a->isa);
+    pp__sampler_destroy(&a->sampler);
+    pp__sample_queue_destroy(&a->queue);
+    pp__pc_hist_free(&a->writer.hist);
+    pp__registry_free(&a->reg);
+    pp__run_catalog_free(&a->catalog);
+    pp__isa_rows_free(&a->isa);
     free(a->outcome);
     pthread_mutex_destroy(&a->lock);
     free(a);

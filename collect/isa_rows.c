@@ -79,7 +79,7 @@ static const char *row_problem(const pulleyprof_opcode *o)
     return NULL;
 }
 
-const pulleyprof_opcode *isa_rows_named(const isa_rows *r, const char *name)
+const pulleyprof_opcode *pp__isa_rows_named(const isa_rows *r, const char *name)
 {
     for (size_t i = 0; i < r->n; i++)
         if (r->by_id[i]->name && strcmp(r->by_id[i]->name, name) == 0)
@@ -90,7 +90,7 @@ const pulleyprof_opcode *isa_rows_named(const isa_rows *r, const char *name)
 /* What is wrong with o's wide form (o->wide_form set), or NULL. */
 static const char *wide_form_problem(const isa_rows *r, const pulleyprof_opcode *o)
 {
-    const pulleyprof_opcode *w = isa_rows_named(r, o->wide_form);
+    const pulleyprof_opcode *w = pp__isa_rows_named(r, o->wide_form);
     if (!w || w == o)
         return "its wide_form names no other row of the table";
     if (w->wide_form)
@@ -102,7 +102,7 @@ static const char *wide_form_problem(const isa_rows *r, const pulleyprof_opcode 
     return NULL;
 }
 
-int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
+int pp__isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
 {
     memset(r, 0, sizeof *r);
     r->isa = isa;
@@ -119,7 +119,7 @@ int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
     r->nregs = malloc(isa->nopcodes);
     if (!r->by_id || !r->nregs) {
         snprintf(err, cap, "out of memory");
-        isa_rows_free(r);
+        pp__isa_rows_free(r);
         return -1;
     }
     r->n = isa->nopcodes;
@@ -132,14 +132,14 @@ int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
         if (!problem && i > 0 && r->by_id[i - 1]->id == o->id)
             problem = "its id is also another row's";
         for (unsigned k = 0; !problem && o->parts && k < o->nparts; k++)
-            if (o->parts[k].opcode == o->id || !isa_rows_find(r, o->parts[k].opcode, NULL))
+            if (o->parts[k].opcode == o->id || !pp__isa_rows_find(r, o->parts[k].opcode, NULL))
                 problem = "a part is no other row of the table";
         if (!problem && o->wide_form)
             problem = wide_form_problem(r, o);
         if (problem) {
             snprintf(err, cap, "opcode table '%s', row %u (%s): %s", isa->name ? isa->name : "?",
                      o->id, o->name ? o->name : "no name", problem);
-            isa_rows_free(r);
+            pp__isa_rows_free(r);
             return -1;
         }
         r->nregs[i] = (unsigned char)fmt_count_words(o->roles);
@@ -148,14 +148,14 @@ int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap)
     return 0;
 }
 
-void isa_rows_free(isa_rows *r)
+void pp__isa_rows_free(isa_rows *r)
 {
     free(r->by_id);
     free(r->nregs);
     memset(r, 0, sizeof *r);
 }
 
-const pulleyprof_opcode *isa_rows_find(const isa_rows *r, unsigned id, unsigned *nregs)
+const pulleyprof_opcode *pp__isa_rows_find(const isa_rows *r, unsigned id, unsigned *nregs)
 {
     size_t lo = 0, hi = r->n;
     while (lo < hi) {
@@ -180,7 +180,7 @@ int pulleyprof_insn_add_target(pulleyprof_insn *insn, uint32_t offset)
     return 0;
 }
 
-int isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code, size_t size,
+int pp__isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code, size_t size,
                     size_t off, pulleyprof_insn *insn, char *text, size_t cap)
 {
     uint32_t *targets = insn->targets;
@@ -196,9 +196,9 @@ int isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code, siz
     if (r->isa->decode) {
         if (r->isa->decode(ctx, code, size, off, insn) != 0)
             return -1;
-        row = isa_rows_find(r, insn->opcode, &nregs);
+        row = pp__isa_rows_find(r, insn->opcode, &nregs);
     } else {
-        row = isa_rows_find(r, code[off], &nregs);
+        row = pp__isa_rows_find(r, code[off], &nregs);
         insn->opcode = code[off];
         insn->length = row ? row->length : 0;
     }

@@ -22,20 +22,20 @@ typedef struct isa_rows {
 
 /* Check every row of isa (see pulleyprof_open) and index it.  0, or -1
  * with err naming the row and what is wrong. */
-int isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap);
-void isa_rows_free(isa_rows *r);
+int pp__isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t cap);
+void pp__isa_rows_free(isa_rows *r);
 
 /* The row with this id, or NULL; *nregs gets its register operand count. */
-const pulleyprof_opcode *isa_rows_find(const isa_rows *r, unsigned id, unsigned *nregs);
+const pulleyprof_opcode *pp__isa_rows_find(const isa_rows *r, unsigned id, unsigned *nregs);
 /* The row named `name`, or NULL. */
-const pulleyprof_opcode *isa_rows_named(const isa_rows *r, const char *name);
+const pulleyprof_opcode *pp__isa_rows_named(const isa_rows *r, const char *name);
 
 /* Decode the instruction at code[off] into *insn (its text into text, of
  * cap > 0 bytes; its targets grown by the library), then check it: a known
  * opcode, a length inside the code, the row's number of register operands,
  * targets inside the code.  0, or -1 when the bytes are no instruction of
  * the table (the caller counts the function as cut short). */
-int isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code, size_t size,
+int pp__isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code, size_t size,
                     size_t off, pulleyprof_insn *insn, char *text, size_t cap);
 
 #endif

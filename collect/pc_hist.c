@@ -32,7 +32,7 @@ static int grow(pc_hist *h)
     return 0;
 }
 
-int pc_hist_add(pc_hist *h, uint64_t pc, uint64_t count)
+int pp__pc_hist_add(pc_hist *h, uint64_t pc, uint64_t count)
 {
     if ((h->used + 1) * 2 > h->cap && grow(h) != 0)
         return -1;
@@ -47,7 +47,7 @@ int pc_hist_add(pc_hist *h, uint64_t pc, uint64_t count)
     return 0;
 }
 
-void pc_hist_free(pc_hist *h)
+void pp__pc_hist_free(pc_hist *h)
 {
     free(h->slots);
     *h = (pc_hist){0};

@@ -21,7 +21,7 @@ typedef struct pc_hist {
 } pc_hist;
 
 /* Count one more sample of pc.  Returns 0, or -1 when out of memory. */
-int pc_hist_add(pc_hist *h, uint64_t pc, uint64_t count);
-void pc_hist_free(pc_hist *h);
+int pp__pc_hist_add(pc_hist *h, uint64_t pc, uint64_t count);
+void pp__pc_hist_free(pc_hist *h);
 
 #endif

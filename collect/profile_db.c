@@ -118,7 +118,7 @@ static int fail(char *err, size_t cap, const char *fmt, ...)
     return -1;
 }
 
-int pdb_fail(profile_db *p, const char *what, char *err, size_t errcap)
+int pp__pdb_fail(profile_db *p, const char *what, char *err, size_t errcap)
 {
     /* An I/O error says why: "disk I/O error (File too large)". */
     int sys = sqlite3_system_errno(p->db);
@@ -137,7 +137,7 @@ static void pause_briefly(void)
     nanosleep(&ts, NULL);
 }
 
-int pdb_exec(profile_db *p, const char *sql, char *err, size_t errcap)
+int pp__pdb_exec(profile_db *p, const char *sql, char *err, size_t errcap)
 {
     char *msg = NULL;
     int rc = sqlite3_exec(p->db, sql, NULL, NULL, &msg);
@@ -158,45 +158,45 @@ static int exec_retrying(profile_db *p, const char *sql, char *err, size_t errca
         if (rc == SQLITE_OK)
             return 0;
         if (!busy(rc) || i == BUSY_RETRIES)
-            return pdb_fail(p, sql, err, errcap);
+            return pp__pdb_fail(p, sql, err, errcap);
         pause_briefly();
     }
 }
 
-void pdb_lock(profile_db *p) { pthread_mutex_lock(&p->lock); }
+void pp__pdb_lock(profile_db *p) { pthread_mutex_lock(&p->lock); }
 
-void pdb_unlock(profile_db *p) { pthread_mutex_unlock(&p->lock); }
+void pp__pdb_unlock(profile_db *p) { pthread_mutex_unlock(&p->lock); }
 
-int pdb_begin(profile_db *p, char *err, size_t errcap)
+int pp__pdb_begin(profile_db *p, char *err, size_t errcap)
 {
     return exec_retrying(p, "BEGIN IMMEDIATE", err, errcap);
 }
 
-int pdb_commit(profile_db *p, char *err, size_t errcap)
+int pp__pdb_commit(profile_db *p, char *err, size_t errcap)
 {
     return exec_retrying(p, "COMMIT", err, errcap);
 }
 
-void pdb_rollback(profile_db *p)
+void pp__pdb_rollback(profile_db *p)
 {
     if (!sqlite3_get_autocommit(p->db))
         (void)sqlite3_exec(p->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int pdb_prepare(profile_db *p, const char *sql, sqlite3_stmt **st, char *err, size_t errcap)
+int pp__pdb_prepare(profile_db *p, const char *sql, sqlite3_stmt **st, char *err, size_t errcap)
 {
     if (sqlite3_prepare_v2(p->db, sql, -1, st, NULL) != SQLITE_OK)
-        return pdb_fail(p, "preparing a statement", err, errcap);
+        return pp__pdb_fail(p, "preparing a statement", err, errcap);
     return 0;
 }
 
-int pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap)
+int pp__pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap)
 {
     if (rc != SQLITE_OK)
-        return pdb_fail(p, "binding a value", err, errcap);
+        return pp__pdb_fail(p, "binding a value", err, errcap);
     rc = sqlite3_step(st);
     if (rc != SQLITE_DONE) {
-        pdb_fail(p, sqlite3_sql(st), err, errcap);
+        pp__pdb_fail(p, sqlite3_sql(st), err, errcap);
         sqlite3_reset(st);
         return -1;
     }
@@ -205,10 +205,10 @@ int pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap)
     return 0;
 }
 
-int pdb_finalize(profile_db *p, sqlite3_stmt *st, char *err, size_t errcap)
+int pp__pdb_finalize(profile_db *p, sqlite3_stmt *st, char *err, size_t errcap)
 {
     if (sqlite3_finalize(st) != SQLITE_OK)
-        return pdb_fail(p, "finishing a statement", err, errcap);
+        return pp__pdb_fail(p, "finishing a statement", err, errcap);
     return 0;
 }
 
@@ -216,16 +216,16 @@ int pdb_finalize(profile_db *p, sqlite3_stmt *st, char *err, size_t errcap)
 static int query_int(profile_db *p, const char *sql, int64_t *out, char *err, size_t errcap)
 {
     sqlite3_stmt *st;
-    if (pdb_prepare(p, sql, &st, err, errcap) != 0)
+    if (pp__pdb_prepare(p, sql, &st, err, errcap) != 0)
         return -1;
     int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
-        pdb_fail(p, sql, err, errcap);
+        pp__pdb_fail(p, sql, err, errcap);
         sqlite3_finalize(st);
         return -1;
     }
     *out = sqlite3_column_int64(st, 0);
-    return pdb_finalize(p, st, err, errcap);
+    return pp__pdb_finalize(p, st, err, errcap);
 }
 
 /* Is the file ours?  *version is its schema version, 0 for an empty
@@ -258,12 +258,12 @@ static int check_ours(profile_db *p, int64_t *version, char *err, size_t errcap)
 static int check_file(profile_db *p, char *err, size_t errcap)
 {
     int64_t version;
-    if (pdb_exec(p, "BEGIN", err, errcap) != 0)
+    if (pp__pdb_exec(p, "BEGIN", err, errcap) != 0)
         return -1;
     int rc = check_ours(p, &version, err, errcap);
     if (rc == 0 && version > 0) {
         sqlite3_stmt *st;
-        rc = pdb_prepare(p, "PRAGMA quick_check(1)", &st, err, errcap);
+        rc = pp__pdb_prepare(p, "PRAGMA quick_check(1)", &st, err, errcap);
         if (rc == 0) {
             int step = sqlite3_step(st);
             const unsigned char *text = step == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
@@ -273,7 +273,7 @@ static int check_file(profile_db *p, char *err, size_t errcap)
             sqlite3_finalize(st);
         }
     }
-    pdb_rollback(p);
+    pp__pdb_rollback(p);
     return rc;
 }
 
@@ -282,21 +282,21 @@ static int check_file(profile_db *p, char *err, size_t errcap)
 static int upgrade(profile_db *p, char *err, size_t errcap)
 {
     int64_t version, now;
-    if (pdb_begin(p, err, errcap) != 0)
+    if (pp__pdb_begin(p, err, errcap) != 0)
         return -1;
     if (check_ours(p, &version, err, errcap) != 0)
         goto failed;
-    if (version == 0 && pdb_exec(p, pdb_schema_sql, err, errcap) != 0)
+    if (version == 0 && pp__pdb_exec(p, pdb_schema_sql, err, errcap) != 0)
         goto failed;
     for (int64_t v = version ? version : PDB_SCHEMA_VERSION; v < PDB_SCHEMA_VERSION; v++)
-        if (pdb_exec(p, migrations[v - 1], err, errcap) != 0) {
+        if (pp__pdb_exec(p, migrations[v - 1], err, errcap) != 0) {
             char why[512];
             snprintf(why, sizeof why, "%s", err);
             fail(err, errcap, "migrating from schema version %lld to %lld: %s", (long long)v,
                  (long long)v + 1, why);
             goto failed;
         }
-    if (version != PDB_SCHEMA_VERSION && pdb_exec(p, pdb_views_sql, err, errcap) != 0)
+    if (version != PDB_SCHEMA_VERSION && pp__pdb_exec(p, pdb_views_sql, err, errcap) != 0)
         goto failed;
     if (query_int(p, "PRAGMA user_version", &now, err, errcap) != 0)
         goto failed;
@@ -305,14 +305,14 @@ static int upgrade(profile_db *p, char *err, size_t errcap)
                           " not %d", p->path, (long long)now, PDB_SCHEMA_VERSION);
         goto failed;
     }
-    if (pdb_commit(p, err, errcap) == 0)
+    if (pp__pdb_commit(p, err, errcap) == 0)
         return 0;
 failed:
-    pdb_rollback(p);
+    pp__pdb_rollback(p);
     return -1;
 }
 
-int pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
+int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
 {
     p->path = path;
     if (errcap)
@@ -326,7 +326,7 @@ int pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
     int rc = sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
         if (p->db)
-            pdb_fail(p, "cannot open", err, errcap);
+            pp__pdb_fail(p, "cannot open", err, errcap);
         else
             fail(err, errcap, "%s: cannot open: %s", path, sqlite3_errstr(rc));
         sqlite3_close(p->db);
@@ -338,10 +338,10 @@ int pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
     if (sqlite3_busy_timeout(p->db, BUSY_TIMEOUT_MS) != SQLITE_OK ||
         check_file(p, err, errcap) != 0 ||
         exec_retrying(p, "PRAGMA journal_mode = WAL", err, errcap) != 0 ||
-        pdb_exec(p, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", err, errcap) != 0 ||
+        pp__pdb_exec(p, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", err, errcap) != 0 ||
         upgrade(p, err, errcap) != 0) {
         if (!*err)
-            pdb_fail(p, "setting up", err, errcap);
+            pp__pdb_fail(p, "setting up", err, errcap);
         sqlite3_close(p->db);
         p->db = NULL;
         pthread_mutex_destroy(&p->lock);
@@ -350,7 +350,7 @@ int pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
     return 0;
 }
 
-int pdb_close(profile_db *p, char *err, size_t errcap)
+int pp__pdb_close(profile_db *p, char *err, size_t errcap)
 {
     if (!p->db)
         return 0;

@@ -22,38 +22,38 @@
 typedef struct profile_db {
     sqlite3 *db;
     const char *path;
-    pthread_mutex_t lock; /* see pdb_lock */
+    pthread_mutex_t lock; /* see pp__pdb_lock */
 } profile_db;
 
 /* Open or create the database at path, ready for writing.  Returns 0, or
  * -1 with err (and nothing written) for a file that is not a profile
  * database, has a newer schema, or is damaged. */
-int pdb_open(profile_db *p, const char *path, char *err, size_t errcap);
+int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap);
 /* Close; returns 0 or -1 with err. */
-int pdb_close(profile_db *p, char *err, size_t errcap);
+int pp__pdb_close(profile_db *p, char *err, size_t errcap);
 
 /* Threads sharing the connection (the writer's chunks, the catalog
  * written while the program runs, the end of the run) hold it from BEGIN
  * to COMMIT or ROLLBACK, one transaction at a time. */
-void pdb_lock(profile_db *p);
-void pdb_unlock(profile_db *p);
+void pp__pdb_lock(profile_db *p);
+void pp__pdb_unlock(profile_db *p);
 
 /* BEGIN IMMEDIATE (waiting for other writers), COMMIT (retrying while
  * busy), ROLLBACK (after a failure; errors ignored). */
-int pdb_begin(profile_db *p, char *err, size_t errcap);
-int pdb_commit(profile_db *p, char *err, size_t errcap);
-void pdb_rollback(profile_db *p);
+int pp__pdb_begin(profile_db *p, char *err, size_t errcap);
+int pp__pdb_commit(profile_db *p, char *err, size_t errcap);
+void pp__pdb_rollback(profile_db *p);
 
 /* Run SQL text without results. */
-int pdb_exec(profile_db *p, const char *sql, char *err, size_t errcap);
+int pp__pdb_exec(profile_db *p, const char *sql, char *err, size_t errcap);
 /* Prepare one statement. */
-int pdb_prepare(profile_db *p, const char *sql, sqlite3_stmt **st, char *err, size_t errcap);
+int pp__pdb_prepare(profile_db *p, const char *sql, sqlite3_stmt **st, char *err, size_t errcap);
 /* Step a bound statement to SQLITE_DONE, then reset it and clear its
  * bindings.  rc is the result of binding it (SQLITE_OK: go on). */
-int pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap);
+int pp__pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap);
 /* Finalize; returns -1 with err if the statement's last step failed. */
-int pdb_finalize(profile_db *p, sqlite3_stmt *st, char *err, size_t errcap);
+int pp__pdb_finalize(profile_db *p, sqlite3_stmt *st, char *err, size_t errcap);
 /* Set err to "what: SQLite's message" and return -1. */
-int pdb_fail(profile_db *p, const char *what, char *err, size_t errcap);
+int pp__pdb_fail(profile_db *p, const char *what, char *err, size_t errcap);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "base/grow.h"
 
-int registry_add_module(registry *r, const char *name, const void *decode_ctx)
+int pp__registry_add_module(registry *r, const char *name, const void *decode_ctx)
 {
     if (!name || r->nmodules >= INT32_MAX ||
         BASE_GROW(r->modules, r->modules_cap, r->nmodules + 1, 16) != 0)
@@ -21,7 +21,7 @@ int registry_add_module(registry *r, const char *name, const void *decode_ctx)
     return (int)r->nmodules++;
 }
 
-int registry_add_function(registry *r, int module, uint32_t index, const char *name,
+int pp__registry_add_function(registry *r, int module, uint32_t index, const char *name,
                           uintptr_t address, const uint8_t *code, size_t size)
 {
     if (module < 0 || (size_t)module >= r->nmodules || !name || (!code && size) ||
@@ -57,14 +57,14 @@ static int append_count(reg_counts *c, reg_count k)
     return 0;
 }
 
-int registry_add_exec(registry *r, int func, uint32_t offset, uint64_t count)
+int pp__registry_add_exec(registry *r, int func, uint32_t offset, uint64_t count)
 {
     if (!inside(r, func, offset))
         return REGISTRY_UNMAPPED;
     return append_count(&r->execs, (reg_count){func, -1, offset, 0, count});
 }
 
-int registry_add_edge(registry *r, int func, uint32_t from, int to_func, uint32_t to,
+int pp__registry_add_edge(registry *r, int func, uint32_t from, int to_func, uint32_t to,
                       uint64_t count)
 {
     if (!inside(r, func, from) || !inside(r, to_func, to))
@@ -78,7 +78,7 @@ static int by_address(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int registry_sort(registry *r)
+int pp__registry_sort(registry *r)
 {
     free(r->by_address);
     r->by_address = malloc((r->nfuncs ? r->nfuncs : 1) * sizeof *r->by_address);
@@ -90,7 +90,7 @@ int registry_sort(registry *r)
     return 0;
 }
 
-int registry_find_pc(const registry *r, uintptr_t pc)
+int pp__registry_find_pc(const registry *r, uintptr_t pc)
 {
     size_t lo = 0, hi = r->nfuncs; /* count of functions starting at or below pc */
     while (lo < hi) {
@@ -106,7 +106,7 @@ int registry_find_pc(const registry *r, uintptr_t pc)
     return pc - f->address < f->size ? (int)r->by_address[lo - 1].func : -1;
 }
 
-void registry_free(registry *r)
+void pp__registry_free(registry *r)
 {
     for (size_t i = 0; i < r->nmodules; i++)
         free(r->modules[i].name);

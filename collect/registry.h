@@ -49,30 +49,30 @@ typedef struct registry {
     reg_function *funcs;
     size_t nfuncs, funcs_cap;
     reg_counts execs, edges;
-    reg_address *by_address; /* registry_sort: functions by address */
+    reg_address *by_address; /* pp__registry_sort: functions by address */
 } registry;
 
 /* Each returns the new handle (index), or -1 when out of memory or the
  * arguments are invalid (unknown module, empty name). */
-int registry_add_module(registry *r, const char *name, const void *decode_ctx);
-int registry_add_function(registry *r, int module, uint32_t index, const char *name,
+int pp__registry_add_module(registry *r, const char *name, const void *decode_ctx);
+int pp__registry_add_function(registry *r, int module, uint32_t index, const char *name,
                           uintptr_t address, const uint8_t *code, size_t size);
-/* The answer of registry_add_exec / _add_edge for a count they cannot
+/* The answer of pp__registry_add_exec / _add_edge for a count they cannot
  * attribute. */
 #define REGISTRY_UNMAPPED (-2)
 /* Append an instruction count or a transfer count (see reg_count).
  * Returns 0; -1 when out of memory; REGISTRY_UNMAPPED (nothing stored)
  * when a function handle is unknown or an offset is not inside its
  * function's code. */
-int registry_add_exec(registry *r, int func, uint32_t offset, uint64_t count);
-int registry_add_edge(registry *r, int func, uint32_t from, int to_func, uint32_t to,
+int pp__registry_add_exec(registry *r, int func, uint32_t offset, uint64_t count);
+int pp__registry_add_edge(registry *r, int func, uint32_t from, int to_func, uint32_t to,
                       uint64_t count);
 
 /* Index functions by address (once every function is registered). */
-int registry_sort(registry *r);
-/* The function containing pc (after registry_sort), or -1. */
-int registry_find_pc(const registry *r, uintptr_t pc);
+int pp__registry_sort(registry *r);
+/* The function containing pc (after pp__registry_sort), or -1. */
+int pp__registry_find_pc(const registry *r, uintptr_t pc);
 
-void registry_free(registry *r);
+void pp__registry_free(registry *r);
 
 #endif

@@ -50,7 +50,7 @@ static int insert_parts(profile_db *p, int64_t run, const isa_rows *isa, char *e
                         size_t errcap)
 {
     sqlite3_stmt *st;
-    if (pdb_prepare(p,
+    if (pp__pdb_prepare(p,
                     "INSERT INTO macro_parts (run_id, opcode, part, part_opcode, regs, imms)"
                     " VALUES (?,?,?,?,?,?)",
                     &st, err, errcap) != 0)
@@ -65,10 +65,10 @@ static int insert_parts(profile_db *p, int64_t run, const isa_rows *isa, char *e
             b = b ? b : sqlite3_bind_int64(st, 4, o->parts[k].opcode);
             b = b ? b : bind_text(st, 5, o->parts[k].regs ? o->parts[k].regs : "");
             b = b ? b : bind_text(st, 6, o->parts[k].imms ? o->parts[k].imms : "");
-            rc = pdb_run(p, st, b, err, errcap);
+            rc = pp__pdb_run(p, st, b, err, errcap);
         }
     }
-    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+    return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
 _Static_assert(1u << (FMT_FLAG_WORDS - 1) == PULLEYPROF_ADAPTIVE,
@@ -78,7 +78,7 @@ static int insert_opcodes(profile_db *p, int64_t run, const isa_rows *isa, char 
                           size_t errcap)
 {
     sqlite3_stmt *st;
-    if (pdb_prepare(p,
+    if (pp__pdb_prepare(p,
                     "INSERT INTO opcodes (run_id, id, name, format, operands, length, flags,"
                     " flag_names, semantics, roles, reg_bits, wide_form, cost)"
                     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -101,19 +101,19 @@ static int insert_opcodes(profile_db *p, int64_t run, const isa_rows *isa, char 
         b = b ? b : bind_text(st, 10, o->roles ? o->roles : "");
         b = b ? b : sqlite3_bind_int64(st, 11, o->reg_bits);
         if (!b && o->wide_form) {
-            const pulleyprof_opcode *w = isa_rows_named(isa, o->wide_form);
+            const pulleyprof_opcode *w = pp__isa_rows_named(isa, o->wide_form);
             b = w ? sqlite3_bind_int64(st, 12, w->id) : SQLITE_MISUSE;
         }
         if (!b && o->cost > 0)
             b = sqlite3_bind_double(st, 13, o->cost);
-        rc = pdb_run(p, st, b, err, errcap);
+        rc = pp__pdb_run(p, st, b, err, errcap);
     }
-    if (pdb_finalize(p, st, err, errcap) || rc)
+    if (pp__pdb_finalize(p, st, err, errcap) || rc)
         return -1;
     return insert_parts(p, run, isa, err, errcap);
 }
 
-int run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_rows *isa, unsigned hz,
+int pp__run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_rows *isa, unsigned hz,
                     int64_t *run_id, char *err, size_t errcap)
 {
     char start[64], host[512], hash[32];
@@ -121,10 +121,10 @@ int run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_rows 
     host_name(host, sizeof host);
     snprintf(hash, sizeof hash, "%016" PRIx64, isa->hash);
     sqlite3_stmt *st;
-    pdb_lock(p);
-    if (pdb_begin(p, err, errcap) != 0)
+    pp__pdb_lock(p);
+    if (pp__pdb_begin(p, err, errcap) != 0)
         goto begin_failed;
-    if (pdb_prepare(p,
+    if (pp__pdb_prepare(p,
                     "INSERT INTO runs (label, benchmark, command_line, start_time, sample_hz,"
                     " exact, build_flags, host, isa_name, isa_hash, collector, operands_stored,"
                     " dispatch_cost) VALUES (?,?,?,?,?,?,?,?,?,?,?,1,?)",
@@ -143,28 +143,28 @@ int run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_rows 
     b = b ? b : bind_text(st, 11, cfg->tool ? cfg->tool : "libpulleyprof " PULLEY_VERSION);
     if (!b && cfg->isa->dispatch_cost > 0)
         b = sqlite3_bind_double(st, 12, cfg->isa->dispatch_cost);
-    int rc = pdb_run(p, st, b, err, errcap);
-    if (pdb_finalize(p, st, err, errcap) != 0 || rc != 0)
+    int rc = pp__pdb_run(p, st, b, err, errcap);
+    if (pp__pdb_finalize(p, st, err, errcap) != 0 || rc != 0)
         goto failed;
     *run_id = sqlite3_last_insert_rowid(p->db);
-    if (insert_opcodes(p, *run_id, isa, err, errcap) != 0 || pdb_commit(p, err, errcap) != 0)
+    if (insert_opcodes(p, *run_id, isa, err, errcap) != 0 || pp__pdb_commit(p, err, errcap) != 0)
         goto failed;
-    pdb_unlock(p);
+    pp__pdb_unlock(p);
     return 0;
 failed:
-    pdb_rollback(p);
+    pp__pdb_rollback(p);
 begin_failed:
-    pdb_unlock(p);
+    pp__pdb_unlock(p);
     return -1;
 }
 
-int run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err, size_t errcap)
+int pp__run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err, size_t errcap)
 {
     sqlite3_stmt *st;
-    pdb_lock(p);
-    if (pdb_begin(p, err, errcap) != 0)
+    pp__pdb_lock(p);
+    if (pp__pdb_begin(p, err, errcap) != 0)
         goto begin_failed;
-    if (pdb_prepare(p,
+    if (pp__pdb_prepare(p,
                     "INSERT INTO sample_chunks (run_id, seq, encoding, sample_count, first_ns,"
                     " last_ns, raw_bytes, data) VALUES (?,?,?,?,?,?,?,?)",
                     &st, err, errcap) != 0)
@@ -177,15 +177,15 @@ int run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err
     b = b ? b : sqlite3_bind_int64(st, 6, (sqlite3_int64)c->last_ns);
     b = b ? b : sqlite3_bind_int64(st, 7, (sqlite3_int64)c->raw_bytes);
     b = b ? b : sqlite3_bind_blob64(st, 8, c->data, c->len, SQLITE_STATIC);
-    int rc = pdb_run(p, st, b, err, errcap);
-    if (pdb_finalize(p, st, err, errcap) != 0 || rc != 0 || pdb_commit(p, err, errcap) != 0)
+    int rc = pp__pdb_run(p, st, b, err, errcap);
+    if (pp__pdb_finalize(p, st, err, errcap) != 0 || rc != 0 || pp__pdb_commit(p, err, errcap) != 0)
         goto failed;
-    pdb_unlock(p);
+    pp__pdb_unlock(p);
     return 0;
 failed:
-    pdb_rollback(p);
+    pp__pdb_rollback(p);
 begin_failed:
-    pdb_unlock(p);
+    pp__pdb_unlock(p);
     return -1;
 }
 
@@ -197,16 +197,16 @@ static int insert_modules(profile_db *p, int64_t run, const reg_module *mods, si
                           size_t to, int64_t *ids, char *err, size_t errcap)
 {
     sqlite3_stmt *st;
-    if (pdb_prepare(p, "INSERT INTO modules (run_id, name) VALUES (?,?)", &st, err, errcap) != 0)
+    if (pp__pdb_prepare(p, "INSERT INTO modules (run_id, name) VALUES (?,?)", &st, err, errcap) != 0)
         return -1;
     int rc = 0;
     for (size_t i = from; rc == 0 && i < to; i++) {
         int b = sqlite3_bind_int64(st, 1, run);
         b = b ? b : bind_text(st, 2, mods[i].name);
-        rc = pdb_run(p, st, b, err, errcap);
+        rc = pp__pdb_run(p, st, b, err, errcap);
         ids[i] = sqlite3_last_insert_rowid(p->db);
     }
-    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+    return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
 static int insert_functions(profile_db *p, int64_t run, const reg_function *funcs, size_t from,
@@ -214,7 +214,7 @@ static int insert_functions(profile_db *p, int64_t run, const reg_function *func
                             size_t errcap)
 {
     sqlite3_stmt *st;
-    if (pdb_prepare(p,
+    if (pp__pdb_prepare(p,
                     "INSERT INTO functions (run_id, module_id, idx, name, address, size, code)"
                     " VALUES (?,?,?,?,?,?,?)",
                     &st, err, errcap) != 0)
@@ -229,10 +229,10 @@ static int insert_functions(profile_db *p, int64_t run, const reg_function *func
         b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)f->address);
         b = b ? b : sqlite3_bind_int64(st, 6, (sqlite3_int64)f->size);
         b = b ? b : sqlite3_bind_blob64(st, 7, f->code, f->size, SQLITE_STATIC);
-        rc = pdb_run(p, st, b, err, errcap);
+        rc = pp__pdb_run(p, st, b, err, errcap);
         ids[i] = sqlite3_last_insert_rowid(p->db);
     }
-    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+    return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
 /* One decoded instruction's operand columns (regs, imms, targets) as
@@ -273,13 +273,13 @@ static int insert_instructions(profile_db *p, const isa_rows *isa, const reg_mod
                                size_t errcap)
 {
     sqlite3_stmt *st, *sum;
-    if (pdb_prepare(p,
+    if (pp__pdb_prepare(p,
                     "INSERT INTO instructions (function_id, offset, length, opcode, text, regs,"
                     " imms, targets) VALUES (?,?,?,?,?,?,?,?)",
                     &st, err, errcap) != 0)
         return -1;
-    if (pdb_prepare(p, "UPDATE functions SET checksum = ? WHERE id = ?", &sum, err, errcap) != 0) {
-        pdb_finalize(p, st, err, errcap);
+    if (pp__pdb_prepare(p, "UPDATE functions SET checksum = ? WHERE id = ?", &sum, err, errcap) != 0) {
+        pp__pdb_finalize(p, st, err, errcap);
         return -1;
     }
     int rc = 0;
@@ -291,7 +291,7 @@ static int insert_instructions(profile_db *p, const isa_rows *isa, const reg_mod
         const void *ctx = mods[f->module].decode_ctx;
         uint64_t h = pvm_checksum_bytes(PVM_CHECKSUM_START, f->code, f->size);
         for (size_t off = 0; rc == 0 && off < f->size; off += insn.length) {
-            if (isa_rows_decode(isa, ctx, f->code, f->size, off, &insn, text, sizeof text) != 0) {
+            if (pp__isa_rows_decode(isa, ctx, f->code, f->size, off, &insn, text, sizeof text) != 0) {
                 ++*cut_short;
                 break;
             }
@@ -310,21 +310,21 @@ static int insert_instructions(profile_db *p, const isa_rows *isa, const reg_mod
             b = b ? b : bind_text(st, 6, ot.regs);
             b = b ? b : bind_text(st, 7, ot.imms);
             b = b ? b : bind_text(st, 8, ot.targets);
-            rc = pdb_run(p, st, b, err, errcap);
+            rc = pp__pdb_run(p, st, b, err, errcap);
         }
         if (rc == 0) {
             int b = sqlite3_bind_int64(sum, 1, (sqlite3_int64)h);
             b = b ? b : sqlite3_bind_int64(sum, 2, ids[i]);
-            rc = pdb_run(p, sum, b, err, errcap);
+            rc = pp__pdb_run(p, sum, b, err, errcap);
         }
     }
     free(insn.targets);
     free(ot.targets);
-    int fin = pdb_finalize(p, sum, err, errcap);
-    return pdb_finalize(p, st, err, errcap) || fin || rc ? -1 : 0;
+    int fin = pp__pdb_finalize(p, sum, err, errcap);
+    return pp__pdb_finalize(p, st, err, errcap) || fin || rc ? -1 : 0;
 }
 
-void run_catalog_free(run_catalog *c)
+void pp__run_catalog_free(run_catalog *c)
 {
     free(c->module_ids);
     free(c->func_ids);
@@ -383,7 +383,7 @@ static void catalog_written(run_catalog *c, size_t nmods, size_t nfuncs, uint64_
  * catalog (a large module under a sanitizer takes a minute). */
 enum { CATALOG_BATCH = 256 };
 
-int run_store_catalog(profile_db *p, int64_t run_id, const isa_rows *isa,
+int pp__run_store_catalog(profile_db *p, int64_t run_id, const isa_rows *isa,
                       const reg_module *mods, size_t nmods, const reg_function *funcs,
                       size_t nfuncs, run_catalog *c, char *err, size_t errcap)
 {
@@ -392,20 +392,20 @@ int run_store_catalog(profile_db *p, int64_t run_id, const isa_rows *isa,
     size_t done = c->nfuncs < nfuncs ? c->nfuncs : nfuncs;
     do {
         size_t to = nfuncs - done > CATALOG_BATCH ? done + CATALOG_BATCH : nfuncs;
-        pdb_lock(p);
+        pp__pdb_lock(p);
         int rc = -1;
         uint64_t cut_short = 0;
-        if (pdb_begin(p, err, errcap) == 0) {
+        if (pp__pdb_begin(p, err, errcap) == 0) {
             if (write_catalog(p, run_id, isa, mods, nmods, funcs, to, c, &cut_short, err,
                               errcap) == 0 &&
-                pdb_commit(p, err, errcap) == 0)
+                pp__pdb_commit(p, err, errcap) == 0)
                 rc = 0;
             else
-                pdb_rollback(p);
+                pp__pdb_rollback(p);
         }
         if (rc == 0)
             catalog_written(c, nmods, to, cut_short);
-        pdb_unlock(p);
+        pp__pdb_unlock(p);
         if (rc != 0)
             return -1;
         done = to;
@@ -437,15 +437,15 @@ static int insert_pc_samples(profile_db *p, int64_t run, const registry *r, cons
                              const int64_t *ids, char *err, size_t errcap)
 {
     sqlite3_stmt *st, *at_st;
-    if (pdb_prepare(p,
+    if (pp__pdb_prepare(p,
                     "INSERT INTO pc_samples (run_id, function_id, offset, pc, samples)"
                     " VALUES (?,?,?,?,?)",
                     &st, err, errcap) != 0)
         return -1;
-    if (pdb_prepare(p,
+    if (pp__pdb_prepare(p,
                     "SELECT max(offset) FROM instructions WHERE function_id = ?1 AND offset <= ?2",
                     &at_st, err, errcap) != 0) {
-        pdb_finalize(p, st, err, errcap);
+        pp__pdb_finalize(p, st, err, errcap);
         return -1;
     }
     int rc = 0;
@@ -453,7 +453,7 @@ static int insert_pc_samples(profile_db *p, int64_t run, const registry *r, cons
         const pc_hist_entry *e = &h->slots[i];
         if (!e->count)
             continue;
-        int f = e->pc ? registry_find_pc(r, (uintptr_t)e->pc) : -1;
+        int f = e->pc ? pp__registry_find_pc(r, (uintptr_t)e->pc) : -1;
         int b = sqlite3_bind_int64(st, 1, run);
         if (f >= 0) {
             int64_t off = instruction_at(at_st, ids[f], (int64_t)(e->pc - r->funcs[f].address));
@@ -467,10 +467,10 @@ static int insert_pc_samples(profile_db *p, int64_t run, const registry *r, cons
         }
         b = b ? b : sqlite3_bind_int64(st, 4, (sqlite3_int64)e->pc);
         b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)e->count);
-        rc = pdb_run(p, st, b, err, errcap);
+        rc = pp__pdb_run(p, st, b, err, errcap);
     }
-    int fin = pdb_finalize(p, at_st, err, errcap);
-    return pdb_finalize(p, st, err, errcap) || fin || rc ? -1 : 0;
+    int fin = pp__pdb_finalize(p, at_st, err, errcap);
+    return pp__pdb_finalize(p, st, err, errcap) || fin || rc ? -1 : 0;
 }
 
 /* Exact counts (edges: transfers, else instructions); a count reported
@@ -487,7 +487,7 @@ static int insert_counts(profile_db *p, int64_t run, const reg_counts *c, int ed
                               " ON CONFLICT (function_id, offset)"
                               " DO UPDATE SET count = count + excluded.count";
     sqlite3_stmt *st;
-    if (pdb_prepare(p, sql, &st, err, errcap) != 0)
+    if (pp__pdb_prepare(p, sql, &st, err, errcap) != 0)
         return -1;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < c->n; i++) {
@@ -498,9 +498,9 @@ static int insert_counts(profile_db *p, int64_t run, const reg_counts *c, int ed
         b = b ? b : edges ? sqlite3_bind_int64(st, 4, k->to) : SQLITE_OK;
         b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)k->count);
         b = b ? b : edges ? sqlite3_bind_int64(st, 6, ids[k->to_func]) : SQLITE_OK;
-        rc = pdb_run(p, st, b, err, errcap);
+        rc = pp__pdb_run(p, st, b, err, errcap);
     }
-    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+    return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
 /* The run row's totals; cut_short: functions whose code stopped decoding. */
@@ -517,7 +517,7 @@ static int end_run_row(profile_db *p, int64_t run, const run_end *end, uint64_t 
         outcome = incomplete;
     }
     sqlite3_stmt *st;
-    if (pdb_prepare(p,
+    if (pp__pdb_prepare(p,
                     "UPDATE runs SET end_time = ?, duration_ns = ?, sampled_ns = ?,"
                     " samples_taken = ?, samples_written = ?, samples_dropped = ?,"
                     " ticks_missed = ?, bytes_stored = ?, outcome = ?, exit_status = ?,"
@@ -538,8 +538,8 @@ static int end_run_row(profile_db *p, int64_t run, const run_end *end, uint64_t 
     b = b ? b : sqlite3_bind_int64(st, 11, (sqlite3_int64)s->counts_unmapped);
     b = b ? b : sqlite3_bind_int64(st, 12, (sqlite3_int64)cut_short);
     b = b ? b : sqlite3_bind_int64(st, 13, run);
-    int rc = pdb_run(p, st, b, err, errcap);
-    return pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+    int rc = pp__pdb_run(p, st, b, err, errcap);
+    return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
 static int write_content(profile_db *p, int64_t run, const isa_rows *isa, const registry *r,
@@ -555,20 +555,20 @@ static int write_content(profile_db *p, int64_t run, const isa_rows *isa, const 
                : 0;
 }
 
-int run_store_finish(profile_db *p, int64_t run_id, const isa_rows *isa, const registry *r,
+int pp__run_store_finish(profile_db *p, int64_t run_id, const isa_rows *isa, const registry *r,
                      const pc_hist *h, run_catalog *c, const run_end *end, char *err,
                      size_t errcap)
 {
-    pdb_lock(p);
+    pp__pdb_lock(p);
     int rc = -1;
     uint64_t cut_short = 0;
-    if (pdb_begin(p, err, errcap) == 0) {
+    if (pp__pdb_begin(p, err, errcap) == 0) {
         if (write_content(p, run_id, isa, r, h, c, &cut_short, err, errcap) == 0 &&
             end_run_row(p, run_id, end, c->cut_short + cut_short, err, errcap) == 0 &&
-            pdb_commit(p, err, errcap) == 0)
+            pp__pdb_commit(p, err, errcap) == 0)
             rc = 0;
         else
-            pdb_rollback(p);
+            pp__pdb_rollback(p);
     }
     if (rc == 0) {
         catalog_written(c, r->nmodules, r->nfuncs, cut_short);
@@ -581,12 +581,12 @@ int run_store_finish(profile_db *p, int64_t run_id, const isa_rows *isa, const r
             snprintf(err, errcap, "%s", what);
             lost.lost = what;
         }
-        if (pdb_begin(p, ignored, sizeof ignored) == 0) {
+        if (pp__pdb_begin(p, ignored, sizeof ignored) == 0) {
             if (end_run_row(p, run_id, &lost, c->cut_short, ignored, sizeof ignored) != 0 ||
-                pdb_commit(p, ignored, sizeof ignored) != 0)
-                pdb_rollback(p);
+                pp__pdb_commit(p, ignored, sizeof ignored) != 0)
+                pp__pdb_rollback(p);
         }
     }
-    pdb_unlock(p);
+    pp__pdb_unlock(p);
     return rc;
 }

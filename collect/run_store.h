@@ -5,7 +5,7 @@
  * instructions) while it runs, and when it ends the rest of the catalog,
  * the pc_samples histogram, exact counts and the run row's totals, in one
  * transaction.  Each call is one transaction holding the connection
- * (pdb_lock), so threads may share it.
+ * (pp__pdb_lock), so threads may share it.
  */
 #ifndef PULLEY_RUN_STORE_H
 #define PULLEY_RUN_STORE_H
@@ -19,7 +19,7 @@
 #include "registry.h"
 
 /* Insert the run row (start time now) and the ISA's opcode table. */
-int run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_rows *isa, unsigned hz,
+int pp__run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_rows *isa, unsigned hz,
                     int64_t *run_id, char *err, size_t errcap);
 
 /* One compressed chunk of n samples, its own transaction. */
@@ -30,7 +30,7 @@ typedef struct run_chunk {
     const uint8_t *data;
     size_t len;
 } run_chunk;
-int run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err, size_t errcap);
+int pp__run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err, size_t errcap);
 
 /* What of the registry is in the database: its first nmodules modules
  * and nfuncs functions, with their row ids by registry index. */
@@ -39,7 +39,7 @@ typedef struct run_catalog {
     size_t nmodules, nfuncs;
     uint64_t cut_short; /* of those, functions whose code stopped decoding */
 } run_catalog;
-void run_catalog_free(run_catalog *c);
+void pp__run_catalog_free(run_catalog *c);
 
 /* Write the modules mods[c->nmodules..nmods) and the functions
  * funcs[c->nfuncs..nfuncs), each with its decoded instructions, in
@@ -47,7 +47,7 @@ void run_catalog_free(run_catalog *c);
  * one fails, c holds what the ones before it wrote.  The lists may be a
  * copy of a registry still growing: what is already in c must be their
  * start. */
-int run_store_catalog(profile_db *p, int64_t run_id, const isa_rows *isa,
+int pp__run_store_catalog(profile_db *p, int64_t run_id, const isa_rows *isa,
                       const reg_module *mods, size_t nmods, const reg_function *funcs,
                       size_t nfuncs, run_catalog *c, char *err, size_t errcap);
 
@@ -68,7 +68,7 @@ typedef struct run_end {
  * content cannot be written the run row is still ended, as incomplete
  * (when even that cannot be written its outcome stays NULL, which readers
  * take for a run that did not finish); returns -1 with err then. */
-int run_store_finish(profile_db *p, int64_t run_id, const isa_rows *isa, const registry *r,
+int pp__run_store_finish(profile_db *p, int64_t run_id, const isa_rows *isa, const registry *r,
                      const pc_hist *h, run_catalog *c, const run_end *end, char *err,
                      size_t errcap);
 

@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-int sample_queue_init(sample_queue *q, size_t nbufs, size_t cap)
+int pp__sample_queue_init(sample_queue *q, size_t nbufs, size_t cap)
 {
     *q = (sample_queue){0};
     q->all = calloc(nbufs, sizeof *q->all);
@@ -17,7 +17,7 @@ int sample_queue_init(sample_queue *q, size_t nbufs, size_t cap)
     for (size_t i = 0; i < nbufs; i++) {
         sample_buf *b = &q->all[i];
         if (!(b->recs = malloc(cap * sizeof *b->recs))) {
-            sample_queue_destroy(q);
+            pp__sample_queue_destroy(q);
             return -1;
         }
         b->cap = cap;
@@ -25,19 +25,19 @@ int sample_queue_init(sample_queue *q, size_t nbufs, size_t cap)
         q->free_list = b;
     }
     if (pthread_mutex_init(&q->lock, NULL) != 0) {
-        sample_queue_destroy(q);
+        pp__sample_queue_destroy(q);
         return -1;
     }
     if (pthread_cond_init(&q->ready, NULL) != 0) {
         pthread_mutex_destroy(&q->lock);
-        sample_queue_destroy(q);
+        pp__sample_queue_destroy(q);
         return -1;
     }
     q->sync_live = true;
     return 0;
 }
 
-void sample_queue_destroy(sample_queue *q)
+void pp__sample_queue_destroy(sample_queue *q)
 {
     if (q->sync_live) {
         pthread_cond_destroy(&q->ready);
@@ -49,7 +49,7 @@ void sample_queue_destroy(sample_queue *q)
     *q = (sample_queue){0};
 }
 
-sample_buf *sample_queue_get_free(sample_queue *q)
+sample_buf *pp__sample_queue_get_free(sample_queue *q)
 {
     pthread_mutex_lock(&q->lock);
     sample_buf *b = q->free_list;
@@ -62,7 +62,7 @@ sample_buf *sample_queue_get_free(sample_queue *q)
     return b;
 }
 
-void sample_queue_put_full(sample_queue *q, sample_buf *b)
+void pp__sample_queue_put_full(sample_queue *q, sample_buf *b)
 {
     pthread_mutex_lock(&q->lock);
     b->next = NULL;
@@ -75,7 +75,7 @@ void sample_queue_put_full(sample_queue *q, sample_buf *b)
     pthread_mutex_unlock(&q->lock);
 }
 
-void sample_queue_close(sample_queue *q)
+void pp__sample_queue_close(sample_queue *q)
 {
     pthread_mutex_lock(&q->lock);
     q->closed = true;
@@ -83,7 +83,7 @@ void sample_queue_close(sample_queue *q)
     pthread_mutex_unlock(&q->lock);
 }
 
-sample_buf *sample_queue_take_full(sample_queue *q)
+sample_buf *pp__sample_queue_take_full(sample_queue *q)
 {
     pthread_mutex_lock(&q->lock);
     while (!q->full_head && !q->closed)
@@ -99,7 +99,7 @@ sample_buf *sample_queue_take_full(sample_queue *q)
     return b;
 }
 
-void sample_queue_put_free(sample_queue *q, sample_buf *b)
+void pp__sample_queue_put_free(sample_queue *q, sample_buf *b)
 {
     pthread_mutex_lock(&q->lock);
     b->next = q->free_list;

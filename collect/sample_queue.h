@@ -33,19 +33,19 @@ typedef struct sample_queue {
 } sample_queue;
 
 /* nbufs buffers of `cap` samples each.  Returns 0 or -1 (out of memory). */
-int sample_queue_init(sample_queue *q, size_t nbufs, size_t cap);
-void sample_queue_destroy(sample_queue *q);
+int pp__sample_queue_init(sample_queue *q, size_t nbufs, size_t cap);
+void pp__sample_queue_destroy(sample_queue *q);
 
 /* A free, empty buffer, or NULL if none is free.  Never waits. */
-sample_buf *sample_queue_get_free(sample_queue *q);
+sample_buf *pp__sample_queue_get_free(sample_queue *q);
 /* Queue a filled buffer (n > 0) for the writer. */
-void sample_queue_put_full(sample_queue *q, sample_buf *b);
+void pp__sample_queue_put_full(sample_queue *q, sample_buf *b);
 /* No more full buffers will come. */
-void sample_queue_close(sample_queue *q);
+void pp__sample_queue_close(sample_queue *q);
 /* The oldest full buffer; waits for one.  NULL once the queue is closed
  * and empty. */
-sample_buf *sample_queue_take_full(sample_queue *q);
+sample_buf *pp__sample_queue_take_full(sample_queue *q);
 /* Give a written buffer back to the pool. */
-void sample_queue_put_free(sample_queue *q, sample_buf *b);
+void pp__sample_queue_put_free(sample_queue *q, sample_buf *b);
 
 #endif

@@ -32,7 +32,7 @@ static uint64_t ns_of(struct timespec t) { return (uint64_t)t.tv_sec * NS + (uin
 static void record(sampler *s, uint64_t tick, uintptr_t pc)
 {
     s->taken++;
-    if (!s->cur && !(s->cur = sample_queue_get_free(s->queue))) {
+    if (!s->cur && !(s->cur = pp__sample_queue_get_free(s->queue))) {
         s->dropped++; /* the writer is behind: counted, never silent */
         return;
     }
@@ -40,7 +40,7 @@ static void record(sampler *s, uint64_t tick, uintptr_t pc)
     /* Full, or a second old: what a SIGKILL can take is at most about a
      * second of samples (and what the writer has not committed yet). */
     if (s->cur->n == s->cur->cap || (tick - s->cur->recs[0].tick) * s->period_ns >= NS) {
-        sample_queue_put_full(s->queue, s->cur);
+        pp__sample_queue_put_full(s->queue, s->cur);
         s->cur = NULL;
     }
 }
@@ -100,16 +100,16 @@ static void *sampler_main(void *arg)
     pthread_mutex_unlock(&s->slots_lock);
     if (s->cur) {
         if (s->cur->n)
-            sample_queue_put_full(s->queue, s->cur);
+            pp__sample_queue_put_full(s->queue, s->cur);
         else
-            sample_queue_put_free(s->queue, s->cur);
+            pp__sample_queue_put_free(s->queue, s->cur);
         s->cur = NULL;
     }
-    sample_queue_close(s->queue);
+    pp__sample_queue_close(s->queue);
     return NULL;
 }
 
-int sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t errcap)
+int pp__sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t errcap)
 {
     *s = (sampler){.period_ns = NS / hz, .queue = q};
     pthread_condattr_t attr;
@@ -138,7 +138,7 @@ int sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t er
     return 0;
 }
 
-int sampler_add_source(sampler *s, sampler_source src)
+int pp__sampler_add_source(sampler *s, sampler_source src)
 {
     int rc = -1;
     pthread_mutex_lock(&s->slots_lock);
@@ -160,7 +160,7 @@ static bool same_source(const sampler_source *a, const sampler_source *b)
     return a->slot ? a->slot == b->slot : !b->slot && a->read == b->read && a->ctx == b->ctx;
 }
 
-int sampler_remove_source(sampler *s, sampler_source src)
+int pp__sampler_remove_source(sampler *s, sampler_source src)
 {
     int rc = -1;
     pthread_mutex_lock(&s->slots_lock);
@@ -177,7 +177,7 @@ int sampler_remove_source(sampler *s, sampler_source src)
     return rc;
 }
 
-void sampler_stop(sampler *s)
+void pp__sampler_stop(sampler *s)
 {
     if (!s->running)
         return;
@@ -194,9 +194,9 @@ void sampler_stop(sampler *s)
     pthread_mutex_unlock(&s->slots_lock);
 }
 
-void sampler_destroy(sampler *s)
+void pp__sampler_destroy(sampler *s)
 {
-    sampler_stop(s);
+    pp__sampler_stop(s);
     pthread_mutex_destroy(&s->slots_lock);
     pthread_cond_destroy(&s->wake);
     free(s->slots);

@@ -10,7 +10,7 @@
  * skipped and counted as missed; it never samples in a burst to catch up.
  * While no slot is registered it does not wake at all (those deadlines are
  * neither sampled nor missed).  It sleeps on a condition variable, so that
- * the first slot added and sampler_stop reach it at once, not at its next
+ * the first slot added and pp__sampler_stop reach it at once, not at its next
  * deadline (at a low rate that would hold up the end of a run by up to a
  * period).  It neither compresses nor writes: that is the writer's job.
  */
@@ -53,7 +53,7 @@ typedef struct sampler {
     bool running;
     struct timespec start;      /* tick 0 */
 
-    /* Written by the sampler thread; read after sampler_stop. */
+    /* Written by the sampler thread; read after pp__sampler_stop. */
     uint64_t taken, dropped, ticks_missed;
     sample_buf *cur;
 } sampler;
@@ -62,12 +62,12 @@ typedef struct sampler {
 uint64_t sampler_now_ns(void);
 
 /* Sample `hz` times a second into q.  Returns 0, or -1 with err. */
-int sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t errcap);
+int pp__sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t errcap);
 /* Add or remove a source; 0, or -1 (out of memory; not registered). */
-int sampler_add_source(sampler *s, sampler_source src);
-int sampler_remove_source(sampler *s, sampler_source src);
+int pp__sampler_add_source(sampler *s, sampler_source src);
+int pp__sampler_remove_source(sampler *s, sampler_source src);
 /* Stop the thread, queue the last partial buffer and close the queue. */
-void sampler_stop(sampler *s);
-void sampler_destroy(sampler *s);
+void pp__sampler_stop(sampler *s);
+void pp__sampler_destroy(sampler *s);
 
 #endif

@@ -37,7 +37,7 @@ static void write_buffer(writer *w, const sample_buf *b)
         .data = data,
         .len = len,
     };
-    if (run_store_chunk(w->db, w->run_id, &c, err, sizeof err) != 0) {
+    if (pp__run_store_chunk(w->db, w->run_id, &c, err, sizeof err) != 0) {
         w->dropped += b->n;
         note_error(w, err);
     } else {
@@ -45,7 +45,7 @@ static void write_buffer(writer *w, const sample_buf *b)
         w->bytes += len;
         w->chunks++;
         for (size_t i = 0; i < b->n; i++)
-            if (pc_hist_add(&w->hist, b->recs[i].pc, 1) != 0) {
+            if (pp__pc_hist_add(&w->hist, b->recs[i].pc, 1) != 0) {
                 note_error(w, "out of memory counting samples per pc");
                 break;
             }
@@ -57,14 +57,14 @@ static void *writer_main(void *arg)
 {
     writer *w = arg;
     sample_buf *b;
-    while ((b = sample_queue_take_full(w->queue))) {
+    while ((b = pp__sample_queue_take_full(w->queue))) {
         write_buffer(w, b);
-        sample_queue_put_free(w->queue, b);
+        pp__sample_queue_put_free(w->queue, b);
     }
     return NULL;
 }
 
-int writer_start(writer *w, sample_queue *q, profile_db *db, int64_t run_id, uint64_t period_ns,
+int pp__writer_start(writer *w, sample_queue *q, profile_db *db, int64_t run_id, uint64_t period_ns,
                  char *err, size_t errcap)
 {
     *w = (writer){.queue = q, .db = db, .run_id = run_id, .period_ns = period_ns};
@@ -76,4 +76,4 @@ int writer_start(writer *w, sample_queue *q, profile_db *db, int64_t run_id, uin
     return 0;
 }
 
-void writer_join(writer *w) { pthread_join(w->thread, NULL); }
+void pp__writer_join(writer *w) { pthread_join(w->thread, NULL); }

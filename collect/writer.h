@@ -20,16 +20,16 @@ typedef struct writer {
     int64_t run_id;
     uint64_t period_ns;
     pthread_t thread;
-    /* Owned by the writer thread until writer_join returns. */
+    /* Owned by the writer thread until pp__writer_join returns. */
     pc_hist hist;
     uint64_t written, dropped, bytes, chunks;
     char error[512]; /* the first failure, or "" */
 } writer;
 
 /* Start writing q's buffers into run_id of db.  0, or -1 with err. */
-int writer_start(writer *w, sample_queue *q, profile_db *db, int64_t run_id, uint64_t period_ns,
+int pp__writer_start(writer *w, sample_queue *q, profile_db *db, int64_t run_id, uint64_t period_ns,
                  char *err, size_t errcap);
 /* Wait until the queue is closed and drained. */
-void writer_join(writer *w);
+void pp__writer_join(writer *w);
 
 #endif

@@ -261,7 +261,7 @@ static int store_chunk(profile_db *db, int64_t run, const sample_rec *s, size_t 
     uint64_t period = 1000000000u / SAMPLE_HZ;
     run_chunk ch = {.seq = (int64_t)t->chunks, .samples = n, .first_ns = s[0].tick * period,
                     .last_ns = s[n - 1].tick * period, .raw_bytes = raw, .data = data, .len = len};
-    int rc = run_store_chunk(db, run, &ch, err, errcap);
+    int rc = pp__run_store_chunk(db, run, &ch, err, errcap);
     free(data);
     if (rc != 0)
         return -1;
@@ -269,7 +269,7 @@ static int store_chunk(profile_db *db, int64_t run, const sample_rec *s, size_t 
     t->bytes += len;
     t->chunks++;
     for (size_t i = 0; i < n; i++)
-        if (pc_hist_add(hist, s[i].pc, 1) != 0) {
+        if (pp__pc_hist_add(hist, s[i].pc, 1) != 0) {
             snprintf(err, errcap, "out of memory counting samples per pc");
             return -1;
         }
@@ -279,15 +279,15 @@ static int store_chunk(profile_db *db, int64_t run, const sample_rec *s, size_t 
 static int register_code(registry *reg, const big_code *c)
 {
     const pvm_module *m = c->module;
-    if (registry_add_module(reg, "synthetic.pbc", m) < 0)
+    if (pp__registry_add_module(reg, "synthetic.pbc", m) < 0)
         return -1;
     for (uint32_t f = 0; f < m->nfuncs; f++) {
         const pvm_function *fn = &m->funcs[f];
-        if (registry_add_function(reg, 0, f, fn->name, CODE_BASE + fn->offset,
+        if (pp__registry_add_function(reg, 0, f, fn->name, CODE_BASE + fn->offset,
                                   m->code + fn->offset, fn->size) < 0)
             return -1;
     }
-    return registry_sort(reg);
+    return pp__registry_sort(reg);
 }
 
 static char *command_line(int argc, char **argv)
@@ -338,9 +338,9 @@ static int write_run(profile_db *db, int64_t run, const isa_rows *isa, const big
                    .has_exit_status = rc == 0, .duration_ns = ns, .summary = &s};
     char finish_err[512];
     run_catalog catalog = {0};
-    int finished = run_store_finish(db, run, isa, &reg, &hist, &catalog, &end, finish_err,
+    int finished = pp__run_store_finish(db, run, isa, &reg, &hist, &catalog, &end, finish_err,
                                     sizeof finish_err);
-    run_catalog_free(&catalog);
+    pp__run_catalog_free(&catalog);
     if (finished != 0 && rc == 0) {
         snprintf(err, errcap, "%s", finish_err);
         rc = -1;
@@ -352,8 +352,8 @@ static int write_run(profile_db *db, int64_t run, const isa_rows *isa, const big
                 code->module->nfuncs, code->ninsns, code->module->code_size, t.written, t.chunks,
                 t.written ? (double)t.bytes / t.written : 0.0, run, o->out);
     model_free(&m);
-    registry_free(&reg);
-    pc_hist_free(&hist);
+    pp__registry_free(&reg);
+    pp__pc_hist_free(&hist);
     free(buf);
     return rc;
 }
@@ -382,24 +382,24 @@ int main(int argc, char **argv)
     isa_rows isa = {0};
     if (!cmd) {
         fprintf(stderr, "make_big_profile: out of memory\n");
-    } else if (isa_rows_init(&isa, cfg.isa, err, sizeof err) != 0) {
+    } else if (pp__isa_rows_init(&isa, cfg.isa, err, sizeof err) != 0) {
         fprintf(stderr, "make_big_profile: %s\n", err);
-    } else if (pdb_open(&db, o.out, err, sizeof err) != 0) {
+    } else if (pp__pdb_open(&db, o.out, err, sizeof err) != 0) {
         fprintf(stderr, "make_big_profile: %s: %s\n", o.out, err);
     } else {
-        if (run_store_begin(&db, &cfg, &isa, SAMPLE_HZ, &run, err, sizeof err) != 0 ||
+        if (pp__run_store_begin(&db, &cfg, &isa, SAMPLE_HZ, &run, err, sizeof err) != 0 ||
             write_run(&db, run, &isa, &code, &o, err, sizeof err) != 0)
             fprintf(stderr, "make_big_profile: %s: %s\n", o.out, err);
         else
             status = 0;
-        if (pdb_close(&db, err, sizeof err) != 0) {
+        if (pp__pdb_close(&db, err, sizeof err) != 0) {
             fprintf(stderr, "make_big_profile: %s: %s\n", o.out, err);
             status = 1;
         }
     }
     if (status == 0 && !o.quiet)
         fprintf(stderr, "make_big_profile: %.2f s\n", now_s() - t0);
-    isa_rows_free(&isa);
+    pp__isa_rows_free(&isa);
     free(cmd);
     big_code_free(&code);
     return status;

@@ -213,8 +213,8 @@ static void the_histogram_counts_each_pc_once(void **state)
     pc_hist h = {0};
     for (uint64_t round = 1; round <= ROUNDS; round++) {
         for (uint64_t i = 0; i < NPCS; i++)
-            assert_int_equal(pc_hist_add(&h, HOT + 4 * i, round), 0);
-        assert_int_equal(pc_hist_add(&h, 0, 1), 0);
+            assert_int_equal(pp__pc_hist_add(&h, HOT + 4 * i, round), 0);
+        assert_int_equal(pp__pc_hist_add(&h, 0, 1), 0);
     }
     assert_int_equal(h.used, NPCS + 1);
     assert_true(2 * h.used <= h.cap); /* grown at half full */
@@ -233,7 +233,7 @@ static void the_histogram_counts_each_pc_once(void **state)
         assert_int_equal(e->count, ROUNDS * (ROUNDS + 1) / 2);
     }
     assert_int_equal(seen, NPCS + 1);
-    pc_hist_free(&h);
+    pp__pc_hist_free(&h);
     assert_null(h.slots);
     assert_int_equal(h.cap, 0);
 }
