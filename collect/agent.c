@@ -98,7 +98,7 @@ pulleyprof_agent *pulleyprof_open(const pulleyprof_config *cfg, char *err, size_
     }
     a->hz = hz;
     a->exact = cfg->exact != 0;
-    a->started_ns = sampler_now_ns();
+    a->started_ns = pp__sampler_now_ns();
     if (pthread_mutex_init(&a->lock, NULL) != 0) {
         set_err(err, errcap, "cannot create a mutex");
         pp__isa_rows_free(&a->isa);
@@ -349,7 +349,7 @@ int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err
         .lost = lost[0] ? lost : NULL,
         .exit_status = a->exit_status,
         .has_exit_status = a->has_exit_status,
-        .duration_ns = sampler_now_ns() - a->started_ns,
+        .duration_ns = pp__sampler_now_ns() - a->started_ns,
         .summary = &s,
     };
     s.duration_ns = end.duration_ns;

@@ -12,7 +12,7 @@
 
 #define NS 1000000000ull
 
-uint64_t sampler_now_ns(void)
+uint64_t pp__sampler_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -80,7 +80,7 @@ static void *sampler_main(void *arg)
          * wait again unless it has passed. */
         int rc;
         while (!s->stop && (rc = pthread_cond_timedwait(&s->wake, &s->slots_lock, &next)) != ETIMEDOUT)
-            if (rc != 0 || sampler_now_ns() >= due)
+            if (rc != 0 || pp__sampler_now_ns() >= due)
                 break;
         if (s->stop)
             break;
@@ -89,7 +89,7 @@ static void *sampler_main(void *arg)
             record(s, tick, src->slot ? atomic_load_explicit(src->slot, memory_order_relaxed)
                                       : src->read(src->ctx));
         }
-        uint64_t now = sampler_now_ns();
+        uint64_t now = pp__sampler_now_ns();
         if (now >= due + s->period_ns) { /* late: skip the deadlines passed */
             uint64_t missed = (now - due) / s->period_ns;
             tick += missed;
@@ -145,7 +145,7 @@ int pp__sampler_add_source(sampler *s, sampler_source src)
     (void)BASE_GROW(s->slots, s->slots_cap, s->nslots + 1, 8); /* failed: no room below */
     if (s->nslots < s->slots_cap) {
         if (s->nslots == 0) {
-            s->active_since = sampler_now_ns();
+            s->active_since = pp__sampler_now_ns();
             pthread_cond_signal(&s->wake); /* the sampler sleeps until now */
         }
         s->slots[s->nslots++] = src;
@@ -169,7 +169,7 @@ int pp__sampler_remove_source(sampler *s, sampler_source src)
             continue;
         s->slots[i] = s->slots[--s->nslots];
         if (s->nslots == 0 && !s->stopped)
-            s->sampled_ns += sampler_now_ns() - s->active_since;
+            s->sampled_ns += pp__sampler_now_ns() - s->active_since;
         rc = 0;
         break;
     }
@@ -189,7 +189,7 @@ void pp__sampler_stop(sampler *s)
     s->running = false;
     pthread_mutex_lock(&s->slots_lock);
     if (s->nslots > 0) /* still registered: count the time until now */
-        s->sampled_ns += sampler_now_ns() - s->active_since;
+        s->sampled_ns += pp__sampler_now_ns() - s->active_since;
     s->stopped = true;
     pthread_mutex_unlock(&s->slots_lock);
 }

@@ -59,7 +59,7 @@ typedef struct sampler {
 } sampler;
 
 /* Monotonic time in nanoseconds. */
-uint64_t sampler_now_ns(void);
+uint64_t pp__sampler_now_ns(void);
 
 /* Sample `hz` times a second into q.  Returns 0, or -1 with err. */
 int pp__sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t errcap);
