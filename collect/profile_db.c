@@ -9,6 +9,7 @@
  * do it once.
  */
 #include "profile_db.h"
+#include "base/error.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -109,14 +110,6 @@ _Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION - 1,
 
 enum { BUSY_TIMEOUT_MS = 60000, BUSY_RETRIES = 50 };
 
-static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 int pp__pdb_fail(profile_db *p, const char *what, char *err, size_t errcap)
 {
@@ -124,9 +117,9 @@ int pp__pdb_fail(profile_db *p, const char *what, char *err, size_t errcap)
     int sys = sqlite3_system_errno(p->db);
     int code = sqlite3_errcode(p->db);
     if (sys && (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN))
-        return fail(err, errcap, "%s: %s: %s (%s)", p->path, what, sqlite3_errmsg(p->db),
+        return base_fail(err, errcap, "%s: %s: %s (%s)", p->path, what, sqlite3_errmsg(p->db),
                     strerror(sys));
-    return fail(err, errcap, "%s: %s: %s", p->path, what, sqlite3_errmsg(p->db));
+    return base_fail(err, errcap, "%s: %s: %s", p->path, what, sqlite3_errmsg(p->db));
 }
 
 static bool busy(int rc) { return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED; }
@@ -142,7 +135,7 @@ int pp__pdb_exec(profile_db *p, const char *sql, char *err, size_t errcap)
     char *msg = NULL;
     int rc = sqlite3_exec(p->db, sql, NULL, NULL, &msg);
     if (rc != SQLITE_OK) {
-        fail(err, errcap, "%s: %s", p->path, msg ? msg : sqlite3_errstr(rc));
+        base_fail(err, errcap, "%s: %s", p->path, msg ? msg : sqlite3_errstr(rc));
         sqlite3_free(msg);
         return -1;
     }
@@ -240,17 +233,17 @@ static int check_ours(profile_db *p, int64_t *version, char *err, size_t errcap)
     if (app == 0 && *version == 0 && objects == 0)
         return 0; /* empty: ours to create */
     if (app != PDB_APPLICATION_ID)
-        return fail(err, errcap,
+        return base_fail(err, errcap,
                     "%s: not a pulley profile database (application_id %lld); refusing to "
                     "touch it",
                     p->path, (long long)app);
     if (*version > PDB_SCHEMA_VERSION)
-        return fail(err, errcap,
+        return base_fail(err, errcap,
                     "%s: profile schema version %lld is newer than this collector's (%d); "
                     "use a newer pulley-collect",
                     p->path, (long long)*version, PDB_SCHEMA_VERSION);
     if (*version < 1)
-        return fail(err, errcap, "%s: profile database without a schema version", p->path);
+        return base_fail(err, errcap, "%s: profile database without a schema version", p->path);
     return 0;
 }
 
@@ -268,7 +261,7 @@ static int check_file(profile_db *p, char *err, size_t errcap)
             int step = sqlite3_step(st);
             const unsigned char *text = step == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
             if (!text || strcmp((const char *)text, "ok") != 0)
-                rc = fail(err, errcap, "%s: the database is damaged (%s); refusing to write to it",
+                rc = base_fail(err, errcap, "%s: the database is damaged (%s); refusing to write to it",
                           p->path, text ? (const char *)text : sqlite3_errmsg(p->db));
             sqlite3_finalize(st);
         }
@@ -292,7 +285,7 @@ static int upgrade(profile_db *p, char *err, size_t errcap)
         if (pp__pdb_exec(p, migrations[v - 1], err, errcap) != 0) {
             char why[512];
             snprintf(why, sizeof why, "%s", err);
-            fail(err, errcap, "migrating from schema version %lld to %lld: %s", (long long)v,
+            base_fail(err, errcap, "migrating from schema version %lld to %lld: %s", (long long)v,
                  (long long)v + 1, why);
             goto failed;
         }
@@ -301,7 +294,7 @@ static int upgrade(profile_db *p, char *err, size_t errcap)
     if (query_int(p, "PRAGMA user_version", &now, err, errcap) != 0)
         goto failed;
     if (now != PDB_SCHEMA_VERSION) {
-        fail(err, errcap, "%s: the schema is at version %lld after creating or migrating it,"
+        base_fail(err, errcap, "%s: the schema is at version %lld after creating or migrating it,"
                           " not %d", p->path, (long long)now, PDB_SCHEMA_VERSION);
         goto failed;
     }
@@ -320,15 +313,15 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
     p->db = NULL;
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return fail(err, errcap, "%s: cannot open: is a directory, not a profile database", path);
+        return base_fail(err, errcap, "%s: cannot open: is a directory, not a profile database", path);
     if (pthread_mutex_init(&p->lock, NULL) != 0)
-        return fail(err, errcap, "%s: cannot create a mutex", path);
+        return base_fail(err, errcap, "%s: cannot create a mutex", path);
     int rc = sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
         if (p->db)
             pp__pdb_fail(p, "cannot open", err, errcap);
         else
-            fail(err, errcap, "%s: cannot open: %s", path, sqlite3_errstr(rc));
+            base_fail(err, errcap, "%s: cannot open: %s", path, sqlite3_errstr(rc));
         sqlite3_close(p->db);
         p->db = NULL;
         pthread_mutex_destroy(&p->lock);
@@ -358,6 +351,6 @@ int pp__pdb_close(profile_db *p, char *err, size_t errcap)
     p->db = NULL;
     pthread_mutex_destroy(&p->lock);
     if (rc != SQLITE_OK)
-        return fail(err, errcap, "%s: closing: %s", p->path, sqlite3_errstr(rc));
+        return base_fail(err, errcap, "%s: closing: %s", p->path, sqlite3_errstr(rc));
     return 0;
 }

@@ -6,6 +6,7 @@
  * allocation is checked; a damaged chunk is refused, never misread.
  */
 #include "sample_codec.h"
+#include "base/error.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -25,14 +26,6 @@
 #define DZV2_HEADER_MAX (1 + 2 * VARINT_MAX)
 #define DZV2_CRC_BYTES 4
 
-static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static uint64_t zigzag(uint64_t d) { return (d << 1) ^ (0 - (d >> 63)); }
 static uint64_t unzigzag(uint64_t z) { return (z >> 1) ^ (0 - (z & 1)); }
@@ -74,7 +67,7 @@ static int encode_v1(const sample_rec *s, size_t n, uint8_t **out, size_t *outle
 {
     uint8_t *raw = malloc(RAW_BOUND(n));
     if (!raw)
-        return fail(err, errcap, "out of memory encoding %zu samples", n);
+        return base_fail(err, errcap, "out of memory encoding %zu samples", n);
     uint8_t *p = put_varint(raw, n);
     uint64_t prev = 0;
     for (size_t i = 0; i < n; i++) {
@@ -91,13 +84,13 @@ static int encode_v1(const sample_rec *s, size_t n, uint8_t **out, size_t *outle
     uint8_t *z = malloc(zsize);
     if (!z) {
         free(raw);
-        return fail(err, errcap, "out of memory compressing %zu samples", n);
+        return base_fail(err, errcap, "out of memory compressing %zu samples", n);
     }
     int rc = compress2(z, &zsize, raw, raw_size, Z_BEST_COMPRESSION);
     free(raw);
     if (rc != Z_OK) {
         free(z);
-        return fail(err, errcap, "zlib compress2 failed: %s", zError(rc));
+        return base_fail(err, errcap, "zlib compress2 failed: %s", zError(rc));
     }
     *out = z;
     *outlen = zsize;
@@ -110,16 +103,16 @@ static int inflate_all(const uint8_t *data, size_t len, size_t limit, uint8_t **
                        size_t *outlen, char *err, size_t errcap)
 {
     if (len > UINT32_MAX)
-        return fail(err, errcap, "sample chunk of %zu bytes is too large", len);
+        return base_fail(err, errcap, "sample chunk of %zu bytes is too large", len);
     size_t cap = len < limit / 4 ? len * 4 + 64 : limit, size = 0;
     uint8_t *buf = malloc(cap);
     if (!buf)
-        return fail(err, errcap, "out of memory decoding a sample chunk");
+        return base_fail(err, errcap, "out of memory decoding a sample chunk");
     z_stream zs = {0};
     int rc = inflateInit(&zs);
     if (rc != Z_OK) {
         free(buf);
-        return fail(err, errcap, "zlib inflateInit failed: %s", zError(rc));
+        return base_fail(err, errcap, "zlib inflateInit failed: %s", zError(rc));
     }
     zs.next_in = (Bytef *)data;
     zs.avail_in = (uInt)len;
@@ -162,7 +155,7 @@ static int inflate_all(const uint8_t *data, size_t len, size_t limit, uint8_t **
     inflateEnd(&zs);
     if (problem) {
         free(buf);
-        return fail(err, errcap, "sample chunk is not valid: %s", problem);
+        return base_fail(err, errcap, "sample chunk is not valid: %s", problem);
     }
     *out = buf;
     *outlen = size;
@@ -182,11 +175,11 @@ static int decode_v1(const uint8_t *data, size_t len, sample_rec **out, size_t *
     if (get_varint(&p, end, &count) != 0 || count > SAMPLE_CHUNK_MAX ||
         count > (uint64_t)(end - p) / 2) {
         free(raw);
-        return fail(err, errcap, "sample chunk has a bad sample count");
+        return base_fail(err, errcap, "sample chunk has a bad sample count");
     }
     if (count > 0 && !(s = malloc(count * sizeof *s))) {
         free(raw);
-        return fail(err, errcap, "out of memory decoding %llu samples",
+        return base_fail(err, errcap, "out of memory decoding %llu samples",
                     (unsigned long long)count);
     }
     uint64_t tick = 0, pc = 0, d;
@@ -209,7 +202,7 @@ static int decode_v1(const uint8_t *data, size_t len, sample_rec **out, size_t *
 bad:
     free(raw);
     free(s);
-    return fail(err, errcap, "sample chunk is malformed (bad varint or trailing bytes)");
+    return base_fail(err, errcap, "sample chunk is malformed (bad varint or trailing bytes)");
 }
 
 /* ---- dzv2-rc --------------------------------------------------------------- */
@@ -286,7 +279,7 @@ static int encode_v2(const sample_rec *s, size_t n, uint8_t **out, size_t *outle
 {
     uint64_t *dict = malloc((n ? n : 1) * sizeof *dict);
     if (!dict)
-        return fail(err, errcap, "out of memory encoding %zu samples", n);
+        return base_fail(err, errcap, "out of memory encoding %zu samples", n);
     size_t k = distinct_pcs(s, n, dict);
     uint16_t *tree = malloc(((size_t)1 << index_bits(k)) * sizeof *tree);
     rc_encoder e;
@@ -300,7 +293,7 @@ static int encode_v2(const sample_rec *s, size_t n, uint8_t **out, size_t *outle
         chunk = malloc(DZV2_HEADER_MAX + e.len + DZV2_CRC_BYTES);
     if (!chunk) {
         free(e.buf);
-        return fail(err, errcap, "out of memory encoding %zu samples", n);
+        return base_fail(err, errcap, "out of memory encoding %zu samples", n);
     }
     uint8_t *p = chunk;
     *p++ = DZV2_FORMAT_BYTE;
@@ -351,28 +344,28 @@ static int decode_v2(const uint8_t *data, size_t len, sample_rec **out, size_t *
                      size_t errcap)
 {
     if (len < 1 + 2 + 5 + DZV2_CRC_BYTES)
-        return fail(err, errcap, "sample chunk is not valid: %zu bytes are too few", len);
+        return base_fail(err, errcap, "sample chunk is not valid: %zu bytes are too few", len);
     if (len > UINT32_MAX)
-        return fail(err, errcap, "sample chunk of %zu bytes is too large", len);
+        return base_fail(err, errcap, "sample chunk of %zu bytes is too large", len);
     const uint8_t *end = data + len - DZV2_CRC_BYTES;
     if (get_u32le(end) != (uint32_t)crc32(0, data, (uInt)(len - DZV2_CRC_BYTES)))
-        return fail(err, errcap,
+        return base_fail(err, errcap,
                     "sample chunk is not valid: its checksum does not match (damaged or cut short)");
     const uint8_t *p = data + 1;
     uint64_t count, k;
     if (get_varint(&p, end, &count) != 0 || get_varint(&p, end, &k) != 0 ||
         count > SAMPLE_CHUNK_MAX || k > count || (k == 0) != (count == 0))
-        return fail(err, errcap, "sample chunk is not valid: bad sample or pc count");
+        return base_fail(err, errcap, "sample chunk is not valid: bad sample or pc count");
     sample_rec *s = malloc((count ? count : 1) * sizeof *s);
     uint64_t *dict = malloc((k ? k : 1) * sizeof *dict);
     uint16_t *tree = malloc(((size_t)1 << index_bits(k)) * sizeof *tree);
     int rc = 0;
     if (!s || !dict || !tree)
-        rc = fail(err, errcap, "out of memory decoding %llu samples", (unsigned long long)count);
+        rc = base_fail(err, errcap, "out of memory decoding %llu samples", (unsigned long long)count);
     else {
         rc_decoder d;
         if (!rc_decoder_init(&d, p, end) || !decode_body(&d, s, count, dict, k, tree))
-            rc = fail(err, errcap, "sample chunk is not valid: malformed coded data, or"
+            rc = base_fail(err, errcap, "sample chunk is not valid: malformed coded data, or"
                                    " bytes missing or left over");
     }
     free(dict);
@@ -399,7 +392,7 @@ int sample_encode_as(sample_format format, const sample_rec *s, size_t n, uint8_
                      size_t *outlen, size_t *rawlen, char *err, size_t errcap)
 {
     if (n > SAMPLE_CHUNK_MAX)
-        return fail(err, errcap, "sample chunk of %zu samples is too large", n);
+        return base_fail(err, errcap, "sample chunk of %zu samples is too large", n);
     if (format == SAMPLE_FORMAT_DZV1_ZLIB)
         return encode_v1(s, n, out, outlen, rawlen, err, errcap);
     return encode_v2(s, n, out, outlen, rawlen, err, errcap);
@@ -417,11 +410,11 @@ int sample_decode(const uint8_t *data, size_t len, sample_rec **out, size_t *n, 
     *out = NULL;
     *n = 0;
     if (len == 0)
-        return fail(err, errcap, "sample chunk is not valid: it is empty");
+        return base_fail(err, errcap, "sample chunk is not valid: it is empty");
     if (data[0] == DZV2_FORMAT_BYTE)
         return decode_v2(data, len, out, n, err, errcap);
     if (data[0] == 0x78) /* zlib, deflate with a 32 KiB window: dzv1 */
         return decode_v1(data, len, out, n, err, errcap);
-    return fail(err, errcap, "sample chunk is not valid: unknown format (first byte 0x%02x)",
+    return base_fail(err, errcap, "sample chunk is not valid: unknown format (first byte 0x%02x)",
                 data[0]);
 }

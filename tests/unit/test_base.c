@@ -1,7 +1,7 @@
 /*
  * test_base.c - base/: the array growth helper (from empty, doubling, a
- * need beyond double, overflow refused with the array intact) and FNV-1a 64
- * (its published test vectors).
+ * need beyond double, overflow refused with the array intact), FNV-1a 64
+ * (its published test vectors) and base_fail (a message cut to its buffer).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "base/error.h"
 #include "base/grow.h"
 #include "base/hash.h"
 
@@ -117,6 +118,16 @@ static void fnv1a64_gives_the_published_values(void **state)
     assert_true(base_fnv1a64_step(BASE_FNV1A64_INIT, 'a') == UINT64_C(0xaf63dc4c8601ec8c));
 }
 
+static void a_failure_says_why_cut_to_its_buffer_and_returns_minus_one(void **state)
+{
+    (void)state;
+    char err[16];
+    assert_int_equal(base_fail(err, sizeof err, "row %d: %s", 7, "bad"), -1);
+    assert_string_equal(err, "row 7: bad");
+    assert_int_equal(base_fail(err, 8, "%s", "a long message"), -1);
+    assert_string_equal(err, "a long ");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -125,6 +136,7 @@ int main(void)
         cmocka_unit_test(a_need_beyond_double_is_met),
         cmocka_unit_test(an_overflowing_size_is_refused_with_the_array_intact),
         cmocka_unit_test(fnv1a64_gives_the_published_values),
+        cmocka_unit_test(a_failure_says_why_cut_to_its_buffer_and_returns_minus_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
