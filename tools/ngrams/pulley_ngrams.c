@@ -19,7 +19,7 @@
 #include "profile_read.h"
 #include "pipeline.h"
 #include "ngrams_report.h"
-#include "report_evaluation.h"
+#include "ngrams_evaluation.h"
 #include "shapes.h"
 
 

@@ -1,11 +1,11 @@
 /*
- * report_evaluation.h - printing what a given set of macro ops (a .macros
+ * ngrams_evaluation.h - printing what a given set of macro ops (a .macros
  * file) removes from a profile: per op in the file's order and per
  * benchmark (pulley-ngrams --evaluate), in every output format, with the
  * time they save where the profile's builds stored their costs.
  */
-#ifndef AN_REPORT_EVALUATION_H
-#define AN_REPORT_EVALUATION_H
+#ifndef NGRAMS_EVALUATION_H
+#define NGRAMS_EVALUATION_H
 
 #include <stdio.h>
 

@@ -1,9 +1,9 @@
 /*
- * report_evaluation.c - the --evaluate report: a sentence, a table of the
+ * ngrams_evaluation.c - the --evaluate report: a sentence, a table of the
  * ops with their savings and one of the benchmarks with the dispatches the
  * set removes from each; JSON with the same figures.
  */
-#include "report_evaluation.h"
+#include "ngrams_evaluation.h"
 
 #include <stdio.h>
 
