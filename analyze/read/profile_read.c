@@ -458,6 +458,26 @@ int an_profile_read(an_profile *p, const char *path, an_runsel *sel, char *err, 
     return added;
 }
 
+/* Every run of p of the first run's instruction set (by the name its
+ * runs row gives); else -1 with err naming two runs that differ.  Opcodes
+ * of different sets would meet by name in one ranking: identical
+ * mnemonics merge, and proposals mix what no interpreter runs. */
+static int one_isa(const an_profile *p, char *err, size_t cap)
+{
+    for (size_t i = 1; i < p->nruns; i++) {
+        const an_run *a = &p->runs[0], *b = &p->runs[i];
+        if (strcmp(a->isa, b->isa) != 0) {
+            snprintf(err, cap,
+                     "run %" PRId64 " of %s is of instruction set '%s' and run %" PRId64
+                     " of %s of '%s': their opcodes would be mined together by name "
+                     "(--mix-isas reads them anyway; --runs picks one set)",
+                     a->id, a->db, a->isa, b->id, b->db, b->isa);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int an_profile_read_all(an_profile *p, char *const *paths, int n, an_runsel *sel, char *err,
                         size_t cap)
 {
@@ -480,7 +500,9 @@ int an_profile_read_all(an_profile *p, char *const *paths, int n, an_runsel *sel
             return -1;
         added += k;
     }
-    return an_runsel_check_matched(sel, err, cap) == 0 ? added : -1;
+    if (an_runsel_check_matched(sel, err, cap) != 0)
+        return -1;
+    return sel->mix_isas || one_isa(p, err, cap) == 0 ? added : -1;
 }
 
 void an_print_skipped(FILE *out, const char *tool, const an_profile *p)

@@ -33,7 +33,9 @@ enum { AN_SEL_MAX = 64 };
     "                 DB:ID, label:NAME, kind:exact, kind:sampled, all (every run,\n"  \
     "                 finished or not); one sort adds up, sorts narrow each other\n"    \
     "  --skip-damaged   leave out runs whose stored code or instructions changed\n"   \
-    "                 since they were written, with a warning (default: refuse)\n"
+    "                 since they were written, with a warning (default: refuse)\n"   \
+    "  --mix-isas     read runs of different instruction sets together (their\n"     \
+    "                 opcodes then meet by name; default: refuse)\n"
 
 
 typedef enum { AN_SEL_ID, AN_SEL_LABEL, AN_SEL_KIND } an_sel_sort;
@@ -52,6 +54,7 @@ typedef struct an_runsel {
     size_t n;
     int exact_only;     /* --exact: as kind:exact */
     int skip_damaged;   /* --skip-damaged: leave damaged runs out with a warning */
+    int mix_isas;       /* --mix-isas: runs of different instruction sets together */
     char text[2048];    /* the strings items name (text[0] is unused) */
     size_t used;
 } an_runsel;

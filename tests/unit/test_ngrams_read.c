@@ -175,6 +175,43 @@ static void runs_by_id_and_label(void **state)
     tdb_remove(&t);
 }
 
+/* Runs of different instruction sets are not mined together by default:
+ * their opcodes would meet by name.  The error names a run of each set;
+ * --mix-isas reads them anyway, and --runs can pick one set. */
+static void runs_of_two_instruction_sets_are_refused_together(void **state)
+{
+    (void)state;
+    tdb t;
+    an_profile p;
+    char err[512];
+    tcode c = {{0}, 0};
+    TC0(&c, T_RET);
+    tdb_create(&t);
+    for (int64_t r = 1; r <= 3; r++) {
+        tdb_run(&t, r, NULL, "a.wasm", 0);
+        tdb_function(&t, r, r, "main", &c);
+        tdb_samples(&t, r, r, 0, 5);
+    }
+    tdb_exec(&t, "UPDATE runs SET isa_name = 'lua' WHERE id = 3");
+    tdb_close(&t);
+    assert_int_equal(read_db(t.path, NULL, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "run 1 of "));
+    assert_non_null(strstr(err, "of instruction set 'test'"));
+    assert_non_null(strstr(err, "run 3 of "));
+    assert_non_null(strstr(err, "'lua'"));
+    assert_non_null(strstr(err, "--mix-isas"));
+    an_profile_free(&p);
+    assert_int_equal(read_db(t.path, "1,2", &p, err, sizeof err), 2);
+    an_profile_free(&p);
+    an_runsel sel;
+    an_runsel_init(&sel);
+    sel.mix_isas = 1;
+    assert_int_equal(read_sel(t.path, &sel, &p, err, sizeof err), 3);
+    assert_string_equal(p.runs[2].isa, "lua");
+    an_profile_free(&p);
+    tdb_remove(&t);
+}
+
 /* By default only runs that finished with data are read; every other one
  * is noted with its reason, and can still be read by its id. */
 static void unfinished_runs_are_left_out_with_their_reason(void **state)
@@ -552,6 +589,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(run_selections_parse),
+        cmocka_unit_test(runs_of_two_instruction_sets_are_refused_together),
         cmocka_unit_test(foreign_files_are_refused),
         cmocka_unit_test(a_database_locked_for_a_moment_is_waited_for),
         cmocka_unit_test(runs_by_id_and_label),

@@ -25,7 +25,7 @@
 
 static const char usage[] =
     "usage: pulley-ngrams PROFILE.db [MORE.db...] [--runs SPEC,...] [--skip-damaged]\n"
-    "                     [--max-n N] [--top K] [--ngrams M] [--pool P]\n"
+    "                     [--mix-isas] [--max-n N] [--top K] [--ngrams M] [--pool P]\n"
     "                     [--min-saving PCT] [--objective shared|total|time]\n"
     "                     [--exact] [--include-adaptive]\n"
     "                     [--train LABEL --test LABEL] [--emit-macros FILE]\n"
@@ -230,7 +230,7 @@ static int emit_macros(const an_profile *p, const an_proposals *res, const char 
 
 enum { OPT_RUNS = 256, OPT_MAXN, OPT_TOP, OPT_NGRAMS, OPT_POOL, OPT_EXACT, OPT_FORMAT,
        OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_TRAIN, OPT_TEST, OPT_MIN_SAVING, OPT_EMIT,
-       OPT_EVALUATE, OPT_SKIP_DAMAGED, OPT_INCLUDE_ADAPTIVE, OPT_OBJECTIVE };
+       OPT_EVALUATE, OPT_SKIP_DAMAGED, OPT_MIX_ISAS, OPT_INCLUDE_ADAPTIVE, OPT_OBJECTIVE };
 /* In the order of the OPT_ values: option c is opts[c - OPT_RUNS]. */
 static const struct option opts[] = {
     {"runs", required_argument, NULL, OPT_RUNS},     {"max-n", required_argument, NULL, OPT_MAXN},
@@ -243,6 +243,7 @@ static const struct option opts[] = {
     {"emit-macros", required_argument, NULL, OPT_EMIT},
     {"evaluate", required_argument, NULL, OPT_EVALUATE},
     {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED},
+    {"mix-isas", no_argument, NULL, OPT_MIX_ISAS},
     {"include-adaptive", no_argument, NULL, OPT_INCLUDE_ADAPTIVE},
     {"objective", required_argument, NULL, OPT_OBJECTIVE}, {NULL, 0, NULL, 0}};
 
@@ -298,6 +299,7 @@ static int parse_option(int c, const char *arg, ngrams_options *o)
             return cli_misuse(&tool, "bad --runs: %s", err);
         return -1;
     case OPT_SKIP_DAMAGED: o->sel.skip_damaged = 1; return -1;
+    case OPT_MIX_ISAS: o->sel.mix_isas = 1; return -1;
     case OPT_MAXN:
     case OPT_TOP:
     case OPT_NGRAMS:

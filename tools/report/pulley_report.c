@@ -25,8 +25,8 @@
 
 static const char usage[] =
     "usage: pulley-report PROFILE.db [MORE.db...] [--runs SPEC,...] [--skip-damaged]\n"
-    "                     [-o REPORT.html] [--text] [--threshold PCT] [--functions N]\n"
-    "                     [--context N] [--top K] [--max-n N]\n"
+    "                     [--mix-isas] [-o REPORT.html] [--text] [--threshold PCT]\n"
+    "                     [--functions N] [--context N] [--top K] [--max-n N]\n"
     "                     [--color auto|always|never] [--quiet]\n"
     "Writes the hot-code report of the profiled runs: one self-contained HTML file\n"
     "(run summary, hot functions, annotated disassembly, proposed macro ops), or\n"
@@ -59,7 +59,7 @@ typedef struct options {
 static const cli_tool tool = {"pulley-report", NULL, usage};
 
 enum { OPT_RUNS = 256, OPT_TEXT, OPT_THRESHOLD, OPT_FUNCTIONS, OPT_CONTEXT, OPT_TOP, OPT_MAXN,
-       OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_SKIP_DAMAGED };
+       OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_SKIP_DAMAGED, OPT_MIX_ISAS };
 /* In the order of the OPT_ values: option c is opts[c - OPT_RUNS]. */
 static const struct option opts[] = {
     {"runs", required_argument, NULL, OPT_RUNS},
@@ -74,6 +74,7 @@ static const struct option opts[] = {
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {"skip-damaged", no_argument, NULL, OPT_SKIP_DAMAGED},
+    {"mix-isas", no_argument, NULL, OPT_MIX_ISAS},
     {NULL, 0, NULL, 0}};
 
 /* --functions, --context, --top or --max-n (option c); -1 to go on, else
@@ -117,6 +118,7 @@ static int parse_option(int c, const char *arg, options *o)
             return cli_misuse(&tool, "bad --runs: %s", err);
         return -1;
     case OPT_SKIP_DAMAGED: o->sel.skip_damaged = 1; return -1;
+    case OPT_MIX_ISAS: o->sel.mix_isas = 1; return -1;
     case 'o': o->output = arg; return -1;
     case OPT_TEXT: o->text = 1; return -1;
     case OPT_THRESHOLD:
