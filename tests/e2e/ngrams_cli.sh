@@ -164,6 +164,13 @@ for v in --version -V; do
     grep -q '^pulley-ngrams [0-9][0-9.]* (reads profile schema versions 1 to [0-9]*, any ISA stored in them)$' "$tmp/out" ||
         fail "$v: $(cat "$tmp/out")"
 done
+# Runs of another instruction set are not mined with these unless asked.
+cp "$db" "$tmp/other.db"
+sqlite3 "$tmp/other.db" "UPDATE runs SET isa_name = 'other'" || fail "sqlite3 on a copy"
+ngrams 1 "$db" "$tmp/other.db"
+grep -q "of instruction set 'pulley' and run 1 of $tmp/other.db of 'other'.*--mix-isas" "$tmp/err" ||
+    fail "two instruction sets together: $(cat "$tmp/err")"
+ngrams 0 --mix-isas --quiet "$db" "$tmp/other.db"
 ngrams 0 -h
 grep -q '^Exit status: 0 on success' "$tmp/out" || fail "-h: $(cat "$tmp/out")"
 echo "ngrams_cli: ok"
