@@ -66,17 +66,37 @@ static int split(char *line, char **words, int max)
     return n;
 }
 
-/* A macro register operand "x3" / "f0": its class and number, or -1. */
-static int parse_reg(const char *w, char *cls)
+static int is_letter(char c)
 {
-    if ((w[0] != 'x' && w[0] != 'f') || !w[1])
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+int fu_kind_ok(const char *kind)
+{
+    size_t k = 0;
+    while (k < FU_MAX_KIND && is_letter(kind[k]))
+        k++;
+    return k > 0 && k < FU_MAX_KIND && kind[k] == '\0' && strcmp(kind, "imm") != 0;
+}
+
+/* A macro register operand "x3", "f0", "r12": its kind (the letters
+ * before the number, copied into kind) and its number, or -1. */
+static int parse_reg(const char *w, char kind[FU_MAX_KIND])
+{
+    size_t k = 0;
+    while (k < FU_MAX_KIND && is_letter(w[k]))
+        k++;
+    if (k == 0 || k >= FU_MAX_KIND || !(w[k] >= '0' && w[k] <= '9'))
+        return -1;
+    memcpy(kind, w, k);
+    kind[k] = '\0';
+    if (!fu_kind_ok(kind))
         return -1;
     char *end;
     errno = 0;
-    long n = strtol(w + 1, &end, 10);
-    if (*end || errno || n < 0 || n >= FU_MAX_REGS || (w[1] == '0' && w[2]))
+    long n = strtol(w + k, &end, 10);
+    if (*end || errno || n < 0 || n >= FU_MAX_REGS || (w[k] == '0' && w[k + 1]))
         return -1;
-    *cls = w[0];
     return (int)n;
 }
 
@@ -100,22 +120,23 @@ static int parse_part(const parser *ps, fu_macro *m, char **w, int n)
             m->nimms++;
             continue;
         }
-        char cls;
-        int r = parse_reg(w[i], &cls);
+        char kind[FU_MAX_KIND];
+        int r = parse_reg(w[i], kind);
         if (r < 0)
-            return fail(ps, "operand '%s' is neither a macro register (x0, f1 ...) nor imm", w[i]);
+            return fail(ps, "operand '%s' is neither a macro register (a kind and a number: x0,"
+                            " f1, r2 ...) nor imm", w[i]);
         if (pt->nimms)
             return fail(ps, "register operand %s follows an immediate", w[i]);
         if (pt->nregs == FU_MAX_REGS)
             return fail(ps, "part %s has more than %d register operands", pt->op, FU_MAX_REGS);
         if ((unsigned)r > m->nregs)
-            return fail(ps, "macro register %s is used before %c%u (number them in order of first use)",
-                        w[i], cls, m->nregs);
+            return fail(ps, "macro register %s is used before %s%u (number them in order of first use)",
+                        w[i], kind, m->nregs);
         if ((unsigned)r == m->nregs)
-            m->cls[m->nregs++] = cls;
-        else if (m->cls[r] != cls)
-            return fail(ps, "macro register %d is %c%d here and %c%d before", r, cls, r, m->cls[r],
-                        r);
+            memcpy(m->kind[m->nregs++], kind, FU_MAX_KIND);
+        else if (strcmp(m->kind[r], kind) != 0)
+            return fail(ps, "macro register %d is %s%d here and %s%d before", r, kind, r,
+                        m->kind[r], r);
         pt->reg[pt->nregs++] = (uint8_t)r;
     }
     m->nparts++;
@@ -134,6 +155,13 @@ static int check_macro(const fu_set *s, const fu_macro *m, char *err, size_t cap
         snprintf(err, cap, "macro op %s is defined twice", m->name);
         return -1;
     }
+    for (unsigned r = 0; r < m->nregs && r < FU_MAX_REGS; r++)
+        if (!fu_kind_ok(m->kind[r])) {
+            snprintf(err, cap, "macro op %s: register %u has kind '%.*s', which is not a word of"
+                               " 1 to %d letters (nor imm)",
+                     m->name, r, FU_MAX_KIND, m->kind[r], FU_MAX_KIND - 1);
+            return -1;
+        }
     return 0;
 }
 
@@ -297,7 +325,7 @@ int fu_set_write(FILE *out, const fu_set *s, const char *comment)
             const fu_part *pt = &m->part[k];
             fprintf(out, "  part %s", pt->op);
             for (unsigned r = 0; r < pt->nregs; r++)
-                fprintf(out, " %c%u", m->cls[pt->reg[r]], pt->reg[r]);
+                fprintf(out, " %s%u", m->kind[pt->reg[r]], pt->reg[r]);
             for (unsigned i2 = 0; i2 < pt->nimms; i2++)
                 fputs(" imm", out);
             fputc('\n', out);

@@ -6,8 +6,9 @@
  * (the VM's generator, interp/gen; the analysis, analyze/).  The file
  * format is specified in fusion/README.md.
  *
- * A part's register operand is a macro register (xN or fN, N numbering
- * the macro's registers in order of first use): two operands naming the
+ * A part's register operand is a macro register (a register kind and a
+ * number: xN, fN, rN, N numbering the macro's registers in order of first
+ * use): two operands naming the
  * same macro register must hold the same register where the sequence is
  * fused (that is how a value carried from one part to the next is
  * stated).  Each immediate of each part becomes an immediate of the macro
@@ -25,6 +26,7 @@
 #define FU_MAX_REGS 16     /* register operands of one part, and of a macro op */
 #define FU_MAX_IMMS 8      /* immediates of one part, and of a macro op */
 #define FU_MAX_NAME 96     /* a macro op's name, and a part's mnemonic */
+#define FU_MAX_KIND 16     /* a register kind's name (letters), with its NUL */
 
 typedef struct fu_part {
     char op[FU_MAX_NAME];         /* the part's mnemonic */
@@ -38,7 +40,7 @@ typedef struct fu_macro {
     unsigned nparts;
     fu_part part[FU_MAX_PARTS];
     unsigned nregs;               /* macro registers */
-    char cls[FU_MAX_REGS];        /* 'x' or 'f' per macro register */
+    char kind[FU_MAX_REGS][FU_MAX_KIND]; /* register kind per macro register: "x", "f", "r" */
     unsigned nimms;               /* macro immediates: all the parts' */
     double predicted;             /* share of dispatches (%) it removed where it
                                    * was chosen; < 0 when the file does not say */
@@ -63,6 +65,10 @@ int fu_set_write(FILE *out, const fu_set *s, const char *comment);
 
 /* Append m (checked as the parser checks it); 0, or -1 with err. */
 int fu_set_add(fu_set *s, const fu_macro *m, char *err, size_t cap);
+
+/* Is `kind` a register kind a .macros file can name: 1 to FU_MAX_KIND - 1
+ * ASCII letters, not "imm"? */
+int fu_kind_ok(const char *kind);
 
 /* The index of the macro op named `name`, or -1. */
 long fu_set_find(const fu_set *s, const char *name);

@@ -9,11 +9,7 @@
 #include <string.h>
 
 #include "liveness.h"
-
-static uint64_t bit_of(const an_insn *in, unsigned i)
-{
-    return (uint64_t)1 << (in->reg[i] + ((in->regf >> i & 1) ? 32 : 0));
-}
+#include "regs.h"
 
 static void add_value(an_facts *f, unsigned e, int64_t v, double w)
 {
@@ -40,21 +36,24 @@ static void add_value(an_facts *f, unsigned e, int64_t v, double w)
         }
 }
 
-static void add_occurrence(an_facts *f, const an_insn *in, unsigned n, const uint64_t *live_after,
-                           double w)
+/* The occurrence of an n-gram of n instructions at instruction `at` of
+ * fn, live_after[0 .. n) the registers live after each. */
+static void add_occurrence(an_facts *f, const an_func *fn, uint32_t at, unsigned n,
+                           const an_regset *live_after, double w)
 {
+    const an_insn *in = &fn->insns[at];
     f->w += w;
     for (unsigned k = 0; k + 1 < n; k++)
         for (unsigned d = 0; d < in[k].nregs && d < 4; d++) {
             if (!(in[k].defs >> d & 1))
                 continue;
-            uint64_t r = bit_of(&in[k], d);
+            unsigned r = in[k].reg[d];
             for (unsigned u = 0; u < in[k + 1].nregs && u < 4; u++) {
-                if (!(in[k + 1].uses >> u & 1) || bit_of(&in[k + 1], u) != r)
+                if (!(in[k + 1].uses >> u & 1) || in[k + 1].reg[u] != r)
                     continue;
-                int dead = !(live_after[n - 1] & r);
-                for (unsigned j = k + 1; j < n; j++)
-                    dead |= (an_insn_defs(&in[j]) & r) != 0;
+                int dead = !an_regset_has(&live_after[n - 1], r);
+                for (unsigned j = k + 1; j < n && !dead; j++)
+                    dead = an_insn_writes(fn, at + j, r);
                 f->carry[k][d * 4 + u] += w;
                 f->dead[k][d * 4 + u] += dead ? w : 0;
                 break;
@@ -78,7 +77,7 @@ typedef struct facts_walk {
     an_grams *table;
     an_gram **grams;
     an_facts *facts;
-    uint64_t *live;
+    an_regset *live;
     uint32_t cap;
 } facts_walk;
 
@@ -100,7 +99,7 @@ static int facts_occurrence(void *ctx, int32_t gram, const an_func *f, uint32_t 
 {
     facts_walk *w = ctx;
     const an_block *bl = &f->blocks[b];
-    add_occurrence(&w->facts[gram], &f->insns[bl->first + at], w->grams[gram]->n, w->live + at,
+    add_occurrence(&w->facts[gram], f, bl->first + at, w->grams[gram]->n, w->live + at,
                    bl->weight);
     return 0;
 }

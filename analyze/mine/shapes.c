@@ -27,10 +27,9 @@ typedef struct layouts {
 
 void an_insn_key(const an_insn *in, fu_insn *out)
 {
-    out->op = in->mop;
+    out->op = in->opaque ? AN_OPAQUE_OPCODE : in->mop;
     out->nregs = in->nregs < FU_MAX_REGS ? in->nregs : FU_MAX_REGS;
-    for (unsigned i = 0; i < out->nregs; i++)
-        out->reg[i] = (uint8_t)(in->reg[i] + ((in->regf >> i & 1) ? 32 : 0));
+    memcpy(out->reg, in->reg, out->nregs);
 }
 
 /* The layout of in[0..n) into sig; returns the number of positions. */
@@ -40,7 +39,7 @@ static unsigned layout_of(const an_insn *in, unsigned n, uint8_t *sig)
     unsigned np = 0;
     for (unsigned e = 0; e < n; e++)
         for (unsigned j = 0; j < in[e].nregs && np < AN_SHAPE_POS; j++) {
-            key[np] = (uint8_t)(in[e].reg[j] + ((in[e].regf >> j & 1) ? 32 : 0));
+            key[np] = in[e].reg[j];
             unsigned q = 0;
             while (key[q] != key[np])
                 q++;
@@ -124,29 +123,30 @@ static double unify(const layouts *l, uint8_t *u)
 /* Part list builder: macro registers numbered by first use. */
 typedef struct builder {
     an_shape *s;
-    uint8_t slot_of[AN_MAX_N * AN_MAX_REGS]; /* per position of the n-gram: its class's slot + 1 */
+    const an_profile *p;
+    uint8_t slot_of[AN_MAX_N * AN_MAX_REGS]; /* per position of the n-gram: its macro register + 1 */
     const uint8_t *u;
     unsigned npos;
 } builder;
 
-/* The macro register of n-gram operand `pos` (class `cls`). */
-static int slot(builder *b, unsigned pos, char cls)
+/* The macro register of n-gram operand `pos` (of register kind `kind`). */
+static int slot(builder *b, unsigned pos, uint8_t kind)
 {
     unsigned rep = pos < b->npos ? b->u[pos] : pos;
     fu_macro *m = &b->s->macro;
     if (!b->slot_of[rep]) {
-        if (m->nregs == FU_MAX_REGS)
+        if (m->nregs == FU_MAX_REGS || !fu_kind_ok(b->p->kinds[kind]))
             return -1;
-        m->cls[m->nregs] = cls;
+        strcpy(m->kind[m->nregs], b->p->kinds[kind]);
         b->slot_of[rep] = (uint8_t)++m->nregs;
     }
     return b->slot_of[rep] - 1;
 }
 
 /* Append a part: opcode `op`, its register operands the n-gram's
- * positions pos[0..nregs) of classes cls[]. */
+ * positions pos[0..nregs) of register kinds kind[]. */
 static int add_part(builder *b, const an_profile *p, uint16_t op, const unsigned *pos,
-                    const char *cls, unsigned nregs, unsigned nimms)
+                    const uint8_t *kind, unsigned nregs, unsigned nimms)
 {
     fu_macro *m = &b->s->macro;
     if (m->nparts == FU_MAX_PARTS || strlen(p->opnames[op]) >= FU_MAX_NAME ||
@@ -156,7 +156,7 @@ static int add_part(builder *b, const an_profile *p, uint16_t op, const unsigned
     memset(pt, 0, sizeof *pt);
     strcpy(pt->op, p->opnames[op]);
     for (unsigned j = 0; j < nregs; j++) {
-        int r = slot(b, pos[j], cls[j]);
+        int r = slot(b, pos[j], kind[j]);
         if (r < 0)
             return -1;
         pt->reg[pt->nregs++] = (uint8_t)r;
@@ -166,36 +166,37 @@ static int add_part(builder *b, const an_profile *p, uint16_t op, const unsigned
     return 0;
 }
 
-/* Shape of the n-gram in[0..n) (one occurrence: its ops, operand classes
- * and counts) with the unified layout u (np positions). */
-static void build(const an_profile *p, const an_insn *in, unsigned n, const uint8_t *u,
-                  unsigned np, double matched, an_shape *s)
+/* Shape of the n-gram in[0..n) of function f (one occurrence: its ops,
+ * operand kinds and counts) with the unified layout u (np positions). */
+static void build(const an_profile *p, const an_func *f, const an_insn *in, unsigned n,
+                  const uint8_t *u, unsigned np, double matched, an_shape *s)
 {
     memset(s, 0, sizeof *s);
     s->matched = matched;
     s->macro.predicted = -1;
-    builder b = {.s = s, .u = u, .npos = np};
+    builder b = {.s = s, .p = p, .u = u, .npos = np};
     int ok = 1;
     unsigned base = 0; /* the element's first position */
     for (unsigned e = 0; e < n && ok; e++) {
         const an_opdef *def = p->opdefs[in[e].op];
-        char cls[AN_MAX_REGS];
+        uint8_t kind[AN_MAX_REGS];
         for (unsigned j = 0; j < in[e].nregs; j++)
-            cls[j] = (in[e].regf >> j & 1) ? 'f' : 'x';
-        if (!def) {
+            kind[j] = f->regs[in[e].reg[j]].kind;
+        ok = !in[e].opaque; /* its operands are not known */
+        if (!def && ok) {
             unsigned pos[AN_MAX_REGS];
             for (unsigned j = 0; j < in[e].nregs; j++)
                 pos[j] = base + j;
-            ok = add_part(&b, p, in[e].mop, pos, cls, in[e].nregs, in[e].nimms) == 0;
+            ok = add_part(&b, p, in[e].mop, pos, kind, in[e].nregs, in[e].nimms) == 0;
         }
         for (unsigned k = 0; def && k < def->nparts && ok; k++) {
             unsigned pos[AN_MAX_REGS];
-            char pcls[AN_MAX_REGS];
+            uint8_t pkind[AN_MAX_REGS];
             for (unsigned j = 0; j < def->nregs[k]; j++) {
                 pos[j] = base + def->reg[k][j];
-                pcls[j] = cls[def->reg[k][j]];
+                pkind[j] = kind[def->reg[k][j]];
             }
-            ok = add_part(&b, p, p->opwide[def->part[k]], pos, pcls, def->nregs[k],
+            ok = add_part(&b, p, p->opwide[def->part[k]], pos, pkind, def->nregs[k],
                           def->nimms[k]) == 0;
         }
         base += in[e].nregs;
@@ -230,6 +231,7 @@ typedef struct shapes_walk {
     an_gram **grams;
     layouts *l;
     const an_insn **example;
+    const an_func **example_f; /* the function of each example */
 } shapes_walk;
 
 static int shapes_occurrence(void *ctx, int32_t gram, const an_func *f, uint32_t b, uint32_t at)
@@ -239,18 +241,22 @@ static int shapes_occurrence(void *ctx, int32_t gram, const an_func *f, uint32_t
     uint8_t sig[AN_SHAPE_POS];
     unsigned np = layout_of(in, w->grams[gram]->n, sig);
     add_layout(&w->l[gram], sig, np, f->blocks[b].weight);
-    if (!w->example[gram])
+    if (!w->example[gram]) {
         w->example[gram] = in;
+        w->example_f[gram] = f;
+    }
     return 0;
 }
 
 int an_shapes_collect(const an_profile *p, an_grams *table, an_gram **grams, size_t n,
                       an_shape *shapes)
 {
-    shapes_walk w = {grams, calloc(n + 1, sizeof *w.l), calloc(n + 1, sizeof *w.example)};
-    if (!w.l || !w.example) {
+    shapes_walk w = {grams, calloc(n + 1, sizeof *w.l), calloc(n + 1, sizeof *w.example),
+                     calloc(n + 1, sizeof *w.example_f)};
+    if (!w.l || !w.example || !w.example_f) {
         free(w.l);
         free(w.example);
+        free(w.example_f);
         return -1;
     }
     an_occurrence_walk walk = {NULL, shapes_occurrence, &w};
@@ -259,12 +265,14 @@ int an_shapes_collect(const an_profile *p, an_grams *table, an_gram **grams, siz
         uint8_t u[AN_SHAPE_POS];
         double matched = unify(&w.l[i], u);
         if (w.example[i])
-            build(p, w.example[i], grams[i]->n, u, w.l[i].npos, matched, &shapes[i]);
+            build(p, w.example_f[i], w.example[i], grams[i]->n, u, w.l[i].npos, matched,
+                  &shapes[i]);
         else
             memset(&shapes[i], 0, sizeof shapes[i]); /* never ran: not buildable */
     }
     free(w.l);
     free(w.example);
+    free(w.example_f);
     return 0;
 }
 
@@ -283,6 +291,6 @@ void an_pattern_remap(const fu_pattern *pattern, const an_profile *from, const a
     *out = *pattern;
     for (unsigned k = 0; k < pattern->n; k++) {
         int op = an_opcode_by_name((void *)to, from->opnames[pattern->op[k]]);
-        out->op[k] = op < 0 ? UINT16_MAX : (uint16_t)op;
+        out->op[k] = op < 0 ? AN_NO_OPCODE : (uint16_t)op;
     }
 }

@@ -34,8 +34,12 @@ typedef struct an_shape {
     int buildable;      /* within the VM's limits (registers, immediates, parts) */
 } an_shape;
 
-/* An instruction as the cover matches it (registers x0..x31 as 0..31,
- * f0..f31 as 32..63). */
+/* An instruction as the cover matches it: its registers are its
+ * function's register ids (regs.h); an opaque instruction gets opcode
+ * AN_OPAQUE_OPCODE, which no pattern has (a pattern's opcode that a
+ * profile does not have is AN_NO_OPCODE, which no instruction has). */
+#define AN_NO_OPCODE UINT16_MAX
+#define AN_OPAQUE_OPCODE (UINT16_MAX - 1)
 void an_insn_key(const an_insn *in, fu_insn *out);
 
 /* The shapes of grams[0..n) from their occurrences in the executed blocks

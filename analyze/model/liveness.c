@@ -5,53 +5,87 @@
 #include "liveness.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "blocks.h"
+#include "regs.h"
 
-static uint64_t reg_bit(const an_insn *in, unsigned i)
+/* The first of f's implicit windows that belongs to instruction i. */
+static uint32_t first_window(const an_func *f, uint32_t i)
 {
-    return (uint64_t)1 << (in->reg[i] + ((in->regf >> i & 1) ? 32 : 0));
+    uint32_t lo = 0, hi = f->nimplicit;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (f->implicit[mid].insn < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
-uint64_t an_insn_uses(const an_insn *in)
+/* Add to s the registers of f that window w holds. */
+static void add_window(const an_func *f, const an_implicit *w, an_regset *s)
 {
-    if (in->flags & (AN_CALL | AN_RETURN))
-        return ~(uint64_t)0; /* arguments and results travel in registers */
-    uint64_t u = 0;
-    for (unsigned i = 0; i < in->nregs; i++)
-        if (in->uses >> i & 1)
-            u |= reg_bit(in, i);
-    return u;
+    for (uint32_t r = 0; r < f->nregs; r++) {
+        const an_reg *g = &f->regs[r];
+        if (g->kind == w->kind && g->number >= w->first &&
+            (w->count == AN_OPEN || g->number - w->first < w->count))
+            an_regset_add(s, r);
+    }
 }
 
-uint64_t an_insn_defs(const an_insn *in)
+void an_insn_effect(const an_func *f, uint32_t i, an_regset *uses, an_regset *defs)
 {
-    uint64_t d = 0;
-    for (unsigned i = 0; i < in->nregs; i++)
-        if (in->defs >> i & 1)
-            d |= reg_bit(in, i);
-    return d;
+    const an_insn *in = &f->insns[i];
+    memset(uses, 0, sizeof *uses);
+    memset(defs, 0, sizeof *defs);
+    if (in->opaque || (in->flags & (AN_CALL | AN_RETURN)))
+        an_regset_fill(uses); /* arguments and results travel in registers */
+    for (unsigned k = 0; k < in->nregs; k++) {
+        if (in->uses >> k & 1)
+            an_regset_add(uses, in->reg[k]);
+        if (in->defs >> k & 1)
+            an_regset_add(defs, in->reg[k]);
+    }
+    if (!in->implicit)
+        return;
+    for (uint32_t w = first_window(f, i); w < f->nimplicit && f->implicit[w].insn == i; w++) {
+        const an_implicit *win = &f->implicit[w];
+        if (win->access & AN_READS)
+            add_window(f, win, uses);
+        if ((win->access & AN_WRITES) && win->count != AN_OPEN)
+            add_window(f, win, defs);
+    }
 }
 
-static uint64_t live_in(const an_func *f, uint32_t b, uint64_t out)
+int an_insn_writes(const an_func *f, uint32_t i, unsigned r)
+{
+    an_regset uses, defs;
+    an_insn_effect(f, i, &uses, &defs);
+    return an_regset_has(&defs, r);
+}
+
+static an_regset live_in(const an_func *f, uint32_t b, an_regset live)
 {
     const an_block *bl = &f->blocks[b];
     for (uint32_t i = bl->n; i-- > 0;) {
-        const an_insn *in = &f->insns[bl->first + i];
-        out = (out & ~an_insn_defs(in)) | an_insn_uses(in);
+        an_regset uses, defs;
+        an_insn_effect(f, bl->first + i, &uses, &defs);
+        an_regset_step_back(&live, &uses, &defs);
     }
-    return out;
+    return live;
 }
 
 int an_liveness(an_func *f)
 {
     if (f->nblocks == 0)
         return 0;
-    uint64_t *in = calloc(f->nblocks, sizeof *in);
+    an_regset *in = calloc(f->nblocks, sizeof *in);
     if (!in)
         return -1;
     for (uint32_t b = 0; b < f->nblocks; b++)
-        f->blocks[b].live_out = 0;
+        memset(&f->blocks[b].live_out, 0, sizeof f->blocks[b].live_out);
     /* Edges sorted by source instruction come from decoding in order. */
     int changed = 1;
     while (changed) {
@@ -60,16 +94,17 @@ int an_liveness(an_func *f)
         for (uint32_t b = f->nblocks; b-- > 0;) {
             an_block *bl = &f->blocks[b];
             const an_insn *last = &f->insns[bl->first + bl->n - 1];
-            uint64_t out = 0;
+            an_regset out = {{0}};
             if (!(last->flags & AN_TERM) && b + 1 < f->nblocks)
-                out |= in[b + 1];
+                an_regset_union(&out, &in[b + 1]);
             while (e > 0 && f->edges[e - 1].from >= bl->first) {
                 e--;
                 long t = an_insn_at(f, f->edges[e].to);
-                out |= t >= 0 ? in[f->insns[t].block] : 0;
+                if (t >= 0)
+                    an_regset_union(&out, &in[f->insns[t].block]);
             }
-            uint64_t li = live_in(f, b, out);
-            if (out != bl->live_out || li != in[b]) {
+            an_regset li = live_in(f, b, out);
+            if (!an_regset_equal(&out, &bl->live_out) || !an_regset_equal(&li, &in[b])) {
                 bl->live_out = out;
                 in[b] = li;
                 changed = 1;
@@ -80,13 +115,14 @@ int an_liveness(an_func *f)
     return 0;
 }
 
-void an_block_live_after(const an_func *f, uint32_t b, uint64_t *live)
+void an_block_live_after(const an_func *f, uint32_t b, an_regset *live)
 {
     const an_block *bl = &f->blocks[b];
-    uint64_t l = bl->live_out;
+    an_regset l = bl->live_out;
     for (uint32_t i = bl->n; i-- > 0;) {
         live[i] = l;
-        const an_insn *in = &f->insns[bl->first + i];
-        l = (l & ~an_insn_defs(in)) | an_insn_uses(in);
+        an_regset uses, defs;
+        an_insn_effect(f, bl->first + i, &uses, &defs);
+        an_regset_step_back(&l, &uses, &defs);
     }
 }

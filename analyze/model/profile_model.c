@@ -1,6 +1,6 @@
 /*
- * profile_model.c - the profile model's name tables (opcodes and benchmarks
- * merged over runs) and freeing it.
+ * profile_model.c - the profile model's name tables (opcodes, register
+ * kinds and benchmarks merged over runs) and freeing it.
  */
 #include "profile_model.h"
 
@@ -39,6 +39,10 @@ int an_profile_intern_op(an_profile *p, const char *name, unsigned flags)
         return -1;
     size_t before = p->nops;
     int i = intern(&p->opnames, &p->nops, name);
+    if (i >= AN_MAX_OPS) { /* opcode numbers above are the cover's "none" */
+        free(p->opnames[--p->nops]);
+        return -1;
+    }
     if (i >= 0 && p->nops != before) {
         p->opflags[i] = (uint8_t)flags;
         p->opdefs[i] = NULL;
@@ -55,6 +59,14 @@ int an_profile_define_op(an_profile *p, uint16_t op, const an_opdef *def)
         return -1;
     *p->opdefs[op] = *def;
     return 0;
+}
+
+int an_profile_intern_kind(an_profile *p, const char *name)
+{
+    for (size_t i = 0; i < p->nkinds; i++)
+        if (strcmp(p->kinds[i], name) == 0)
+            return (int)i;
+    return p->nkinds < AN_MAX_KINDS ? intern(&p->kinds, &p->nkinds, name) : -1;
 }
 
 int an_profile_intern_bench(an_profile *p, const char *name)
@@ -157,6 +169,8 @@ void an_run_free(an_run *run)
         free(run->funcs[f].insns);
         free(run->funcs[f].blocks);
         free(run->funcs[f].edges);
+        free(run->funcs[f].regs);
+        free(run->funcs[f].implicit);
     }
     free(run->funcs);
     free(run->db);
@@ -188,5 +202,8 @@ void an_profile_free(an_profile *p)
     for (size_t i = 0; i < p->nbenches; i++)
         free(p->benches[i]);
     free(p->benches);
+    for (size_t i = 0; i < p->nkinds; i++)
+        free(p->kinds[i]);
+    free(p->kinds);
     memset(p, 0, sizeof *p);
 }

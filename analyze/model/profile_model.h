@@ -34,6 +34,13 @@ typedef enum an_imm {
 
 #define AN_MAX_REGS 16 /* register operands of one instruction (macro ops) */
 
+/* A set of a function's registers, by id (an_insn.reg): ids are given to
+ * the first AN_FUNC_REGS distinct registers a function names. */
+#define AN_FUNC_REGS 256
+typedef struct an_regset {
+    uint64_t w[AN_FUNC_REGS / 64];
+} an_regset;
+
 typedef struct an_insn {
     uint32_t off, len;
     uint32_t block;   /* index of its basic block in the function */
@@ -42,8 +49,12 @@ typedef struct an_insn {
                        * its wide form (an_profile.opwide) */
     uint8_t flags;    /* AN_BRANCH ... */
     uint8_t nregs;
-    uint8_t reg[AN_MAX_REGS]; /* register numbers in operand order */
-    uint16_t regf;    /* bit i: operand i is an f register */
+    /* Its registers in operand order, as the function's register ids
+     * (an_func.regs names them): equal ids are the same register. */
+    uint8_t reg[AN_MAX_REGS];
+    uint8_t opaque;   /* its registers are not known (regs.h): taken to read
+                       * every register, it matches no macro op */
+    uint8_t implicit; /* it reads or writes windows of registers (an_func.implicit) */
     uint16_t uses;    /* bit i: operand i is read (the stored roles) */
     uint16_t defs;    /* bit i: operand i is written */
     uint8_t nimms;    /* immediates */
@@ -60,7 +71,7 @@ typedef struct an_block {
     double weight;     /* freq normalised per benchmark */
     double tweight;    /* a dispatch removed here, in time normalised per
                         * benchmark (time_model.h); 0: no time model */
-    uint64_t live_out; /* registers live at the end: x0..31, f0..31 */
+    an_regset live_out; /* registers (ids) live at the end */
 } an_block;
 
 typedef struct an_edge {
@@ -68,12 +79,35 @@ typedef struct an_edge {
     uint32_t to;   /* target byte offset */
 } an_edge;
 
+/* A register an instruction names: its kind (an_profile.kinds) and number. */
+typedef struct an_reg {
+    uint32_t number;
+    uint8_t kind;
+} an_reg;
+
+/* A window of registers instruction `insn` reads or writes beyond its
+ * operands (an opcode's stored register_ranges, evaluated): registers of
+ * `kind` numbered first .. first + count - 1, or from first up with count
+ * AN_OPEN. */
+#define AN_OPEN UINT32_MAX
+enum { AN_READS = 1, AN_WRITES = 2 };
+typedef struct an_implicit {
+    uint32_t insn;
+    uint32_t first, count;
+    uint8_t kind;
+    uint8_t access; /* AN_READS | AN_WRITES */
+} an_implicit;
+
 typedef struct an_func {
     int64_t id;
     char *name;
     uint32_t serial; /* unique over the whole profile */
     an_insn *insns;
     uint32_t ninsns;
+    an_reg *regs;     /* regs[id]: the register an instruction's reg[] id names */
+    uint32_t nregs;
+    an_implicit *implicit; /* in instruction order */
+    uint32_t nimplicit;
     an_block *blocks;
     uint32_t nblocks;
     an_edge *edges;
@@ -90,8 +124,8 @@ typedef struct an_run {
     int exact;       /* counts are exact executions */
     int estimated;   /* its block frequencies are set (an_estimate_frequencies) */
     int operands_stored; /* instructions built from stored rows (schema 6) */
-    uint64_t unanalysed; /* instructions whose register operands the analysis
-                          * leaves out (not x/f registers below 32) */
+    uint64_t unanalysed; /* instructions whose registers the analysis does not
+                          * know (regs.h: undeclared kinds, too many registers) */
     double total;    /* estimated dynamic instructions (raw units) */
     an_func *funcs;
     size_t nfuncs;
@@ -107,7 +141,7 @@ typedef struct an_run {
  * the opcodes of its parts, in order, and which of its register operands
  * each part's register operands are. */
 typedef struct an_opdef {
-    uint16_t regf;                      /* bit i: the macro's register operand i is an f register */
+    uint8_t kind[AN_MAX_REGS];          /* each register operand's kind (an_profile.kinds) */
     uint8_t nparts;
     uint16_t part[AN_MAX_N];            /* global opcode of each part */
     uint8_t nregs[AN_MAX_N];            /* the part's register operands */
@@ -133,13 +167,21 @@ typedef struct an_profile {
                        * opcodes.wide_form), else itself */
     an_opdef **opdefs; /* a macro op's parts (the first run that has them), else NULL */
     size_t nops;
+    char **kinds;     /* register kind names ("x", "f", "r"), merged over all runs */
+    size_t nkinds;
     char **benches;
     size_t nbenches;
     uint32_t nfuncs;  /* functions loaded (serials) */
 } an_profile;
 
-/* Global index of opcode `name` (added if new); -1 on allocation failure. */
+/* Global index of opcode `name` (added if new); -1 on allocation failure
+ * or when there are AN_MAX_OPS already. */
+#define AN_MAX_OPS 65000
 int an_profile_intern_op(an_profile *p, const char *name, unsigned flags);
+/* Global index of register kind `name` (added if new); -1 on allocation
+ * failure or when there are AN_MAX_KINDS already. */
+#define AN_MAX_KINDS 255
+int an_profile_intern_kind(an_profile *p, const char *name);
 /* Record the parts of macro op `op` (a global index) unless it has them;
  * 0, or -1 when out of memory. */
 int an_profile_define_op(an_profile *p, uint16_t op, const an_opdef *def);

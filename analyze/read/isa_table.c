@@ -1,36 +1,36 @@
 /*
  * isa_table.c - the run's opcode table read from the database, with the
- * analysis's facts about each row, and instructions decoded into an_insn.
- * The rows are checked and decoded by opcode_rows.c and opcode_decode.c,
- * never by the compiled-in ISA.
+ * analysis's facts about each row: flags, roles, register kinds, macro
+ * parts, wide forms, costs and windows of registers.  The rows are
+ * checked by opcode_rows.c, never by the compiled-in ISA.
  */
 #include "isa_table.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/grow.h"
 #include "legacy_roles.h"
-#include "opcode_decode.h"
 #include "stored_text.h"
 
-/* What an immediate is to the analysis. */
-static an_imm imm_class(ot_imm kind)
+/* The kinds of a row's nregs register operands: the first words of its
+ * operands (none: not known).  0, or -1 when out of memory. */
+static int set_kinds(an_isa_op *op, an_profile *p, const char *operands, unsigned nregs)
 {
-    switch (kind) {
-    case OT_IMM_NONE: return AN_IMM_NONE;
-    case OT_IMM_S8:
-    case OT_IMM_S16:
-    case OT_IMM_S32:
-    case OT_IMM_OFF32:
-    case OT_IMM_I64: return AN_IMM_SIGNED;
-    case OT_IMM_U32: return AN_IMM_UNSIGNED;
-    case OT_IMM_REL32: return AN_IMM_REL;
-    case OT_IMM_TABLE: return AN_IMM_TABLE;
-    default: return AN_IMM_OTHER;
+    op->kinds_known = operands && *operands;
+    for (unsigned i = 0; i < nregs && op->kinds_known; i++) {
+        char word[64];
+        size_t len = strcspn(operands, " ");
+        snprintf(word, sizeof word, "%.*s", (int)len, operands);
+        int k = an_profile_intern_kind(p, word);
+        if (k < 0)
+            return -1;
+        op->kind[i] = (uint8_t)k;
+        for (operands += len; *operands == ' '; operands++)
+            ;
     }
+    return 0;
 }
 
 int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const char *operands,
@@ -50,6 +50,7 @@ int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const c
         return -1;
     const ot_opcode *row = &isa->rows.ops[isa->rows.n - 1];
     an_isa_op *op = &isa->ops[isa->rows.n - 1];
+    memset(op, 0, sizeof *op);
     const char *problem = fmt_parse_roles(roles, row->nregs, &op->uses, &op->defs);
     if (problem) {
         snprintf(err, cap, "opcode %s (%lld), roles '%s': %s", name, (long long)id,
@@ -58,7 +59,7 @@ int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const c
         return -1;
     }
     int g = an_profile_intern_op(p, name, (unsigned)flags);
-    if (g < 0)
+    if (g < 0 || set_kinds(op, p, operands, row->nregs) != 0)
         goto oom;
     op->gop = op->mgop = (uint16_t)g;
     op->flags = (uint8_t)flags;
@@ -91,7 +92,8 @@ static int load_parts(sqlite3 *db, int64_t run, an_profile *p, const an_isa *isa
                 bad = "out of memory";
             memset(&def, 0, sizeof def);
             macro = op;
-            def.regf = op ? op->regf : 0;
+            if (op)
+                memcpy(def.kind, isa->ops[op - isa->rows.ops].kind, sizeof def.kind);
         }
         if (!op || !part || k != def.nparts || k >= AN_MAX_N) {
             bad = "a part of no macro op, of no opcode, or out of order";
@@ -178,6 +180,71 @@ static const char *take_cost(an_profile *p, an_isa *isa, const ot_opcode *row, s
     return NULL;
 }
 
+int an_isa_add_range(an_isa *isa, int64_t opcode, int64_t access, int64_t base, int64_t offset,
+                     int64_t count_imm, int64_t count_add, int64_t open_if_zero, char *err,
+                     size_t cap)
+{
+    const ot_opcode *row =
+        opcode >= 0 && opcode <= UINT32_MAX ? ot_table_find(&isa->rows, (uint32_t)opcode) : NULL;
+    an_isa_op *op = row ? &isa->ops[row - isa->rows.ops] : NULL;
+    const char *bad =
+        !row ? "of no opcode of the table"
+        : op->nranges && op->first_range + op->nranges != isa->nranges
+            ? "not beside the opcode's other windows"
+        : access < 1 || access > 3 ? "an access that is not 1 (reads), 2 (writes) or 3"
+        : base < 0 || base >= row->nregs ? "a base that is none of the opcode's register operands"
+        : count_imm < -1 || count_imm >= OT_MAX_IMMS || (row->nimms && count_imm >= row->nimms)
+            ? "a count_imm that is none of the opcode's immediates"
+        : offset < INT32_MIN || offset > INT32_MAX || count_add < INT32_MIN ||
+                count_add > INT32_MAX
+            ? "an offset or count_add out of range"
+        : (count_imm < 0 && count_add < 1) || (open_if_zero != 0 && open_if_zero != 1)
+            ? "no registers, or an open_if_zero that is not 0 or 1"
+            : NULL;
+    if (bad) {
+        snprintf(err, cap, "register window of opcode %lld: %s", (long long)opcode, bad);
+        return -1;
+    }
+    if (BASE_GROW(isa->ranges, isa->ranges_cap, isa->nranges + 1, 16) != 0) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    if (op->nranges == 0)
+        op->first_range = (uint32_t)isa->nranges;
+    op->nranges++;
+    isa->ranges[isa->nranges++] = (an_range){(uint8_t)access, (uint8_t)base, (uint8_t)open_if_zero,
+                                             (int8_t)count_imm, (int32_t)offset,
+                                             (int32_t)count_add};
+    return 0;
+}
+
+/* The run's windows of registers (register_ranges, schema 9). */
+static int load_ranges(sqlite3 *db, int64_t run, an_isa *isa, char *err, size_t cap)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db,
+                                "SELECT opcode, access, base, offset, count_imm, count_add,"
+                                " open_if_zero FROM register_ranges WHERE run_id = ?1"
+                                " ORDER BY opcode, n",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, run);
+    char why[256] = "";
+    while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t v[7];
+        for (int c = 0; c < 7; c++)
+            v[c] = sqlite3_column_type(st, c) == SQLITE_INTEGER ? sqlite3_column_int64(st, c)
+                                                                : INT64_MIN;
+        if (an_isa_add_range(isa, v[0], v[1], v[2], v[3], v[4], v[5], v[6], why, sizeof why) != 0)
+            break;
+    }
+    if (why[0] || rc != SQLITE_DONE)
+        snprintf(err, cap, "run %lld: stored register windows: %s", (long long)run,
+                 why[0] ? why : sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return why[0] || rc != SQLITE_DONE ? -1 : 0;
+}
+
 int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err, size_t cap)
 {
     sqlite3_stmt *st = NULL;
@@ -233,6 +300,8 @@ int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
                                           " AND cost IS NOT NULL",
                                           take_cost, p, isa, err, cap) != 0)
         goto fail;
+    if (version >= 9 && load_ranges(db, run, isa, err, cap) != 0)
+        goto fail;
     return 0;
 fail:
     sqlite3_finalize(st);
@@ -244,106 +313,6 @@ void an_isa_free(an_isa *isa)
 {
     ot_table_free(&isa->rows);
     free(isa->ops);
+    free(isa->ranges);
     memset(isa, 0, sizeof *isa);
-}
-
-int an_decode(const an_isa *isa, const uint8_t *code, size_t size, size_t off, an_insn *out,
-              an_edge_fn edge, void *ctx)
-{
-    ot_insn in;
-    if (ot_decode(&isa->rows, code, size, off, &in, NULL, 0) != 0)
-        return -1;
-    const an_isa_op *op = &isa->ops[in.op - isa->rows.ops];
-    memset(out, 0, sizeof *out);
-    out->off = (uint32_t)off;
-    out->len = in.length;
-    out->op = op->gop;
-    out->mop = op->mgop;
-    out->flags = op->flags;
-    out->nregs = in.op->nregs;
-    memcpy(out->reg, in.reg, sizeof out->reg);
-    out->regf = in.op->regf;
-    out->uses = op->uses;
-    out->defs = op->defs;
-    out->nimms = in.op->nimms;
-    /* The immediate the analysis describes: the first one that is not a
-     * branch offset (a macro op ending in a branch has others first). */
-    for (unsigned i = 0; i < in.op->nimms; i++) {
-        an_imm kind = imm_class((ot_imm)in.op->imm[i]);
-        if (out->imm_kind == AN_IMM_NONE || out->imm_kind == AN_IMM_REL) {
-            out->imm_kind = (uint8_t)kind;
-            out->imm = in.imms[i];
-        }
-        if (!edge || !(out->flags & AN_BRANCH))
-            continue;
-        if (kind == AN_IMM_TABLE) {
-            for (uint32_t e = 0; e < (uint64_t)in.imms[i]; e++) {
-                int64_t target = (int64_t)off + ot_jump_entry(&in, e);
-                if (target >= 0)
-                    edge(ctx, (uint32_t)target);
-            }
-        } else if (kind == AN_IMM_REL && (int64_t)off + in.imms[i] >= 0) {
-            edge(ctx, (uint32_t)((int64_t)off + in.imms[i]));
-        }
-    }
-    return 0;
-}
-
-int an_insn_from_row(const an_isa *isa, uint32_t off, int64_t len, int64_t opcode,
-                     const char *regs, const char *imms, const char *targets, an_insn *out,
-                     an_edge_fn edge, void *ctx, int *unanalysed, const char **why)
-{
-    const ot_opcode *row = opcode >= 0 && opcode <= UINT32_MAX
-                               ? ot_table_find(&isa->rows, (uint32_t)opcode)
-                               : NULL;
-    int64_t reg[AN_MAX_REGS], imm[OT_MAX_IMMS];
-    int nregs = fmt_parse_ints(regs, reg, AN_MAX_REGS), nimms = fmt_parse_ints(imms, imm, OT_MAX_IMMS);
-    *why = !row                             ? "an opcode of no row of the run's table"
-           : len <= 0 || len > UINT32_MAX   ? "a length that is none"
-           : nregs != row->nregs            ? "register operands that are not its row's"
-           : nimms < 0                      ? "immediates that are not a list of numbers"
-           : row->nimms && nimms != row->nimms ? "immediates that are not its row's"
-                                            : NULL;
-    if (*why)
-        return -1;
-    const an_isa_op *op = &isa->ops[row - isa->rows.ops];
-    memset(out, 0, sizeof *out);
-    out->off = off;
-    out->len = (uint32_t)len;
-    out->op = op->gop;
-    out->mop = op->mgop;
-    out->flags = op->flags;
-    int analysed = !row->foreign;
-    for (int i = 0; i < nregs; i++)
-        analysed &= reg[i] >= 0 && reg[i] < 32;
-    if (analysed) {
-        out->nregs = row->nregs;
-        out->regf = row->regf;
-        out->uses = op->uses;
-        out->defs = op->defs;
-        for (int i = 0; i < nregs; i++)
-            out->reg[i] = (uint8_t)reg[i];
-    }
-    *unanalysed = !analysed;
-    out->nimms = (uint8_t)nimms;
-    for (int i = 0; i < nimms; i++) {
-        an_imm kind = row->nimms ? imm_class((ot_imm)row->imm[i]) : AN_IMM_OTHER;
-        if (out->imm_kind == AN_IMM_NONE || out->imm_kind == AN_IMM_REL) {
-            out->imm_kind = (uint8_t)kind;
-            out->imm = imm[i];
-        }
-    }
-    for (const char *p = targets ? targets : ""; edge && *p;) {
-        char *end;
-        errno = 0;
-        unsigned long long t = strtoull(p, &end, 10);
-        if (end == p || errno || t > UINT32_MAX) {
-            *why = "branch targets that are not a list of offsets";
-            return -1;
-        }
-        edge(ctx, (uint32_t)t);
-        for (p = end; *p == ' '; p++)
-            ;
-    }
-    return 0;
 }

@@ -16,6 +16,7 @@
 #include "base/grow.h"
 #include "blocks.h"
 #include "db_open.h"
+#include "insn_build.h"
 #include "isa_table.h"
 #include "profile_format.h"
 #include "run_check.h"
@@ -60,17 +61,24 @@ static int grow_insns(an_func *f, size_t *cap, size_t hint)
     return BASE_GROW(f->insns, *cap, f->ninsns + 1, hint + 4);
 }
 
-/* Decode code into f->insns (stopping at undecodable bytes) and split it. */
-static int decode_function(an_func *f, const an_isa *isa, const uint8_t *code, size_t size)
+/* Decode code into f->insns (stopping at undecodable bytes) and split it;
+ * *opaque counts the instructions whose registers cannot be named. */
+static int decode_function(an_func *f, const an_isa *isa, const uint8_t *code, size_t size,
+                           an_fbuild *b, uint64_t *opaque)
 {
     size_t cap = 0;
     edge_ctx ec = {f, 0, 0};
+    an_fbuild_start(b, f);
     for (size_t off = 0; off < size;) {
         if (grow_insns(f, &cap, size / 4) != 0)
             return -1;
-        if (an_decode(isa, code, size, off, &f->insns[f->ninsns], add_edge, &ec) != 0)
+        int rc = an_decode(isa, b, code, size, off, &f->insns[f->ninsns], add_edge, &ec);
+        if (rc == -2)
+            return -1;
+        if (rc != 0)
             break; /* the rest is not code of this table: analyse what decoded */
         off += f->insns[f->ninsns].len;
+        *opaque += f->insns[f->ninsns].opaque;
         f->ninsns++;
     }
     return ec.failed ? -1 : an_split_blocks(f);
@@ -106,7 +114,8 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
     an_func *f = NULL;
     size_t icap = 0;
     edge_ctx ec = {0};
-    int result = 0;
+    an_fbuild *b = malloc(sizeof *b);
+    int result = b ? 0 : -1;
     while (result == 0 && (rc == SQLITE_OK || rc == SQLITE_ROW) &&
            (rc = sqlite3_step(st)) == SQLITE_ROW) {
         an_func *g = find_func(run, sqlite3_column_int64(st, 0));
@@ -116,24 +125,24 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
             f = g;
             icap = 0;
             ec = (edge_ctx){f, 0, 0};
+            an_fbuild_start(b, f);
         }
         int64_t off = sqlite3_column_int64(st, 1), len = sqlite3_column_int64(st, 2);
         int64_t end = f->ninsns ? (int64_t)f->insns[f->ninsns - 1].off + f->insns[f->ninsns - 1].len
                                 : 0;
         const char *bad = NULL;
-        int unanalysed = 0;
+        int made = -1;
         if (off != end || len <= 0 || off + len > sqlite3_column_int64(st, 7))
             bad = "it does not follow the instruction before it inside the code";
         else if (grow_insns(f, &icap, 16) != 0)
             result = -1;
-        else if (an_insn_from_row(isa, (uint32_t)off, len, sqlite3_column_int64(st, 3),
-                                  (const char *)sqlite3_column_text(st, 4),
-                                  (const char *)sqlite3_column_text(st, 5),
-                                  (const char *)sqlite3_column_text(st, 6), &f->insns[f->ninsns],
-                                  add_edge, &ec, &unanalysed, &bad) == 0)
-            f->ninsns++;
-        run->unanalysed += unanalysed;
-        if (ec.failed)
+        else if ((made = an_insn_from_row(isa, b, (uint32_t)off, len, sqlite3_column_int64(st, 3),
+                                          (const char *)sqlite3_column_text(st, 4),
+                                          (const char *)sqlite3_column_text(st, 5),
+                                          (const char *)sqlite3_column_text(st, 6),
+                                          &f->insns[f->ninsns], add_edge, &ec, &bad)) == 0)
+            run->unanalysed += f->insns[f->ninsns++].opaque;
+        if (ec.failed || made == -2)
             result = -1;
         if (bad) {
             snprintf(why, cap, "function %s: the instruction row at offset 0x%04" PRIx64 ": %s",
@@ -148,6 +157,7 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
         snprintf(why, cap, "out of memory");
     }
     sqlite3_finalize(st);
+    free(b);
     for (size_t i = 0; result == 0 && i < run->nfuncs; i++)
         if (an_split_blocks(&run->funcs[i]) != 0) {
             snprintf(why, cap, "out of memory");
@@ -167,6 +177,9 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run->id);
     size_t cap = 0;
+    an_fbuild *b = from_rows ? NULL : malloc(sizeof *b);
+    if (!from_rows && !b)
+        rc = SQLITE_NOMEM;
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (BASE_GROW(run->funcs, cap, run->nfuncs + 1, 16) != 0)
             break;
@@ -177,11 +190,13 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
         f->serial = p->nfuncs++;
         const uint8_t *code = sqlite3_column_blob(st, 2);
         size_t size = (size_t)sqlite3_column_bytes(st, 2);
-        if (!f->name || (size && !from_rows && decode_function(f, isa, code, size) != 0)) {
+        if (!f->name ||
+            (size && !from_rows && decode_function(f, isa, code, size, b, &run->unanalysed) != 0)) {
             rc = SQLITE_NOMEM;
             break;
         }
     }
+    free(b);
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -517,8 +532,9 @@ void an_print_skipped(FILE *out, const char *tool, const an_profile *p)
     for (size_t i = 0; i < p->nruns; i++)
         if (p->runs[i].unanalysed)
             fprintf(out,
-                    "%s: note: run %" PRId64 " of %s: %" PRIu64 " instructions have register"
-                    " operands of another kind than x and f below 32; the analysis leaves"
-                    " their registers out (no operand facts, no liveness through them)\n",
-                    tool, p->runs[i].id, p->runs[i].db, p->runs[i].unanalysed);
+                    "%s: note: run %" PRId64 " of %s: %" PRIu64 " instructions name registers"
+                    " the analysis cannot (their kinds are not in the opcode table, or their"
+                    " function names more than %d registers): it takes them to read every"
+                    " register, and fuses none of them\n",
+                    tool, p->runs[i].id, p->runs[i].db, p->runs[i].unanalysed, AN_FUNC_REGS);
 }

@@ -169,10 +169,10 @@ static void describe(const fu_macro *m, macro_row *row)
         for (unsigned pass = 0; pass < 2; pass++)
             for (unsigned j = 0; j < fmt->nregs; j++) {
                 unsigned r = pt->reg[j];
-                char cls = fmt->reg[j] == PVM_REG_X ? 'x' : 'f';
-                if (m->cls[r] != cls)
-                    die("%s: macro op %s: part %u, %s, takes an %c register as operand %u, not %c%u",
-                        set_path, m->name, k + 1, pt->op, cls, j + 1, m->cls[r], r);
+                const char *kind = fmt->reg[j] == PVM_REG_X ? "x" : "f";
+                if (strcmp(m->kind[r], kind) != 0)
+                    die("%s: macro op %s: part %u, %s, takes an %s register as operand %u, not %s%u",
+                        set_path, m->name, k + 1, pt->op, kind, j + 1, m->kind[r], r);
                 unsigned bit = pass == 0 ? PVM_ROLE_R : PVM_ROLE_W;
                 if (!(fmt->role[j] & bit))
                     continue;
@@ -252,7 +252,7 @@ static void write_rows(FILE *out, const macro_row *rows, size_t n)
         const fu_macro *m = r->m;
         uint8_t kinds[FU_MAX_REGS];
         for (unsigned j = 0; j < m->nregs; j++)
-            kinds[j] = m->cls[j] == 'x' ? PVM_REG_X : PVM_REG_F;
+            kinds[j] = strcmp(m->kind[j], "x") == 0 ? PVM_REG_X : PVM_REG_F;
         fprintf(out, "\n/* %s: ", m->name);
         for (unsigned k = 0; k < m->nparts; k++)
             fprintf(out, "%s%s", k ? " + " : "", m->part[k].op);
@@ -324,7 +324,7 @@ static const struct {
 typedef struct part_env {
     const macro_row *row;
     unsigned k;                /* the part's index */
-    char reg[4][16];           /* what A, B, C, D become: "x3", "f0" */
+    char reg[4][FU_MAX_KIND + 4]; /* what A, B, C, D become: "x3", "f0" */
     char imm[16];              /* what IMM_* becomes: "imm1" ("": none) */
     const char *imm_type;      /* and its type */
     char label[FU_MAX_NAME + 32]; /* where a NEXT() before the end goes */
@@ -388,9 +388,9 @@ static size_t expect(const part_env *e, const char *text, size_t len, size_t i, 
 /* Is id one of the op's locals (its registers' and immediates' names)? */
 static int is_local(const fu_macro *m, const char *id, size_t n)
 {
-    char name[16];
+    char name[FU_MAX_KIND + 4];
     for (unsigned r = 0; r < m->nregs; r++) {
-        int len = snprintf(name, sizeof name, "%c%u", m->cls[r], r);
+        int len = snprintf(name, sizeof name, "%s%u", m->kind[r], r);
         if ((size_t)len == n && memcmp(name, id, n) == 0)
             return 1;
     }
@@ -538,7 +538,7 @@ static void write_op(FILE *out, const macro_row *r, const bodies *b)
         int first = 1;
         for (unsigned j = 0; j < pt->nregs; j++) {
             unsigned reg = pt->reg[j];
-            snprintf(e.reg[j], sizeof e.reg[j], "%c%u", m->cls[reg], reg);
+            snprintf(e.reg[j], sizeof e.reg[j], "%s%u", m->kind[reg], reg);
             if (declared >> reg & 1)
                 continue;
             declared |= UINT32_C(1) << reg;

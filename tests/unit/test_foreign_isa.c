@@ -198,13 +198,22 @@ static void the_analysis_reads_the_rows_alone(void **state)
     assert_int_equal(f->blocks[1].first, 1);
     assert_int_equal(f->nedges, 1);
     assert_int_equal(f->edges[0].to, 3);
-    /* x registers below 32 are followed; v3 and x40 are not. */
-    assert_int_equal(f->insns[1].nregs, 2);
-    assert_int_equal(f->insns[1].reg[0], 1);
-    assert_int_equal(f->insns[1].imm, -1);
-    assert_int_equal(f->insns[2].nregs, 0);
-    assert_int_equal(f->insns[3].nregs, 0);
-    assert_int_equal(p.runs[0].unanalysed, 2);
+    /* Registers of every kind the table declares, numbered as high as the
+     * interpreter numbers them, are followed: the function's ids name
+     * them (x1 is one id wherever it is named; v3 and x40 have their own). */
+    const an_insn *in = f->insns;
+    assert_int_equal(in[1].nregs, 2);
+    assert_true(in[1].reg[0] == in[0].reg[0] && in[1].reg[1] == in[0].reg[0]); /* x1 */
+    assert_int_equal(in[1].imm, -1);
+    assert_int_equal(in[2].nregs, 2);
+    assert_int_equal(f->regs[in[2].reg[0]].number, 3);
+    assert_string_equal(p.kinds[f->regs[in[2].reg[0]].kind], "v");
+    assert_true(in[2].reg[1] == in[0].reg[0] && in[2].defs == 1);
+    assert_int_equal(in[3].nregs, 2);
+    assert_int_equal(f->regs[in[3].reg[0]].number, 40);
+    assert_string_equal(p.kinds[f->regs[in[3].reg[0]].kind], "x");
+    assert_int_equal(f->nregs, 4); /* x1 x2 v3 x40 */
+    assert_int_equal(p.runs[0].unanalysed, 0);
     assert_int_equal((int)f->insns[4].count, 5);
     an_profile_free(&p);
 }

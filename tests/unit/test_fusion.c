@@ -58,7 +58,7 @@ static void a_macros_file_reads_as_it_is_written(void **state)
     assert_string_equal(m->name, "xlt64_s__br_if_not");
     assert_true(m->nparts == 2 && m->nregs == 3 && m->nimms == 1 && m->predicted == 26.48);
     assert_true(m->part[1].nregs == 1 && m->part[1].reg[0] == 0 && m->part[1].nimms == 1);
-    assert_true(s.macros[1].cls[0] == 'f' && s.macros[1].nregs == 4 && s.macros[1].predicted < 0);
+    assert_true(strcmp(s.macros[1].kind[0], "f") == 0 && s.macros[1].nregs == 4 && s.macros[1].predicted < 0);
     assert_int_equal(fu_set_find(&s, "fmul64__fadd64"), 1);
     assert_int_equal(fu_set_find(&s, "nope"), -1);
     /* Written again (with the same comment) it is the same bytes. */
@@ -76,6 +76,41 @@ static void a_macros_file_reads_as_it_is_written(void **state)
     fu_set_free(&s);
 }
 
+/* A register kind is any word of letters the instruction set names (Lua's
+ * registers as r, a vector file as vec): the file keeps it as it is. */
+static void register_kinds_are_the_instruction_sets_words(void **state)
+{
+    (void)state;
+    static const char text[] = "pulley-macros 1\n"
+                               "\n"
+                               "macro ADDK__JMPIF\n"
+                               "  part ADDK r0 r1 imm\n"
+                               "  part JMPIF r0 vec2 imm\n"
+                               "end\n";
+    fu_set s;
+    char err[256];
+    if (fu_set_parse(&s, text, strlen(text), "lua.macros", err, sizeof err) != 0)
+        fail_msg("%s", err);
+    const fu_macro *m = &s.macros[0];
+    assert_true(m->nregs == 3 && strcmp(m->kind[0], "r") == 0 && strcmp(m->kind[2], "vec") == 0);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    assert_non_null(f);
+    assert_int_equal(fu_set_write(f, &s, NULL), 0);
+    fclose(f);
+    assert_string_equal(out, text);
+    free(out);
+    /* A kind that is no word of letters is refused when a set is made. */
+    fu_set t = {0};
+    fu_macro bad = *m;
+    strcpy(bad.kind[1], "r[");
+    assert_int_equal(fu_set_add(&t, &bad, err, sizeof err), -1);
+    assert_non_null(strstr(err, "register 1 has kind 'r['"));
+    fu_set_free(&t);
+    fu_set_free(&s);
+}
+
 static void a_bad_macros_file_is_refused_naming_the_line(void **state)
 {
     (void)state;
@@ -90,7 +125,9 @@ static void a_bad_macros_file_is_refused_naming_the_line(void **state)
         {"pulley-macros 1\nmacro m\n part a x1\n part b x0\nend\n", "x:3: macro register x1 is used before x0"},
         {"pulley-macros 1\nmacro m\n part a x0\n part b f0\nend\n", "x:4: macro register 0 is f0 here and x0"},
         {"pulley-macros 1\nmacro m\n part a imm x0\n part b\nend\n", "x:3: register operand x0 follows an immediate"},
-        {"pulley-macros 1\nmacro m\n part a y0\nend\n", "x:3: operand 'y0'"},
+        {"pulley-macros 1\nmacro m\n part a imm0\nend\n", "x:3: operand 'imm0'"},
+        {"pulley-macros 1\nmacro m\n part a r_0\nend\n", "x:3: operand 'r_0'"},
+        {"pulley-macros 1\nmacro m\n part a abcdefghijklmnop0\nend\n", "x:3: operand 'abcdefghijklmnop0'"},
         {"pulley-macros 1\nmacro m\n part a\n part b\n", "x:5: macro op m has no 'end'"},
         {"pulley-macros 1\nmacro m\n part a\n part b\nend\nmacro m\n part a\n part b\nend\n", "x:9: macro op m is defined twice"},
         {"pulley-macros 1\nmacro 9m\n", "x:2: 'macro' takes a name"},
@@ -277,6 +314,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_macros_file_reads_as_it_is_written),
+        cmocka_unit_test(register_kinds_are_the_instruction_sets_words),
         cmocka_unit_test(a_bad_macros_file_is_refused_naming_the_line),
         cmocka_unit_test(shared_macro_registers_become_equal_registers),
         cmocka_unit_test(a_pattern_from_opcode_numbers_is_the_one_from_names),

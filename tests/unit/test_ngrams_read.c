@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "func_checksum.h"
+#include "insn_build.h"
 #include "isa_table.h"
 #include "profile_read.h"
 #include "test_ngrams_db.h"
@@ -437,25 +438,35 @@ static void opcode_rows_say_what_an_instruction_reads_and_writes(void **state)
     an_insn in[5];
     edges e = {{0}, 0};
     size_t off = 0;
+    an_func f = {0};
+    an_fbuild b;
+    an_fbuild_start(&b, &f);
     for (int i = 0; i < 5; i++) {
-        assert_int_equal(an_decode(&isa, code, sizeof code, off, &in[i], add_edge, &e), 0);
+        assert_int_equal(an_decode(&isa, &b, code, sizeof code, off, &in[i], add_edge, &e), 0);
         assert_int_equal(in[i].off, off);
         off += in[i].len;
     }
     assert_int_equal(off, sizeof code);
     assert_string_equal(p.opnames[in[0].op], "xadd64");
-    assert_true(in[0].nregs == 3 && in[0].defs == 1 && in[0].uses == 6 && in[0].regf == 0 &&
-                in[0].reg[2] == 3);
+    /* Registers are the function's ids, each naming a kind and a number. */
+    assert_true(in[0].nregs == 3 && in[0].defs == 1 && in[0].uses == 6 && !in[0].opaque);
+    assert_true(f.regs[in[0].reg[2]].number == 3 &&
+                strcmp(p.kinds[f.regs[in[0].reg[2]].kind], "x") == 0);
+    assert_true(in[1].reg[0] == in[0].reg[0] && in[1].reg[1] == in[0].reg[1]); /* x1, x2 again */
     assert_true(in[0].imm_kind == AN_IMM_NONE && in[0].flags == 0);
     assert_true(in[1].defs == 0 && in[1].uses == 3 && in[1].flags == AN_TRAPS);
     assert_true(in[1].imm_kind == AN_IMM_SIGNED && in[1].imm == -8);
     assert_true(in[2].imm_kind == AN_IMM_REL && in[2].imm == -10);
     assert_string_equal(p.opnames[in[3].op], "fload64");
-    assert_true(in[3].defs == 1 && in[3].regf == 1 && in[3].reg[1] == 4 && in[3].imm == 16);
+    assert_true(in[3].defs == 1 && in[3].imm == 16);
+    assert_true(f.regs[in[3].reg[0]].number == 3 && strcmp(p.kinds[f.regs[in[3].reg[0]].kind], "f") == 0);
+    assert_true(in[3].reg[0] != in[0].reg[2]); /* f3 is not x3 */
+    assert_true(f.regs[in[3].reg[1]].number == 4);
     assert_true(in[4].imm_kind == AN_IMM_TABLE && in[4].imm == 2 && in[4].len == 14);
     /* jump -10 at 10; the table's entries, relative to 24. */
     assert_int_equal(e.n, 3);
     assert_true(e.to[0] == 0 && e.to[1] == 30 && e.to[2] == 0);
+    free(f.regs);
     an_isa_free(&isa);
     an_profile_free(&p);
 }
@@ -535,7 +546,8 @@ static void undecodable_bytes_end_the_function(void **state)
     assert_int_equal(read_db(t.path, "all", &p, err, sizeof err), 1);
     const an_func *f = &p.runs[0].funcs[0];
     assert_int_equal(f->ninsns, 2);
-    assert_true(f->insns[0].reg[0] == 1 && f->insns[0].reg[1] == 2 && f->insns[0].reg[2] == 3);
+    for (unsigned k = 0; k < 3; k++)
+        assert_int_equal(f->regs[f->insns[0].reg[k]].number, k + 1);
     an_profile_free(&p);
     tdb_remove(&t);
 }

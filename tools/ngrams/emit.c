@@ -33,7 +33,9 @@ static int macro_of_def(const an_profile *p, uint16_t op, fu_macro *m)
         for (unsigned j = 0; j < d->nregs[k]; j++) {
             unsigned r = d->reg[k][j];
             if (slot[r] < 0) {
-                m->cls[m->nregs] = (d->regf >> r & 1) ? 'f' : 'x';
+                if (!fu_kind_ok(p->kinds[d->kind[r]]))
+                    return -1;
+                strcpy(m->kind[m->nregs], p->kinds[d->kind[r]]);
                 slot[r] = (int)m->nregs++;
             }
             pt->reg[pt->nregs++] = (uint8_t)slot[r];

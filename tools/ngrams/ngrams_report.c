@@ -80,7 +80,7 @@ static void json_shape(FILE *out, const an_shape *sh)
         an_json_string(out, pt->op);
         fputs(", \"operands\": [", out);
         for (unsigned j = 0; j < pt->nregs; j++)
-            fprintf(out, "%s\"%c%u\"", j ? ", " : "", sh->macro.cls[pt->reg[j]], pt->reg[j]);
+            fprintf(out, "%s\"%s%u\"", j ? ", " : "", sh->macro.kind[pt->reg[j]], pt->reg[j]);
         for (unsigned j = 0; j < pt->nimms; j++)
             fprintf(out, "%s\"imm\"", pt->nregs || j ? ", " : "");
         fputs("]}", out);

@@ -177,9 +177,11 @@ const char *rp_insn_text(const an_profile *p, const hc_func *h, uint32_t i, char
         return h->text[i];
     const an_insn *in = &h->f->insns[i];
     size_t len = (size_t)snprintf(buf, cap, "%s", p->opnames[in->op]);
-    for (unsigned k = 0; k < in->nregs && len < cap; k++)
-        len += (size_t)snprintf(buf + len, cap - len, "%s%c%u", k ? ", " : " ",
-                                (in->regf >> k & 1) ? 'f' : 'x', in->reg[k]);
+    for (unsigned k = 0; k < in->nregs && len < cap; k++) {
+        const an_reg *r = &h->f->regs[in->reg[k]];
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s%" PRIu32, k ? ", " : " ",
+                                p->kinds[r->kind], r->number);
+    }
     if (len < cap && in->imm_kind != AN_IMM_NONE) {
         const char *sep = in->nregs ? ", " : " ";
         if (in->imm_kind == AN_IMM_REL)
