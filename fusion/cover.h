@@ -8,8 +8,9 @@
  * predicts with it what a set of macro ops saves: the two cannot disagree.
  *
  * Instructions and patterns use the caller's opcode numbers; registers
- * are numbers in which the two classes differ (x0..x31 as 0..31, f0..f31
- * as 32..63).  The caller splits its code into blocks: a pattern is only
+ * are numbers in which registers of different kinds differ (the VM gives
+ * x0..x31 as 0..31, f0..f31 as 32..63; the analysis numbers a function's
+ * registers by first use).  The caller splits its code into blocks: a pattern is only
  * ever matched inside the instructions it is given.
  */
 #ifndef FU_COVER_H
