@@ -54,9 +54,10 @@ static const char usage[] =
     "                 like the others; by default they are in no n-gram\n"
     "  --train LABEL  choose the ops on the selected runs with this label\n"
     "  --test LABEL   and report what they save on the selected runs with this label\n"
-    "  --emit-macros FILE  write the chosen ops as a .macros file, to build a VM\n"
-    "                 with (cmake -DPULLEY_MACROS=FILE); a profile taken on a\n"
-    "                 macro build puts that build's macro ops first\n"
+    "  --emit-macros FILE  write the chosen ops as a .macros file in the runs'\n"
+    "                 instruction set (one set): this VM builds with it (cmake\n"
+    "                 -DPULLEY_MACROS=FILE), another with pulley-macrogen --outside;\n"
+    "                 a profile taken on a macro build puts that build's ops first\n"
     "  --evaluate FILE  no mining: what the macro ops of FILE remove from the\n"
     "                 selected runs, per op and per benchmark\n"
     "  --format F     text (default), markdown, json or csv\n"
@@ -182,13 +183,14 @@ out:
 static int emit_macros(const an_profile *p, const an_proposals *res, const char *file, int argc,
                        char **argv)
 {
-    for (size_t i = 0; i < p->nruns; i++)
-        if (strcmp(p->runs[i].isa, "pulley") != 0) {
+    for (size_t i = 1; i < p->nruns; i++)
+        if (strcmp(p->runs[i].isa, p->runs[0].isa) != 0) {
             fprintf(stderr,
-                    "pulley-ngrams: --emit-macros writes macro ops for this project's VM, but run"
-                    " %" PRId64 " of %s was taken on the instruction set '%s': its proposals are"
-                    " in the report\n",
-                    p->runs[i].id, p->runs[i].db, p->runs[i].isa);
+                    "pulley-ngrams: --emit-macros writes the macro ops of one instruction set,"
+                    " but run %" PRId64 " of %s was taken on '%s' and run %" PRId64 " of %s on"
+                    " '%s'\n",
+                    p->runs[0].id, p->runs[0].db, p->runs[0].isa, p->runs[i].id, p->runs[i].db,
+                    p->runs[i].isa);
             return 1;
         }
     fu_set set;
@@ -201,9 +203,10 @@ static int emit_macros(const an_profile *p, const an_proposals *res, const char 
     for (size_t op = 0; op < p->nops; op++)
         built += p->opdefs[op] != NULL;
     char comment[2048];
-    size_t len = 0;
+    size_t len = (size_t)snprintf(comment, sizeof comment, "Instruction set: %s\n",
+                                  p->nruns ? p->runs[0].isa : "none");
     if (built)
-        len = (size_t)snprintf(comment, sizeof comment,
+        len += (size_t)snprintf(comment + len, sizeof comment - len,
                                "The %zu macro ops of the build the profiles were taken on, then\n",
                                built);
     len += (size_t)snprintf(comment + len, sizeof comment - len,
