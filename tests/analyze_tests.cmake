@@ -16,6 +16,8 @@ foreach(t test_ngrams_mining test_ngrams_read)
   target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/format) # func_checksum.h
 endforeach()
 pulley_unit_test(test_fusion SOURCES unit/test_fusion.c LIBS pulley_fusion)
+# Registers of any kind and number, windows of registers, liveness.
+pulley_unit_test(test_registers SOURCES unit/test_registers.c LIBS pulley_analyze)
 
 add_test(NAME e2e_ngrams_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/ngrams_cli.sh)
 set_tests_properties(e2e_ngrams_cli PROPERTIES ENVIRONMENT
