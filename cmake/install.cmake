@@ -1,10 +1,11 @@
 # install.cmake - what `cmake --install` puts under the prefix: the
-# profiling library (headers, shared and static library, CMake package and
-# pkg-config file) and the tools.
+# profiling library (headers - the profiler's and the cover's -, shared and
+# static library, CMake package and pkg-config file) and the tools.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(FILES ${PROJECT_SOURCE_DIR}/include/pulley/profile.h
+              ${PROJECT_SOURCE_DIR}/include/pulley/fusion.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pulley)
 install(TARGETS pulleyprof LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${PROJECT_BINARY_DIR}/collect/libpulleyprof.a DESTINATION ${CMAKE_INSTALL_LIBDIR})
