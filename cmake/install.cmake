@@ -1,6 +1,7 @@
 # install.cmake - what `cmake --install` puts under the prefix: the
 # profiling library (headers - the profiler's and the cover's -, shared and
-# static library, CMake package and pkg-config file) and the tools.
+# static library, CMake package and pkg-config file) and the tools, with
+# pulley-macrogen, which composes an outside interpreter's macro ops.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -32,5 +33,5 @@ install(CODE "
        DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig\")")
 
 install(TARGETS pulley-collect pulley-collect-exact pulley-ngrams pulley-report pulley-run
-                pulley-asm pulley-dis pulley-trace
+                pulley-asm pulley-dis pulley-trace pulley-macrogen
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -170,8 +170,9 @@ static size_t token_length(const mg_rewrite *rw)
             n += t[i + n] == '\\' && i + n + 1 < len ? 2 : 1;
         n += i + n < len && t[i + n] == c;
     } else if ((c >= '0' && c <= '9') || (c == '.' && d >= '0' && d <= '9')) {
-        while (i + n < len && (is_ident_char(t[i + n], 0) || t[i + n] == '.' ||
-                               ((t[i + n] == '+' || t[i + n] == '-') && strchr("eEpP", t[i + n - 1]))))
+        while (i + n < len &&
+               (is_ident_char(t[i + n], 0) || t[i + n] == '.' ||
+                ((t[i + n] == '+' || t[i + n] == '-') && strchr("eEpP", t[i + n - 1]))))
             n++; /* 0x1F, 1u, 1e-3: no identifier in it */
     }
     return n;
@@ -206,7 +207,8 @@ static void put_body(mg_rewrite *rw)
 
 /* The length of body text without its last line when that is NEXT(); at
  * the body's own indentation (its first non-blank line's): the part then
- * ends where the next begins.  Every body of vm_ops.h ends so. */
+ * ends where the next begins.  Every body of vm_ops.h that goes on to the
+ * next instruction ends so. */
 static size_t without_last_next(const char *text)
 {
     size_t len = strlen(text);
@@ -312,8 +314,12 @@ void mg_write_handler(FILE *out, const fu_macro *m, const void *row, const mg_bo
         declare_operands(out, &p, &declared, st);
         part_comment(out, &p);
         int last = k + 1 == m->nparts;
-        mg_rewrite rw = {.p = &p, .st = st, .out = out, .bol = 1, .text = p.body->text,
-                         .len = last ? strlen(p.body->text) : without_last_next(p.body->text)};
+        size_t len = strlen(p.body->text);
+        if (!last && (len = without_last_next(p.body->text)) == strlen(p.body->text))
+            mg_part_fail(&p, "its body does not end with NEXT(); (it may not go on to the next"
+                             " instruction): only a macro op's last part may end otherwise");
+        mg_rewrite rw = {
+            .p = &p, .st = st, .out = out, .bol = 1, .text = p.body->text, .len = len};
         snprintf(rw.label, sizeof rw.label, "macro_%s_part%u_", m->name, k + 2);
         put_body(&rw);
         fputs("    }\n", out);

@@ -26,7 +26,8 @@ static mg_body *open_body(mg_bodies *out, const char *p, unsigned line)
 {
     size_t n = strcspn(p + 7, ")\n");
     if (p[7 + n] != ')' || !is_identifier(p + 7, n) || n >= FU_MAX_NAME)
-        mg_die("%s:%u: OPCODE( takes the op's name (an identifier of at most %d characters) and ')'",
+        mg_die("%s:%u: OPCODE( takes the op's name (an identifier of at most %d characters)"
+               " and ')'",
                out->path, line, FU_MAX_NAME - 1);
     for (size_t i = 0; i < out->n; i++)
         if (strlen(out->v[i].name) == n && memcmp(out->v[i].name, p + 7, n) == 0)

@@ -7,8 +7,9 @@
 # pulley-ngrams and pulley-report, and list its code with the SQLite
 # extension (from the rows its decoder stored).  Also: the library exports
 # nothing but pulleyprof_ and pulleyfuse_ names, the headers compile on
-# their own, and tests/outside/cover_block.c covers a block with the
-# installed cover (<pulley/fusion.h>, shared and static).
+# their own, tests/outside/cover_block.c covers a block with the
+# installed cover (<pulley/fusion.h>, shared and static), and
+# pulley-macrogen is installed beside the library.
 #
 # Environment: BUILD (the build directory), SRC (the source tree), CC (the
 # compiler, default cc), OUTSIDE_CFLAGS (sanitizer flags of an instrumented
@@ -26,6 +27,8 @@ libdir=$(dirname "$(find "$prefix" -name pulley-profile.pc)")/..
 for h in profile.h fusion.h; do
     [ -f "$prefix/include/pulley/$h" ] || fail "header not installed: $h"
 done
+expect_status 0 "$prefix/bin/pulley-macrogen" --help
+grep -q -- "--outside SET.macros BODIES OUT_DIR" "$tmp/out" || fail "pulley-macrogen: $(cat "$tmp/out")"
 for f in libpulleyprof.a libpulleyprof.so cmake/PulleyProfile/PulleyProfileConfig.cmake; do
     [ -e "$libdir/$f" ] || fail "not installed: $f"
 done
