@@ -120,7 +120,8 @@ static void binding_names_what_the_interpreter_lacks(void **state)
     assert_int_equal(pulleyfuse_cover(s, &one, 1, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "not bound"));
 
-    static const char moves[] = "pulley-macros 1\nmacro M\n part MOVE r0 r1\n part MOVE r1 r0\nend\n";
+    static const char moves[] =
+        "pulley-macros 1\nmacro M\n part MOVE r0 r1\n part MOVE r1 r0\nend\n";
     pulleyfuse_free(s);
     s = pulleyfuse_parse(moves, strlen(moves), "moves.macros", err, sizeof err);
     high = 1;
@@ -233,11 +234,13 @@ static void the_public_cover_is_fu_cover(void **state)
         char *text = random_set(4 + next(9));
         pulleyfuse_set *s = bound_set(text);
         fu_set set;
-        assert_int_equal(fu_set_parse(&set, text, strlen(text), "random.macros", err, sizeof err), 0);
+        assert_int_equal(fu_set_parse(&set, text, strlen(text), "random.macros", err, sizeof err),
+                         0);
         fu_pattern *pats = calloc(set.n, sizeof *pats);
         assert_non_null(pats);
         for (size_t m = 0; m < set.n; m++)
-            assert_int_equal(fu_pattern_of(&set.macros[m], opcode_of, NULL, &pats[m], err, sizeof err), 0);
+            assert_int_equal(
+                fu_pattern_of(&set.macros[m], opcode_of, NULL, &pats[m], err, sizeof err), 0);
         for (int b = 0; b < 10; b++) {
             unsigned len = 1 + next(80);
             random_block(block, len, 1000 + next(5000));
