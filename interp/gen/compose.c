@@ -50,12 +50,9 @@ void mg_put(mg_rewrite *rw, const char *text)
     put_n(rw, text, strlen(text));
 }
 
-static void vfail(const mg_part *p, unsigned line, const char *fmt, va_list ap)
-    __attribute__((format(printf, 3, 0), noreturn));
-static void vfail(const mg_part *p, unsigned line, const char *fmt, va_list ap)
+static void fail_at(const mg_part *p, unsigned line, const char *what) __attribute__((noreturn));
+static void fail_at(const mg_part *p, unsigned line, const char *what)
 {
-    char what[512];
-    vsnprintf(what, sizeof what, fmt, ap);
     mg_die("%s:%u: macro op %s, part %u (%s): %s", p->bodies_path, line, p->m->name, p->k + 1,
            p->m->part[p->k].op, what);
 }
@@ -65,16 +62,22 @@ void mg_fail(const mg_rewrite *rw, const char *fmt, ...)
     unsigned line = rw->p->body->line;
     for (size_t i = 0; i < rw->at && i < rw->len; i++)
         line += rw->text[i] == '\n';
+    char what[512];
     va_list ap;
     va_start(ap, fmt);
-    vfail(rw->p, line, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    fail_at(rw->p, line, what);
 }
 
 void mg_part_fail(const mg_part *p, const char *fmt, ...)
 {
+    char what[512];
     va_list ap;
     va_start(ap, fmt);
-    vfail(p, p->body ? p->body->line : 0, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    fail_at(p, p->body ? p->body->line : 0, what);
 }
 
 /* Skip blanks, then expect c (the body says `word`) and step over it. */
