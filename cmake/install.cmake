@@ -1,10 +1,12 @@
 # install.cmake - what `cmake --install` puts under the prefix: the
-# profiling library (headers, shared and static library, CMake package and
-# pkg-config file) and the tools.
+# profiling library (headers - the profiler's and the cover's -, shared and
+# static library, CMake package and pkg-config file) and the tools, with
+# pulley-macrogen, which composes an outside interpreter's macro ops.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(FILES ${PROJECT_SOURCE_DIR}/include/pulley/profile.h
+              ${PROJECT_SOURCE_DIR}/include/pulley/fusion.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pulley)
 install(TARGETS pulleyprof LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${PROJECT_BINARY_DIR}/collect/libpulleyprof.a DESTINATION ${CMAKE_INSTALL_LIBDIR})
@@ -31,5 +33,5 @@ install(CODE "
        DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig\")")
 
 install(TARGETS pulley-collect pulley-collect-exact pulley-ngrams pulley-report pulley-run
-                pulley-asm pulley-dis pulley-trace
+                pulley-asm pulley-dis pulley-trace pulley-macrogen
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

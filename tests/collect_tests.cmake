@@ -3,6 +3,8 @@
 # tests/CMakeLists.txt.
 pulley_unit_test(test_collect_codec SOURCES unit/test_collect_codec.c LIBS pulley_collect m)
 pulley_unit_test(test_collect_agent SOURCES unit/test_collect_agent.c LIBS pulley_collect m)
+# The optimal cover as the library offers it (include/pulley/fusion.h).
+pulley_unit_test(test_fusion_api SOURCES unit/test_fusion_api.c LIBS pulley_collect)
 
 find_program(PULLEY_SQLITE3 sqlite3 REQUIRED)
 foreach(script collect_cli collect_reliability)

@@ -6,7 +6,10 @@
 # it sampled and counting, and read its profile with the installed
 # pulley-ngrams and pulley-report, and list its code with the SQLite
 # extension (from the rows its decoder stored).  Also: the library exports
-# nothing but pulleyprof_ names, and the header compiles on its own.
+# nothing but pulleyprof_ and pulleyfuse_ names, the headers compile on
+# their own, tests/outside/cover_block.c covers a block with the
+# installed cover (<pulley/fusion.h>, shared and static), and
+# pulley-macrogen is installed beside the library.
 #
 # Environment: BUILD (the build directory), SRC (the source tree), CC (the
 # compiler, default cc), OUTSIDE_CFLAGS (sanitizer flags of an instrumented
@@ -21,7 +24,11 @@ extra=${OUTSIDE_CFLAGS:-}
 prefix=$tmp/prefix
 expect_status 0 cmake --install "$BUILD" --prefix "$prefix"
 libdir=$(dirname "$(find "$prefix" -name pulley-profile.pc)")/..
-[ -f "$prefix/include/pulley/profile.h" ] || fail "no header installed"
+for h in profile.h fusion.h; do
+    [ -f "$prefix/include/pulley/$h" ] || fail "header not installed: $h"
+done
+expect_status 0 "$prefix/bin/pulley-macrogen" --help
+grep -q -- "--outside SET.macros BODIES OUT_DIR" "$tmp/out" || fail "pulley-macrogen: $(cat "$tmp/out")"
 for f in libpulleyprof.a libpulleyprof.so cmake/PulleyProfile/PulleyProfileConfig.cmake; do
     [ -e "$libdir/$f" ] || fail "not installed: $f"
 done
@@ -31,20 +38,60 @@ for lib in "$libdir/libpulleyprof.a" "$libdir/libpulleyprof.so"; do
     opt=""
     case $lib in *.so) opt=-D ;; esac
     leaked=$(nm $opt --defined-only --extern-only "$lib" | awk 'NF == 3 {print $3}' |
-             grep -v '^pulleyprof_' || true)
+             grep -v -e '^pulleyprof_' -e '^pulleyfuse_' || true)
     [ -z "$leaked" ] || fail "$lib exports internal names: $leaked"
-    nm $opt --defined-only --extern-only "$lib" | grep -q ' T pulleyprof_open$' ||
-        fail "$lib does not export pulleyprof_open"
+    for name in pulleyprof_open pulleyfuse_cover; do
+        nm $opt --defined-only --extern-only "$lib" | grep -q " T $name\$" ||
+            fail "$lib does not export $name"
+    done
 done
 
-# The header on its own, strict C11.
-printf '#include <pulley/profile.h>\nint main(void) { return pulleyprof_version() == 0; }\n' \
-    > "$tmp/header.c"
+# Each header on its own, strict C11.
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 cflags=$(pkg-config --cflags pulley-profile)
 case $cflags in *"$SRC"*) fail "pkg-config points into the source tree: $cflags" ;; esac
-# shellcheck disable=SC2086 # flags are words
-expect_status 0 "$cc" -std=c11 -pedantic -Wall -Wextra -Werror $cflags -c "$tmp/header.c" -o "$tmp/header.o"
+printf '#include <pulley/profile.h>\nint main(void) { return pulleyprof_version() == 0; }\n' \
+    > "$tmp/header.c"
+printf '#include <pulley/fusion.h>\nint main(void) { return pulleyfuse_count(0) != 0; }\n' \
+    > "$tmp/fusion_header.c"
+for h in header fusion_header; do
+    # shellcheck disable=SC2086 # flags are words
+    expect_status 0 "$cc" -std=c11 -pedantic -Wall -Wextra -Werror $cflags -c "$tmp/$h.c" -o "$tmp/$h.o"
+done
+
+# The cover, from outside: a set bound to cover_block.c's opcodes covers
+# its block with two macro ops; a mnemonic it lacks is named.
+mkdir "$tmp/cover"
+cp "$SRC/tests/outside/cover_block.c" "$tmp/cover/"
+# shellcheck disable=SC2086
+expect_status 0 "$cc" $extra -std=c11 -pedantic -Wall -Wextra -Werror -o "$tmp/cover/shared" \
+    "$tmp/cover/cover_block.c" $(pkg-config --cflags --libs pulley-profile) -Wl,-rpath,"$libdir"
+# shellcheck disable=SC2086
+expect_status 0 "$cc" $extra -std=c11 -pedantic -Wall -Wextra -Werror -o "$tmp/cover/static" \
+    "$tmp/cover/cover_block.c" $cflags "$libdir/libpulleyprof.a" \
+    $(pkg-config --static --libs-only-l --libs-only-other pulley-profile | sed 's/-lpulleyprof//')
+cat >"$tmp/cover/set.macros" <<'EOF'
+pulley-macros 1
+macro MUL__ADD
+  part MUL r0 r0 r1
+  part ADD r0 r0 r2
+end
+macro MUL__JNZ
+  part MUL r0 r0 r1
+  part JNZ r0 imm
+end
+EOF
+for bin in shared static; do
+    expect_status 0 "$tmp/cover/$bin" "$tmp/cover/set.macros"
+    [ "$(tail -1 "$tmp/out")" = "dispatches 3: - - MUL__ADD - MUL__JNZ" ] ||
+        fail "cover_block ($bin): $(cat "$tmp/out")"
+    grep -q "^MUL__JNZ: 2 parts, 2 registers, 1 immediates\$" "$tmp/out" ||
+        fail "cover_block ($bin) describes: $(cat "$tmp/out")"
+done
+sed 's/JNZ/JMPIF/' "$tmp/cover/set.macros" >"$tmp/cover/other.macros"
+expect_status 1 "$tmp/cover/shared" "$tmp/cover/other.macros"
+grep -q "other.macros: macro op MUL__JMPIF: part 2, JMPIF, is not an opcode" "$tmp/err" ||
+    fail "unknown mnemonic: $(cat "$tmp/err")"
 
 mkdir "$tmp/outside"
 cp "$SRC/tests/outside/tiny_interp.c" "$SRC/tests/outside/CMakeLists.txt" "$tmp/outside/"

@@ -7,7 +7,9 @@
  * of a block agrees with brute force (every way of cutting the block into
  * pieces, each a single instruction or a match of a pattern) on many small
  * random blocks, sets and register layouts, and the cover it reports is a
- * valid one of that cost.
+ * valid one of that cost; registers of any number become 8-bit ones that
+ * are equal, inside every window a match can span, exactly where the
+ * registers are.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 
 #include "cover.h"
 #include "macro_set.h"
+#include "renumber.h"
 
 static uint32_t rng = 12345;
 
@@ -310,6 +313,45 @@ static void overlapping_occurrences_count_once(void **state)
     assert_int_equal(fu_cover(block, 5, NULL, 0, scratch, NULL), 5);
 }
 
+/* ---- registers of any number ------------------------------------------------- */
+
+enum { LONG_BLOCK = 4000 };
+
+/* A stream of instructions naming registers of a pool of `pool` numbers
+ * (spread 256 apart), one of them named every few instructions. */
+static void wide_block(uint32_t (*reg)[FU_MAX_REGS], uint8_t *nregs, unsigned pool)
+{
+    for (unsigned i = 0; i < LONG_BLOCK; i++) {
+        nregs[i] = (uint8_t)next(FU_MAX_REGS + 1);
+        for (unsigned j = 0; j < nregs[i]; j++)
+            reg[i][j] = next(5) ? 77 + 256 * next(pool) : 3;
+    }
+}
+
+static void registers_of_any_number_keep_their_equalities(void **state)
+{
+    (void)state;
+    static uint32_t reg[LONG_BLOCK][FU_MAX_REGS];
+    static uint8_t nregs[LONG_BLOCK];
+    static fu_insn keys[LONG_BLOCK];
+    for (unsigned pool = 4; pool <= 4096; pool *= 4) {
+        wide_block(reg, nregs, pool);
+        fu_renumber rn;
+        fu_renumber_start(&rn);
+        for (unsigned i = 0; i < LONG_BLOCK; i++) {
+            fu_renumber_next(&rn, reg[i], nregs[i], &keys[i]);
+            assert_int_equal(keys[i].nregs, nregs[i]);
+        }
+        /* every pair of operands at most FU_MAX_PARTS - 1 instructions apart */
+        for (unsigned i = 0; i < LONG_BLOCK; i++)
+            for (unsigned d = 0; d < FU_MAX_PARTS && i + d < LONG_BLOCK; d++)
+                for (unsigned a = 0; a < nregs[i]; a++)
+                    for (unsigned b = 0; b < nregs[i + d]; b++)
+                        assert_int_equal(keys[i].reg[a] == keys[i + d].reg[b],
+                                         reg[i][a] == reg[i + d][b]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +362,7 @@ int main(void)
         cmocka_unit_test(a_pattern_from_opcode_numbers_is_the_one_from_names),
         cmocka_unit_test(cover_matches_brute_force),
         cmocka_unit_test(overlapping_occurrences_count_once),
+        cmocka_unit_test(registers_of_any_number_keep_their_equalities),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
