@@ -6,6 +6,7 @@
  * (its registers renumbered by fusion/renumber.c), covered by
  * fu_cover_indexed: the answer the analysis and this project's VM get.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,11 +135,43 @@ int pulleyfuse_bind(pulleyfuse_set *set, pulleyfuse_opcode_fn opcode_of, void *c
 
 /* fusion/'s instructions of block insns[0 .. n) into keys.  0, or -1
  * with err. */
+/* Each thread's renumbering state, kept from block to block so that a
+ * block costs what it numbers, not the 13 KB a fresh state clears. */
+static pthread_key_t renumber_key;
+static int renumber_key_made;
+static pthread_once_t renumber_once = PTHREAD_ONCE_INIT;
+
+static void make_renumber_key(void)
+{
+    renumber_key_made = pthread_key_create(&renumber_key, free) == 0;
+}
+
+/* The calling thread's state, made ready for a block of n instructions;
+ * NULL when it cannot have one (then a fresh state on the stack). */
+static fu_renumber *thread_renumber(size_t n)
+{
+    pthread_once(&renumber_once, make_renumber_key);
+    fu_renumber *rn = renumber_key_made ? pthread_getspecific(renumber_key) : NULL;
+    if (!rn && renumber_key_made && (rn = malloc(sizeof *rn)) != NULL) {
+        fu_renumber_start(rn);
+        if (pthread_setspecific(renumber_key, rn) != 0) {
+            free(rn);
+            return NULL;
+        }
+    }
+    if (rn)
+        fu_renumber_gap(rn, (uint32_t)n);
+    return rn;
+}
+
 static int make_keys(const pulleyfuse_set *s, const pulleyfuse_insn *insns, size_t n,
                      fu_insn *keys, char *err, size_t cap)
 {
-    fu_renumber rn;
-    fu_renumber_start(&rn);
+    fu_renumber fresh, *rn = thread_renumber(n);
+    if (!rn) {
+        fu_renumber_start(&fresh);
+        rn = &fresh;
+    }
     for (size_t i = 0; i < n; i++) {
         const pulleyfuse_insn *in = &insns[i];
         uint32_t op = in->opcode;
@@ -154,7 +187,7 @@ static int make_keys(const pulleyfuse_set *s, const pulleyfuse_insn *insns, size
             return -1;
         }
         keys[i].op = op <= UINT16_MAX ? (uint16_t)op : s->none_op;
-        fu_renumber_next(&rn, in->regs, in->nregs, &keys[i]);
+        fu_renumber_next(rn, in->regs, in->nregs, &keys[i]);
     }
     return 0;
 }

@@ -19,6 +19,14 @@ void fu_renumber_start(fu_renumber *s)
     memset(s, 0, sizeof *s);
 }
 
+void fu_renumber_gap(fu_renumber *s, uint32_t n)
+{
+    if (s->at > UINT32_MAX - 1 - FU_MAX_PARTS - (uint64_t)n)
+        fu_renumber_start(s);
+    else
+        s->at += FU_MAX_PARTS;
+}
+
 /* Was position `seen` (plus one; 0: never) in the window of instruction
  * s->at: at most FU_MAX_PARTS - 1 instructions before it, or it? */
 static int in_window(const fu_renumber *s, uint32_t seen)

@@ -46,6 +46,14 @@ typedef struct fu_renumber {
 /* Start a block. */
 void fu_renumber_start(fu_renumber *s);
 
+/* Start another block of n instructions after those numbered so far,
+ * without emptying the table: the blocks are numbered as one stream with
+ * a gap of FU_MAX_PARTS instructions between them, so no window of the
+ * new block holds a register of an earlier one.  O(1), where
+ * fu_renumber_start clears the whole state (13 KB); it starts afresh
+ * only when the stream's positions would run out. */
+void fu_renumber_gap(fu_renumber *s, uint32_t n);
+
 /* The next instruction of the block names registers reg[0 .. nregs)
  * (nregs <= FU_MAX_REGS): their ids into out->reg, nregs into out->nregs
  * (out->op is left to the caller).  Blocks of fewer than 2^32 - 1

@@ -336,19 +336,32 @@ static void registers_of_any_number_keep_their_equalities(void **state)
     static fu_insn keys[LONG_BLOCK];
     for (unsigned pool = 4; pool <= 4096; pool *= 4) {
         wide_block(reg, nregs, pool);
-        fu_renumber rn;
-        fu_renumber_start(&rn);
-        for (unsigned i = 0; i < LONG_BLOCK; i++) {
-            fu_renumber_next(&rn, reg[i], nregs[i], &keys[i]);
-            assert_int_equal(keys[i].nregs, nregs[i]);
+        /* One block, then the same instructions as blocks of 1 to 40
+         * numbered after one another without clearing (fu_renumber_gap). */
+        for (int blocks = 0; blocks < 2; blocks++) {
+            static uint16_t block_of[LONG_BLOCK];
+            fu_renumber rn;
+            fu_renumber_start(&rn);
+            for (unsigned i = 0, b = 0; i < LONG_BLOCK; b++) {
+                unsigned len = blocks ? 1 + next(40) : LONG_BLOCK;
+                fu_renumber_gap(&rn, len);
+                for (unsigned k = 0; k < len && i < LONG_BLOCK; k++, i++) {
+                    block_of[i] = (uint16_t)b;
+                    fu_renumber_next(&rn, reg[i], nregs[i], &keys[i]);
+                    assert_int_equal(keys[i].nregs, nregs[i]);
+                }
+            }
+            /* every pair of operands at most FU_MAX_PARTS - 1 instructions
+             * apart inside one block */
+            for (unsigned i = 0; i < LONG_BLOCK; i++)
+                for (unsigned d = 0; d < FU_MAX_PARTS && i + d < LONG_BLOCK &&
+                                     block_of[i + d] == block_of[i];
+                     d++)
+                    for (unsigned a = 0; a < nregs[i]; a++)
+                        for (unsigned b = 0; b < nregs[i + d]; b++)
+                            assert_int_equal(keys[i].reg[a] == keys[i + d].reg[b],
+                                             reg[i][a] == reg[i + d][b]);
         }
-        /* every pair of operands at most FU_MAX_PARTS - 1 instructions apart */
-        for (unsigned i = 0; i < LONG_BLOCK; i++)
-            for (unsigned d = 0; d < FU_MAX_PARTS && i + d < LONG_BLOCK; d++)
-                for (unsigned a = 0; a < nregs[i]; a++)
-                    for (unsigned b = 0; b < nregs[i + d]; b++)
-                        assert_int_equal(keys[i].reg[a] == keys[i + d].reg[b],
-                                         reg[i][a] == reg[i + d][b]);
     }
 }
 
