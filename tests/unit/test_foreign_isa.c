@@ -5,8 +5,8 @@
  * the library checks the opcode table it is given, stores each
  * instruction's operands and branch targets as the ISA's decoder reports
  * them, and the analysis builds instructions, edges and blocks from those
- * rows, using the register operands it can follow (x and f below 32) and
- * noting the others.
+ * rows, following registers of every kind the table declares, numbered
+ * as high as the interpreter numbers them.
  */
 #include <stdarg.h>
 #include <stddef.h>
