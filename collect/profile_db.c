@@ -98,13 +98,31 @@ static const char migrate_7_to_8[] =
     "ALTER TABLE runs ADD COLUMN dispatch_cost REAL;"
     "PRAGMA user_version = 8;";
 
+/* Version 8 -> 9: registers read or written beyond the register operands
+ * (none in runs written before); functions.address is the stored address,
+ * which for every run written before is the function's own. */
+static const char migrate_8_to_9[] =
+    "CREATE TABLE register_ranges ("
+    "  run_id       INTEGER NOT NULL REFERENCES runs(id),"
+    "  opcode       INTEGER NOT NULL,"
+    "  n            INTEGER NOT NULL,"
+    "  access       INTEGER NOT NULL,"
+    "  base         INTEGER NOT NULL,"
+    "  offset       INTEGER NOT NULL,"
+    "  count_imm    INTEGER NOT NULL,"
+    "  count_add    INTEGER NOT NULL,"
+    "  open_if_zero INTEGER NOT NULL,"
+    "  PRIMARY KEY (run_id, opcode, n)"
+    ") WITHOUT ROWID;"
+    "PRAGMA user_version = 9;";
+
 /* migrations[v - 1] takes a database from version v to v + 1.  An empty
  * file gets the current schema from schema.sql at once.  A new schema
  * version changes schema.sql and adds its migration here; views.sql is
  * applied after every creation or migration. */
 static const char *const migrations[] = {migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
                                          migrate_4_to_5, migrate_5_to_6, migrate_6_to_7,
-                                         migrate_7_to_8};
+                                         migrate_7_to_8, migrate_8_to_9};
 _Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION - 1,
                "one migration per schema version after the first");
 
@@ -183,7 +201,7 @@ int pp__pdb_prepare(profile_db *p, const char *sql, sqlite3_stmt **st, char *err
     return 0;
 }
 
-int pp__pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap)
+int pp__pdb_run_rebound(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap)
 {
     if (rc != SQLITE_OK)
         return pp__pdb_fail(p, "binding a value", err, errcap);
@@ -194,6 +212,13 @@ int pp__pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errca
         return -1;
     }
     sqlite3_reset(st);
+    return 0;
+}
+
+int pp__pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap)
+{
+    if (pp__pdb_run_rebound(p, st, rc, err, errcap) != 0)
+        return -1;
     sqlite3_clear_bindings(st);
     return 0;
 }
