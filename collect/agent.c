@@ -66,7 +66,7 @@ struct pulleyprof_agent {
     int exit_status, has_exit_status;
 };
 
-static _Thread_local char last_error[640];
+static _Thread_local char last_error[1024];
 
 const char *pulleyprof_last_error(void)
 {

@@ -10,8 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+void pp__catalog_finish(run_catalog *c)
+{
+    sqlite3_finalize(c->insert_function); /* errors were reported by their steps */
+    sqlite3_finalize(c->insert_row);
+    sqlite3_finalize(c->insert_rows);
+    c->insert_function = c->insert_row = c->insert_rows = NULL;
+}
+
 void pp__run_catalog_free(run_catalog *c)
 {
+    pp__catalog_finish(c);
     free(c->module_ids);
     free(c->func_ids);
     *c = (run_catalog){0};
@@ -60,14 +69,17 @@ static int insert_modules(profile_db *p, int64_t run, const reg_module *mods, si
 }
 
 static int insert_functions(profile_db *p, int64_t run, const reg_function *funcs, size_t n,
-                            const int64_t *module_ids, int64_t *ids, char *err, size_t errcap)
+                            run_catalog *c, char *err, size_t errcap)
 {
-    sqlite3_stmt *st;
-    if (pp__pdb_prepare(p,
+    if (!c->insert_function &&
+        pp__pdb_prepare(p,
                         "INSERT INTO functions (run_id, module_id, idx, name, address, size, code,"
                         " checksum) VALUES (?,?,?,?,?,?,?,?)",
-                        &st, err, errcap) != 0)
+                        &c->insert_function, err, errcap) != 0)
         return -1;
+    sqlite3_stmt *st = c->insert_function;
+    const int64_t *module_ids = c->module_ids;
+    int64_t *ids = c->func_ids + c->nfuncs;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const reg_function *f = &funcs[i];
@@ -82,7 +94,7 @@ static int insert_functions(profile_db *p, int64_t run, const reg_function *func
         rc = pp__pdb_run_rebound(p, st, b, err, errcap);
         ids[i] = sqlite3_last_insert_rowid(p->db);
     }
-    return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+    return rc;
 }
 
 /* Instruction rows, ROWS_PER_INSERT to a statement (the rest one by one). */
@@ -129,32 +141,40 @@ static int flush_rows(profile_db *p, row_batch *rb, char *err, size_t errcap)
     return rc;
 }
 
-static int prepare_rows(profile_db *p, row_batch *rb, char *err, size_t errcap)
+/* The two statements of instruction rows in c, prepared once. */
+static int prepare_rows(profile_db *p, run_catalog *c, size_t n_rows, row_batch *rb, char *err,
+                        size_t errcap)
 {
     static const char head[] = "INSERT INTO instructions (function_id, offset, length, opcode,"
                                " text, regs, imms, targets) VALUES ";
     static const char values[] = "(?,?,?,?,?,?,?,?)";
     char sql[sizeof head + ROWS_PER_INSERT * sizeof values];
     size_t len = (size_t)snprintf(sql, sizeof sql, "%s%s", head, values);
-    rb->n = 0;
-    rb->one = rb->many = NULL;
-    if (pp__pdb_prepare(p, sql, &rb->one, err, errcap) != 0)
+    if (!c->insert_row && pp__pdb_prepare(p, sql, &c->insert_row, err, errcap) != 0)
         return -1;
     for (int i = 1; i < ROWS_PER_INSERT; i++)
         len += (size_t)snprintf(sql + len, sizeof sql - len, ",%s", values);
-    if (pp__pdb_prepare(p, sql, &rb->many, err, errcap) != 0) {
-        sqlite3_finalize(rb->one);
+    /* The long one only where there are that many rows (its parsing costs
+     * as much as a few hundred rows' inserts). */
+    if (!c->insert_rows && n_rows >= ROWS_PER_INSERT &&
+        pp__pdb_prepare(p, sql, &c->insert_rows, err, errcap) != 0)
         return -1;
-    }
+    rb->n = 0;
+    rb->one = c->insert_row;
+    rb->many = c->insert_rows;
     return 0;
 }
 
-static int insert_instructions(profile_db *p, const reg_function *funcs, size_t n,
-                               const int64_t *ids, uint64_t *cut_short, char *err, size_t errcap)
+static int insert_instructions(profile_db *p, const reg_function *funcs, size_t n, run_catalog *c,
+                               uint64_t *cut_short, char *err, size_t errcap)
 {
     row_batch rb;
-    if (prepare_rows(p, &rb, err, errcap) != 0)
+    size_t n_rows = 0;
+    for (size_t i = 0; i < n; i++)
+        n_rows += funcs[i].rows.nrows;
+    if (prepare_rows(p, c, n_rows, &rb, err, errcap) != 0)
         return -1;
+    const int64_t *ids = c->func_ids + c->nfuncs;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         *cut_short += funcs[i].rows.cut_short;
@@ -165,10 +185,7 @@ static int insert_instructions(profile_db *p, const reg_function *funcs, size_t 
                 rc = flush_rows(p, &rb, err, errcap);
         }
     }
-    if (rc == 0)
-        rc = flush_rows(p, &rb, err, errcap);
-    int fin = pp__pdb_finalize(p, rb.many, err, errcap);
-    return pp__pdb_finalize(p, rb.one, err, errcap) || fin || rc ? -1 : 0;
+    return rc == 0 ? flush_rows(p, &rb, err, errcap) : -1;
 }
 
 int pp__catalog_write(profile_db *p, int64_t run, const reg_module *mods, size_t nmods,
@@ -179,10 +196,8 @@ int pp__catalog_write(profile_db *p, int64_t run, const reg_module *mods, size_t
     size_t m0 = c->nmodules < nmods ? c->nmodules : nmods;
     return reserve(c, nmods, c->nfuncs + n, err, errcap) ||
                    insert_modules(p, run, mods, m0, nmods, c->module_ids, err, errcap) ||
-                   insert_functions(p, run, funcs, n, c->module_ids, c->func_ids + c->nfuncs, err,
-                                    errcap) ||
-                   insert_instructions(p, funcs, n, c->func_ids + c->nfuncs, cut_short, err,
-                                       errcap)
+                   insert_functions(p, run, funcs, n, c, err, errcap) ||
+                   insert_instructions(p, funcs, n, c, cut_short, err, errcap)
                ? -1
                : 0;
 }

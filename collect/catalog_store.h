@@ -21,7 +21,13 @@ typedef struct run_catalog {
     int64_t *module_ids, *func_ids;
     size_t nmodules, nfuncs;
     uint64_t cut_short; /* of those, functions whose code stopped decoding */
+    /* Its INSERT statements, prepared at the first write: functions,
+     * instruction rows one and many at a time. */
+    sqlite3_stmt *insert_function, *insert_row, *insert_rows;
 } run_catalog;
+/* Finalize the statements (before the connection closes). */
+void pp__catalog_finish(run_catalog *c);
+/* That, and free c. */
 void pp__run_catalog_free(run_catalog *c);
 
 /* In a transaction: write the modules mods[c->nmodules..nmods) and the

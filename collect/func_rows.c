@@ -5,8 +5,6 @@
  */
 #include "func_rows.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,9 +39,13 @@ static int format_targets(func_decoder *d)
         return -1;
     size_t len = 0;
     d->targets[0] = '\0';
-    for (size_t i = 0; i < in->ntargets; i++)
-        len += (size_t)snprintf(d->targets + len, d->targets_cap - len, "%s%" PRIu32, i ? " " : "",
-                                in->targets[i]);
+    for (size_t i = 0; i < in->ntargets; i++) {
+        if (i)
+            d->targets[len++] = ' ';
+        int64_t t = in->targets[i];
+        fmt_write_ints(d->targets + len, d->targets_cap - len, &t, 1); /* fits: 10 digits */
+        len += strlen(d->targets + len);
+    }
     return 0;
 }
 

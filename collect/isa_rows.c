@@ -298,7 +298,11 @@ int pp__isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code,
         if (insn->targets[i] >= size) /* a branch target outside the code */
             return -1;
     text[cap - 1] = '\0';
-    if (!text[0])
-        snprintf(text, cap, "%s", row->name);
+    if (!text[0]) { /* the mnemonic, for every instruction of most decoders */
+        size_t n = strlen(row->name);
+        n = n < cap ? n : cap - 1;
+        memcpy(text, row->name, n);
+        text[n] = '\0';
+    }
     return 0;
 }

@@ -366,6 +366,7 @@ int pp__run_store_finish(profile_db *p, int64_t run_id, registry *r, const pc_hi
         else
             pp__pdb_rollback(p);
     }
+    pp__catalog_finish(c); /* the connection closes next */
     if (rc == 0) {
         pp__catalog_written(c, r->nmodules, nfuncs, cut_short);
     } else {

@@ -1,0 +1,108 @@
+#!/bin/sh
+# registration.sh - what registering functions and an empty run cost an
+# interpreter that links libpulleyprof: builds bench/registration/driver.c
+# against the library of BUILD_DIR, runs it in whole processes (each on a
+# new database, the median of RUNS runs) and prints a table:
+#
+#   functions  seconds  per function (us)  database bytes per function
+#
+# for 0, 1,000, 20,000 and 100,000 functions registered (each a 12-byte
+# function of 7 instructions, its own code object with its own bytes, all
+# registered before the program's slot: written by the catalog thread,
+# which close waits for), the same number registered and unregistered one
+# after another at one address (garbage-collected code: "replaced"), and
+# an empty run (open, one module and one function, close; on a new and on
+# an existing database) against a process that does nothing.  Per-function
+# figures are over the 0-function run.
+#
+#   sh bench/registration.sh [-b BUILD_DIR] [-n RUNS] [COUNT...]
+#
+#   -b BUILD_DIR  where libpulleyprof was built (default build)
+#   -n RUNS       runs per row (default 5)
+#   COUNT...      the function counts (default 0 1000 20000 100000)
+#
+# The driver prints its own split (open, registration, close) on stderr;
+# the last run's goes to bench/results/registration.log.  A measurement,
+# not a test: it asserts nothing; the machine should be otherwise idle.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+prog=registration
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
+build=$top/build
+runs=5
+while getopts b:n:h opt; do
+  case $opt in
+    b) build=$OPTARG ;;
+    n) runs=$OPTARG ;;
+    h) usage_text; exit 0 ;;
+    *) usage_text >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+check_positive RUNS "$runs"
+[ $# -eq 0 ] && set -- 0 1000 20000 100000
+for n in "$@"; do case $n in '' | *[!0-9]*) usage_error "not a function count: $n" ;; esac; done
+lib=$build/collect
+[ -f "$lib/libpulleyprof.so" ] || die "$lib/libpulleyprof.so is missing (build the toolkit first)"
+need_commands "${CC:-cc}"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+driver=$tmp/driver
+"${CC:-cc}" -O2 -std=c11 -Wall -Wextra -I"$top/include" -o "$driver" \
+  "$top/bench/registration/driver.c" -L"$lib" -lpulleyprof -Wl,-rpath,"$lib" ||
+  die "cannot build the driver"
+mkdir -p "$top/bench/results"
+log=$top/bench/results/registration.log
+: >"$log"
+
+# measure NAME ARGS...: the median wall time (us) of RUNS runs of the
+# driver with ARGS, each on a new database ($tmp/p.db) unless NAME is
+# "existing"; sets us and bytes (the database's size after the last run).
+measure() {
+  m_name=$1
+  shift
+  : >"$tmp/times"
+  i=0
+  while [ "$i" -lt "$runs" ]; do
+    [ "$m_name" = existing ] || rm -f "$tmp/p.db" "$tmp/p.db-wal" "$tmp/p.db-shm"
+    timed "$driver" "$@" 2>"$tmp/err" || die "driver $*: $(cat "$tmp/err")"
+    echo "$timed_us" >>"$tmp/times"
+    i=$((i + 1))
+  done
+  us=$(median "$tmp/times")
+  bytes=$(if [ -f "$tmp/p.db" ]; then wc -c <"$tmp/p.db"; else echo 0; fi)
+  echo "$m_name $*: $(cat "$tmp/err")" >>"$log"
+}
+
+echo "$prog: $runs runs per row, median wall time of whole processes" >&2
+measure nothing nothing
+nothing_us=$us
+measure empty "$tmp/p.db" 1
+empty_us=$us
+rm -f "$tmp/p.db"
+"$driver" "$tmp/p.db" 1 2>/dev/null
+measure existing "$tmp/p.db" 1
+existing_us=$us
+
+printf '%-28s %10s %20s %24s\n' "functions registered" "seconds" "per function (us)" \
+  "database bytes/function"
+for mode in kept replaced; do
+  base_us= base_bytes=
+  for n in "$@"; do
+    if [ "$mode" = kept ]; then measure new "$tmp/p.db" "$n"; else measure new "$tmp/p.db" "$n" replace; fi
+    [ -n "$base_us" ] || { base_us=$us base_bytes=$bytes; }
+    awk -v n="$n" -v m="$mode" -v us="$us" -v b0="$base_us" -v by="$bytes" -v by0="$base_bytes" 'BEGIN {
+      label = n (m == "replaced" ? " (replaced)" : "")
+      if (n > 0) printf "%-28s %10.3f %20.2f %24.0f\n", label, us / 1e6, (us - b0) / n, (by - by0) / n
+      else printf "%-28s %10.3f %20s %24s\n", label, us / 1e6, "-", "-"
+    }'
+  done
+done
+awk -v e="$empty_us" -v x="$existing_us" -v z="$nothing_us" 'BEGIN {
+  printf "\n%-40s %10s %16s\n", "run", "ms", "beyond nothing"
+  printf "%-40s %10.2f %16s\n", "a process that does nothing", z / 1e3, "-"
+  printf "%-40s %10.2f %16.2f\n", "empty run, new database", e / 1e3, (e - z) / 1e3
+  printf "%-40s %10.2f %16.2f\n", "empty run, existing database", x / 1e3, (x - z) / 1e3
+}'
