@@ -238,12 +238,14 @@ static void registration_is_refused_exactly_on_live_overlap(void **state)
     int mod = pulleyprof_register_module(a, "m", NULL);
     static int handle[SLOTS];
     static uint8_t live[SLOTS * 4]; /* per 4 bytes of [AT, AT + 4 * SLOTS * 4) */
+    static uint8_t rets[32];        /* code for any size registered */
+    memset(rets, R_RET, sizeof rets);
     uint32_t seed = 12345;
 #define NEXT() (seed = seed * 1103515245u + 12345u, seed >> 8)
     for (int i = 0; i < SLOTS; i++) { /* function i at AT + 16 * i, 4 to 16 bytes */
         size_t size = 4 * (1 + NEXT() % 4);
         handle[i] = pulleyprof_register_function(a, mod, (uint32_t)i, "f", AT + 16 * (uintptr_t)i,
-                                                 reg_code, size);
+                                                 rets, size);
         assert_true(handle[i] >= 0);
         memset(&live[4 * i], 1, size / 4);
     }
@@ -259,7 +261,7 @@ static void registration_is_refused_exactly_on_live_overlap(void **state)
         int overlaps = 0;
         for (size_t k = from; k < from + len; k++)
             overlaps |= live[k];
-        int h = pulleyprof_register_function(a, mod, 0, "probe", AT + 4 * (uintptr_t)from, reg_code,
+        int h = pulleyprof_register_function(a, mod, 0, "probe", AT + 4 * (uintptr_t)from, rets,
                                              4 * len);
         if ((h < 0) != overlaps)
             fail_msg("probe [%zu, +%zu): %s", 4 * from, 4 * len,
