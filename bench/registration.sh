@@ -11,13 +11,17 @@
 # registered before the program's slot: written by the catalog thread,
 # which close waits for), the same number registered and unregistered one
 # after another at one address (garbage-collected code: "replaced"), and
-# an empty run (open, one module and one function, close; on a new and on
-# an existing database) against a process that does nothing.  Per-function
+# an empty run (open, one module and one function, close; on a new
+# database, on one holding one such run, and on the one the largest count
+# made) against a process that does nothing.  Per-function
 # figures are over the 0-function run.
 #
-#   sh bench/registration.sh [-b BUILD_DIR] [-n RUNS] [COUNT...]
+#   sh bench/registration.sh [-b BUILD_DIR] [-i INCLUDE_DIR] [-n RUNS] [COUNT...]
 #
 #   -b BUILD_DIR  where libpulleyprof was built (default build)
+#   -i INCLUDE_DIR  the <pulley/profile.h> it was built from, for a build of
+#                 an older tree (default: this tree's include/); one without
+#                 pulleyprof_unregister_function gets no "replaced" rows
 #   -n RUNS       runs per row (default 5)
 #   COUNT...      the function counts (default 0 1000 20000 100000)
 #
@@ -30,10 +34,12 @@ prog=registration
 # shellcheck source=bench/lib.sh
 . "$top/bench/lib.sh"
 build=$top/build
+include=$top/include
 runs=5
-while getopts b:n:h opt; do
+while getopts b:i:n:h opt; do
   case $opt in
     b) build=$OPTARG ;;
+    i) include=$OPTARG ;;
     n) runs=$OPTARG ;;
     h) usage_text; exit 0 ;;
     *) usage_text >&2; exit 2 ;;
@@ -50,7 +56,12 @@ need_commands "${CC:-cc}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 driver=$tmp/driver
-"${CC:-cc}" -O2 -std=c11 -Wall -Wextra -I"$top/include" -o "$driver" \
+modes="kept replaced"
+old=
+grep -q pulleyprof_unregister_function "$include/pulley/profile.h" ||
+  { old=-DREGISTRATION_NO_UNREGISTER modes=kept; }
+# shellcheck disable=SC2086 # old is one flag or none
+"${CC:-cc}" -O2 -std=c11 -Wall -Wextra $old -I"$include" -o "$driver" \
   "$top/bench/registration/driver.c" -L"$lib" -lpulleyprof -Wl,-rpath,"$lib" ||
   die "cannot build the driver"
 mkdir -p "$top/bench/results"
@@ -88,10 +99,11 @@ existing_us=$us
 
 printf '%-28s %10s %20s %24s\n' "functions registered" "seconds" "per function (us)" \
   "database bytes/function"
-for mode in kept replaced; do
+for mode in $modes; do
   base_us= base_bytes=
   for n in "$@"; do
     if [ "$mode" = kept ]; then measure new "$tmp/p.db" "$n"; else measure new "$tmp/p.db" "$n" replace; fi
+    [ "$mode" != kept ] || cp "$tmp/p.db" "$tmp/big.db" # the last count's
     [ -n "$base_us" ] || { base_us=$us base_bytes=$bytes; }
     awk -v n="$n" -v m="$mode" -v us="$us" -v b0="$base_us" -v by="$bytes" -v by0="$base_bytes" 'BEGIN {
       label = n (m == "replaced" ? " (replaced)" : "")
@@ -100,9 +112,13 @@ for mode in kept replaced; do
     }'
   done
 done
-awk -v e="$empty_us" -v x="$existing_us" -v z="$nothing_us" 'BEGIN {
-  printf "\n%-40s %10s %16s\n", "run", "ms", "beyond nothing"
-  printf "%-40s %10.2f %16s\n", "a process that does nothing", z / 1e3, "-"
-  printf "%-40s %10.2f %16.2f\n", "empty run, new database", e / 1e3, (e - z) / 1e3
-  printf "%-40s %10.2f %16.2f\n", "empty run, existing database", x / 1e3, (x - z) / 1e3
+big_mb=$(($(wc -c <"$tmp/big.db") / 1000000))
+measure existing "$tmp/big.db" 1
+big_us=$us
+awk -v e="$empty_us" -v x="$existing_us" -v z="$nothing_us" -v b="$big_us" -v mb="$big_mb" 'BEGIN {
+  printf "\n%-44s %10s %16s\n", "run", "ms", "beyond nothing"
+  printf "%-44s %10.2f %16s\n", "a process that does nothing", z / 1e3, "-"
+  printf "%-44s %10.2f %16.2f\n", "empty run, new database", e / 1e3, (e - z) / 1e3
+  printf "%-44s %10.2f %16.2f\n", "empty run, database of one run", x / 1e3, (x - z) / 1e3
+  printf "%-44s %10.2f %16.2f\n", "empty run, database of " mb " MB", b / 1e3, (b - z) / 1e3
 }'

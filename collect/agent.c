@@ -269,26 +269,33 @@ int pulleyprof_replace_function(pulleyprof_agent *a, int func, const pulleyprof_
 }
 
 /* The catalog thread: writes the functions registered before the first
- * slot, a batch per transaction, each batch decoded under a->lock (so that
- * no function is unregistered while its decoder runs) and its rows
+ * slot, a batch per transaction, each function decoded under a->lock (so
+ * that it is not unregistered while its decoder runs) and its rows
  * released once committed.  After a failure, close writes the rest. */
 enum { CATALOG_BATCH = 256 };
 
-/* Under a->lock: decode functions [first, to) and copy them and the
- * modules; false when out of memory. */
+/* Decode functions [first, to), each under a->lock (registrations wait
+ * for one function at most), then copy them and the modules; false when
+ * out of memory. */
 static bool take_batch(pulleyprof_agent *a, size_t first, size_t to, reg_function **funcs,
                        reg_module **mods, size_t *nmods)
 {
+    bool ok = true;
+    for (size_t i = first; ok && i < to; i++) {
+        pthread_mutex_lock(&a->lock);
+        ok = pp__registry_decode(&a->reg, i) == 0;
+        pthread_mutex_unlock(&a->lock);
+    }
+    pthread_mutex_lock(&a->lock);
     *funcs = malloc((to - first) * sizeof **funcs);
     *mods = malloc((a->reg.nmodules + 1) * sizeof **mods);
     *nmods = a->reg.nmodules;
-    bool ok = *funcs && *mods;
-    for (size_t i = first; ok && i < to; i++)
-        ok = pp__registry_decode(&a->reg, i) == 0;
+    ok = ok && *funcs && *mods;
     if (ok) {
         memcpy(*funcs, a->reg.funcs + first, (to - first) * sizeof **funcs);
         memcpy(*mods, a->reg.modules, *nmods * sizeof **mods);
     }
+    pthread_mutex_unlock(&a->lock);
     return ok;
 }
 
@@ -323,9 +330,7 @@ static void *catalog_main(void *arg)
         reg_function *funcs;
         reg_module *mods;
         size_t nmods;
-        pthread_mutex_lock(&a->lock);
         bool ok = take_batch(a, first, to, &funcs, &mods, &nmods);
-        pthread_mutex_unlock(&a->lock);
         ok = ok && write_batch(a, mods, nmods, funcs, to - first) == 0;
         free(funcs);
         free(mods);
