@@ -342,7 +342,8 @@ static int write_content(profile_db *p, int64_t run, registry *r, const pc_hist 
     /* Those in c were decoded to be written: then every function is, and
      * the samples find their instruction starts. */
     return decode_rest(r, c, err, errcap) ||
-                   pp__catalog_write(p, run, r->modules, r->nmodules, r->funcs + c->nfuncs,
+                   pp__catalog_write(p, run, r->modules, r->nmodules,
+                                     r->nfuncs > c->nfuncs ? r->funcs + c->nfuncs : NULL,
                                      r->nfuncs - c->nfuncs, c, cut_short, err, errcap) ||
                    insert_pc_samples(p, run, r, h, c->func_ids, err, errcap) ||
                    insert_counts(p, run, &r->execs, 0, c->func_ids, err, errcap) ||
