@@ -356,35 +356,49 @@ static void start_catalog(pulleyprof_agent *a)
         a->catalog_started = true;
 }
 
-static int add_source(pulleyprof_agent *a, sampler_source src)
+static int add_source(pulleyprof_agent *a, const char *call, sampler_source src)
 {
+    if (!a)
+        return refuse(call, "no agent (NULL)");
+    if (!src.slot && !src.read)
+        return refuse(call, "no slot or reader (NULL)");
     if (pp__sampler_add_source(&a->sampler, src) != 0)
-        return -1;
+        return refuse(call, "out of memory");
     pthread_mutex_lock(&a->lock);
     start_catalog(a);
     pthread_mutex_unlock(&a->lock);
     return 0;
 }
 
+static int remove_source(pulleyprof_agent *a, const char *call, sampler_source src)
+{
+    if (!a)
+        return refuse(call, "no agent (NULL)");
+    if (pp__sampler_remove_source(&a->sampler, src) != 0)
+        return refuse(call, src.slot || src.read ? "not registered" : "no slot or reader (NULL)");
+    return 0;
+}
+
 int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot)
 {
-    return slot ? add_source(a, (sampler_source){.slot = slot}) : -1;
+    return add_source(a, "pulleyprof_register_slot", (sampler_source){.slot = slot});
 }
 
 int pulleyprof_unregister_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot)
 {
-    return slot ? pp__sampler_remove_source(&a->sampler, (sampler_source){.slot = slot}) : -1;
+    return remove_source(a, "pulleyprof_unregister_slot", (sampler_source){.slot = slot});
 }
 
 int pulleyprof_register_reader(pulleyprof_agent *a, pulleyprof_pc_reader read, void *ctx)
 {
-    return read ? add_source(a, (sampler_source){.read = read, .ctx = ctx}) : -1;
+    return add_source(a, "pulleyprof_register_reader",
+                      (sampler_source){.read = read, .ctx = ctx});
 }
 
 int pulleyprof_unregister_reader(pulleyprof_agent *a, pulleyprof_pc_reader read, void *ctx)
 {
-    return read ? pp__sampler_remove_source(&a->sampler, (sampler_source){.read = read, .ctx = ctx})
-                : -1;
+    return remove_source(a, "pulleyprof_unregister_reader",
+                         (sampler_source){.read = read, .ctx = ctx});
 }
 
 /* Record an exact count, a transfer's (edge) or an instruction's; -1 when

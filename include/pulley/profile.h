@@ -212,7 +212,8 @@ PULLEYPROF_API int pulleyprof_insn_add_target(pulleyprof_insn *insn, uint32_t of
  * decode (the function's rows then stop there, and the run says how many
  * functions were cut short).  Called on the library's threads, or on the
  * caller's inside pulleyprof_unregister_function and the exact count
- * calls; never after the function is unregistered. */
+ * calls, under the library's lock: it must not call this library.  Never
+ * called after the function is unregistered. */
 typedef int (*pulleyprof_decode_fn)(const void *ctx, const uint8_t *code, size_t size,
                                     size_t off, pulleyprof_insn *insn);
 

@@ -8,8 +8,9 @@
  * decoder, each refused naming the row before any file is written.
  * Registration: overlapping live functions, size 0, no code, no name,
  * unknown module; unregistering what is not registered; a replacement
- * refused leaves the old function registered.  Exact counts not at an
- * instruction start.  The message is the calling thread's own.
+ * refused leaves the old function registered; slots and readers that are
+ * NULL or not registered.  Exact counts not at an instruction start.
+ * Calls without an agent.  The message is the calling thread's own.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -340,6 +341,27 @@ static void calls_without_an_agent_are_refused(void **state)
     assert_string_equal(err, "pulleyprof_close: no agent (NULL)");
     pulleyprof_set_outcome(NULL, "return", 0);
     assert_said("pulleyprof_set_outcome: no agent (NULL)");
+    static _Atomic(uintptr_t) slot;
+    assert_int_equal(pulleyprof_register_slot(NULL, &slot), -1);
+    assert_said("pulleyprof_register_slot: no agent (NULL)");
+}
+
+static void slots_and_readers_that_are_not_there_are_refused(void **state)
+{
+    (void)state;
+    pulleyprof_agent *a = open_isa(&reg_isa, 0);
+    static _Atomic(uintptr_t) slot, other;
+    assert_int_equal(pulleyprof_register_slot(a, NULL), -1);
+    assert_said("pulleyprof_register_slot: no slot or reader (NULL)");
+    assert_int_equal(pulleyprof_register_reader(a, NULL, NULL), -1);
+    assert_said("pulleyprof_register_reader: no slot or reader (NULL)");
+    assert_int_equal(pulleyprof_register_slot(a, &slot), 0);
+    assert_int_equal(pulleyprof_unregister_slot(a, &other), -1);
+    assert_said("pulleyprof_unregister_slot: not registered");
+    assert_int_equal(pulleyprof_unregister_slot(a, &slot), 0);
+    assert_int_equal(pulleyprof_unregister_slot(a, &slot), -1);
+    assert_said("pulleyprof_unregister_slot: not registered");
+    close_whole(a);
 }
 
 int main(void)
@@ -358,6 +380,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(counts_inside_an_instruction_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(the_message_is_the_calling_threads, setup, teardown),
         cmocka_unit_test_setup_teardown(calls_without_an_agent_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(slots_and_readers_that_are_not_there_are_refused, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
