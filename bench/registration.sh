@@ -4,7 +4,7 @@
 # against the library of BUILD_DIR, runs it in whole processes (each on a
 # new database, the median of RUNS runs) and prints a table:
 #
-#   functions  seconds  per function (us)  database bytes per function
+#   functions  seconds  per function (us)  CPU seconds  database bytes per function
 #
 # for 0, 1,000, 20,000 and 100,000 functions registered (each a 12-byte
 # function of 7 instructions, its own code object with its own bytes, all
@@ -14,7 +14,7 @@
 # an empty run (open, one module and one function, close; on a new
 # database, on one holding one such run, and on the one the largest count
 # made) against a process that does nothing.  Per-function
-# figures are over the 0-function run.
+# figures are over the first count's run (0 by default).
 #
 #   sh bench/registration.sh [-b BUILD_DIR] [-i INCLUDE_DIR] [-n RUNS] [COUNT...]
 #
@@ -25,8 +25,10 @@
 #   -n RUNS       runs per row (default 5)
 #   COUNT...      the function counts (default 0 1000 20000 100000)
 #
-# The driver prints its own split (open, registration, close) on stderr;
-# the last run's goes to bench/results/registration.log.  A measurement,
+# CPU seconds are the driver's own (getrusage: every thread, user +
+# system), which a machine busy with other work disturbs less than wall
+# time.  The driver prints its own split (open, registration, close) on
+# stderr; the last run's goes to bench/results/registration.log.  A measurement,
 # not a test: it asserts nothing; the machine should be otherwise idle.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,55 +72,64 @@ log=$top/bench/results/registration.log
 
 # measure NAME ARGS...: the median wall time (us) of RUNS runs of the
 # driver with ARGS, each on a new database ($tmp/p.db) unless NAME is
-# "existing"; sets us and bytes (the database's size after the last run).
+# "existing"; sets us, cpu_us (the median CPU time) and bytes (the
+# database's size after the last run).
 measure() {
   m_name=$1
   shift
   : >"$tmp/times"
+  : >"$tmp/cpus"
   i=0
   while [ "$i" -lt "$runs" ]; do
     [ "$m_name" = existing ] || rm -f "$tmp/p.db" "$tmp/p.db-wal" "$tmp/p.db-shm"
     timed "$driver" "$@" 2>"$tmp/err" || die "driver $*: $(cat "$tmp/err")"
     echo "$timed_us" >>"$tmp/times"
+    sed -n 's/.*cpu \([0-9.]*\) s.*/\1/p' "$tmp/err" | awk '{ printf "%.0f\n", $1 * 1e6 }' >>"$tmp/cpus"
     i=$((i + 1))
   done
   us=$(median "$tmp/times")
+  cpu_us=$(median "$tmp/cpus")
   bytes=$(if [ -f "$tmp/p.db" ]; then wc -c <"$tmp/p.db"; else echo 0; fi)
   echo "$m_name $*: $(cat "$tmp/err")" >>"$log"
 }
 
 echo "$prog: $runs runs per row, median wall time of whole processes" >&2
 measure nothing nothing
-nothing_us=$us
+nothing_us=$us nothing_cpu=$cpu_us
 measure empty "$tmp/p.db" 1
-empty_us=$us
+empty_us=$us empty_cpu=$cpu_us
 rm -f "$tmp/p.db"
 "$driver" "$tmp/p.db" 1 2>/dev/null
 measure existing "$tmp/p.db" 1
-existing_us=$us
+existing_us=$us existing_cpu=$cpu_us
 
-printf '%-28s %10s %20s %24s\n' "functions registered" "seconds" "per function (us)" \
-  "database bytes/function"
+printf '%-28s %10s %20s %12s %24s\n' "functions registered" "seconds" "per function (us)" \
+  "CPU seconds" "database bytes/function"
 for mode in $modes; do
   base_us= base_bytes=
   for n in "$@"; do
     if [ "$mode" = kept ]; then measure new "$tmp/p.db" "$n"; else measure new "$tmp/p.db" "$n" replace; fi
     [ "$mode" != kept ] || cp "$tmp/p.db" "$tmp/big.db" # the last count's
     [ -n "$base_us" ] || { base_us=$us base_bytes=$bytes; }
-    awk -v n="$n" -v m="$mode" -v us="$us" -v b0="$base_us" -v by="$bytes" -v by0="$base_bytes" 'BEGIN {
+    awk -v n="$n" -v m="$mode" -v us="$us" -v b0="$base_us" -v by="$bytes" -v by0="$base_bytes" \
+        -v cpu="$cpu_us" 'BEGIN {
       label = n (m == "replaced" ? " (replaced)" : "")
-      if (n > 0) printf "%-28s %10.3f %20.2f %24.0f\n", label, us / 1e6, (us - b0) / n, (by - by0) / n
-      else printf "%-28s %10.3f %20s %24s\n", label, us / 1e6, "-", "-"
+      if (n > 0) printf "%-28s %10.3f %20.2f %12.3f %24.0f\n", label, us / 1e6, (us - b0) / n, cpu / 1e6,
+                        (by - by0) / n
+      else printf "%-28s %10.3f %20s %12.3f %24s\n", label, us / 1e6, "-", cpu / 1e6, "-"
     }'
   done
 done
 big_mb=$(($(wc -c <"$tmp/big.db") / 1000000))
 measure existing "$tmp/big.db" 1
-big_us=$us
-awk -v e="$empty_us" -v x="$existing_us" -v z="$nothing_us" -v b="$big_us" -v mb="$big_mb" 'BEGIN {
-  printf "\n%-44s %10s %16s\n", "run", "ms", "beyond nothing"
-  printf "%-44s %10.2f %16s\n", "a process that does nothing", z / 1e3, "-"
-  printf "%-44s %10.2f %16.2f\n", "empty run, new database", e / 1e3, (e - z) / 1e3
-  printf "%-44s %10.2f %16.2f\n", "empty run, database of one run", x / 1e3, (x - z) / 1e3
-  printf "%-44s %10.2f %16.2f\n", "empty run, database of " mb " MB", b / 1e3, (b - z) / 1e3
-}'
+big_us=$us big_cpu=$cpu_us
+row() { # LABEL US CPU_US
+  awk -v l="$1" -v us="$2" -v cpu="$3" -v z="$nothing_us" -v zc="$nothing_cpu" 'BEGIN {
+    printf "%-36s %10.2f %16.2f %12.2f %16.2f\n", l, us / 1e3, (us - z) / 1e3, cpu / 1e3, (cpu - zc) / 1e3
+  }'
+}
+printf '\n%-36s %10s %16s %12s %16s\n' "run" "ms" "beyond nothing" "CPU ms" "CPU beyond"
+row "a process that does nothing" "$nothing_us" "$nothing_cpu"
+row "empty run, new database" "$empty_us" "$empty_cpu"
+row "empty run, database of one run" "$existing_us" "$existing_cpu"
+row "empty run, database of $big_mb MB" "$big_us" "$big_cpu"

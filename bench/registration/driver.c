@@ -12,7 +12,8 @@
  *                                  is registered and its code reused, as
  *                                  garbage-collected code is
  *
- * Prints on stderr the wall time of open, registration and close in ms.
+ * Prints on stderr the wall time of open, registration and close in ms,
+ * and the CPU time of the whole process (every thread, user + system).
  * Exits 0, or 1 with the library's message.  Built with
  * REGISTRATION_NO_UNREGISTER it links a library from before
  * pulleyprof_unregister_function (and refuses "replace").
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 enum { PUSH, ADD, JNZ, RET, NOPS, FUNC_BYTES = 12 };
@@ -118,14 +120,25 @@ static int run(const char *db, unsigned long n, int replace)
         fprintf(stderr, "driver: %s\n", ok ? err : "a registration was refused");
         return 1;
     }
-    fprintf(stderr, "open %.3f ms, register %.3f ms, close %.3f ms\n", open_ms, reg_ms, close_ms);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+    fprintf(stderr, "open %.3f ms, register %.3f ms, close %.3f ms, cpu %.6f s\n", open_ms, reg_ms,
+            close_ms, cpu);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "nothing") == 0)
+    if (argc == 2 && strcmp(argv[1], "nothing") == 0) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        fprintf(stderr, "cpu %.6f s\n",
+                (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
         return 0;
+    }
     if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "replace") != 0)) {
         fprintf(stderr, "usage: driver nothing | driver DB N [replace]\n");
         return 2;
