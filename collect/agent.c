@@ -8,7 +8,9 @@
  * thread: when the first VM slot is registered, the program is about to
  * run, and the functions registered so far are decoded and written while
  * it runs rather than after it (about 40 ms for a C program compiled to
- * Wasm); what is registered later is written at close.  One mutex guards
+ * Wasm); functions registered later are written by it too, whenever a
+ * batch of them is waiting (an interpreter that loads code as it runs,
+ * Lua's load() chunks), and the rest at close.  One mutex guards
  * the registry and the outcome (the catalog thread decodes under it, the
  * sampler translates pcs under it once a function was moved); the
  * sampler has its own for slots, taken before this one; the database
@@ -53,7 +55,9 @@ struct pulleyprof_agent {
 
     run_catalog catalog; /* the catalog thread's until joined */
     pthread_t catalog_thread;
-    size_t catalog_target; /* it writes the functions registered before this */
+    pthread_cond_t catalog_wake; /* with lock: a batch waits, or closing */
+    size_t catalog_target; /* functions registered before the first slot */
+    size_t catalog_next;   /* the first function not given to the thread */
 
     pthread_mutex_t lock; /* guards what follows */
     bool catalog_started;
@@ -138,6 +142,10 @@ static pulleyprof_agent *open_agent(const pulleyprof_config *cfg, char *err, siz
         free(a);
         return NULL;
     }
+    if (pthread_cond_init(&a->catalog_wake, NULL) != 0) {
+        set_err(err, errcap, "cannot create a condition variable");
+        goto no_cond;
+    }
     if (pp__pdb_open(&a->db, cfg->db_path, err, errcap) != 0)
         goto no_db;
     if (pp__run_store_begin(&a->db, cfg, &a->isa, hz, &a->run_id, err, errcap) != 0)
@@ -164,6 +172,8 @@ no_queue:
 no_run:
     pp__pdb_close(&a->db, (char[256]){0}, 256);
 no_db:
+    pthread_cond_destroy(&a->catalog_wake);
+no_cond:
     pthread_mutex_destroy(&a->lock);
     pp__isa_rows_free(&a->isa);
     free(a);
@@ -207,6 +217,16 @@ static void follow_moves(pulleyprof_agent *a)
         pp__sampler_translate(&a->sampler);
 }
 
+enum { CATALOG_BATCH = 256 };
+
+/* Under a->lock: does the catalog thread have functions to write: those
+ * registered before the first slot, or a full batch of later ones? */
+static bool batch_waiting(const pulleyprof_agent *a)
+{
+    size_t waiting = a->reg.nfuncs - a->catalog_next;
+    return waiting > 0 && (a->catalog_next < a->catalog_target || waiting >= CATALOG_BATCH);
+}
+
 /* Unregister func (when >= 0), then add f (when not NULL): f's handle, 0
  * without f; -1 with why.  When f is refused func stays registered. */
 static int change_functions(pulleyprof_agent *a, int func, const pulleyprof_function *f,
@@ -218,6 +238,8 @@ static int change_functions(pulleyprof_agent *a, int func, const pulleyprof_func
             : f         ? pp__registry_replace(&a->reg, func, f, why, cap)
                         : pp__registry_unregister(&a->reg, func, why, cap);
     follow_moves(a);
+    if (h >= 0 && func < 0 && a->catalog_started && batch_waiting(a))
+        pthread_cond_signal(&a->catalog_wake);
     pthread_mutex_unlock(&a->lock);
     return h;
 }
@@ -269,10 +291,10 @@ int pulleyprof_replace_function(pulleyprof_agent *a, int func, const pulleyprof_
 }
 
 /* The catalog thread: writes the functions registered before the first
- * slot, a batch per transaction, each function decoded under a->lock (so
- * that it is not unregistered while its decoder runs) and its rows
- * released once committed.  After a failure, close writes the rest. */
-enum { CATALOG_BATCH = 256 };
+ * slot, then each full batch of later ones, until close; a batch per
+ * transaction, each function decoded under a->lock (so that it is not
+ * unregistered while its decoder runs) and its rows released once
+ * committed.  Close writes what is left, also after a failure. */
 
 /* Decode functions [first, to), each under a->lock (registrations wait
  * for one function at most), then copy them and the modules; false when
@@ -324,9 +346,16 @@ static int write_batch(pulleyprof_agent *a, const reg_module *mods, size_t nmods
 static void *catalog_main(void *arg)
 {
     pulleyprof_agent *a = arg;
-    for (size_t first = 0; first < a->catalog_target;) {
-        size_t to = a->catalog_target - first > CATALOG_BATCH ? first + CATALOG_BATCH
-                                                               : a->catalog_target;
+    pthread_mutex_lock(&a->lock);
+    while (!a->closing) {
+        if (!batch_waiting(a)) {
+            pthread_cond_wait(&a->catalog_wake, &a->lock);
+            continue;
+        }
+        size_t first = a->catalog_next, waiting = a->reg.nfuncs - first;
+        size_t to = first + (waiting < CATALOG_BATCH ? waiting : CATALOG_BATCH);
+        a->catalog_next = to;
+        pthread_mutex_unlock(&a->lock);
         reg_function *funcs;
         reg_module *mods;
         size_t nmods;
@@ -334,14 +363,13 @@ static void *catalog_main(void *arg)
         ok = ok && write_batch(a, mods, nmods, funcs, to - first) == 0;
         free(funcs);
         free(mods);
+        pthread_mutex_lock(&a->lock);
         if (!ok)
             break;
-        pthread_mutex_lock(&a->lock);
         for (size_t i = first; i < to; i++)
             pp__registry_written(&a->reg, i);
-        pthread_mutex_unlock(&a->lock);
-        first = to;
     }
+    pthread_mutex_unlock(&a->lock);
     return NULL;
 }
 
@@ -349,7 +377,7 @@ static void *catalog_main(void *arg)
  * starts, close writes it all). */
 static void start_catalog(pulleyprof_agent *a)
 {
-    if (a->catalog_started || a->closing || a->reg.nfuncs == 0)
+    if (a->catalog_started || a->closing)
         return;
     a->catalog_target = a->reg.nfuncs;
     if (pthread_create(&a->catalog_thread, NULL, catalog_main, a) == 0)
@@ -473,6 +501,7 @@ static pulleyprof_summary stop_threads(pulleyprof_agent *a, char *lost, size_t c
     pthread_mutex_lock(&a->lock);
     a->closing = true; /* no catalog thread starts after this */
     bool catalog_started = a->catalog_started;
+    pthread_cond_signal(&a->catalog_wake); /* it ends after its batch */
     pthread_mutex_unlock(&a->lock);
     if (catalog_started)
         pthread_join(a->catalog_thread, NULL);
@@ -544,6 +573,7 @@ int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err
     pp__run_catalog_free(&a->catalog);
     pp__isa_rows_free(&a->isa);
     free(a->outcome);
+    pthread_cond_destroy(&a->catalog_wake);
     pthread_mutex_destroy(&a->lock);
     free(a);
     return rc;

@@ -332,7 +332,8 @@ PULLEYPROF_API int pulleyprof_replace_function(pulleyprof_agent *a, int func,
  * returns, the sampler no longer reads the slot.  Register functions
  * before the slot: the first slot tells the library the program is about
  * to run, and it then writes the functions registered so far while the
- * program runs (later ones are written at close). */
+ * program runs, and later ones too, in batches of 256 as they come (the
+ * rest at close). */
 PULLEYPROF_API int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
 PULLEYPROF_API int pulleyprof_unregister_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
 

@@ -430,7 +430,8 @@ static int64_t stored_instructions(const char *name)
 }
 
 /* Functions registered before the first slot are written while the
- * program runs, those registered later when it ends; each once. */
+ * program runs, those registered later too once a batch of 256 of them
+ * waits, the rest when it ends; each once. */
 static void functions_are_written_while_the_program_runs(void **state)
 {
     (void)state;
@@ -452,7 +453,22 @@ static void functions_are_written_while_the_program_runs(void **state)
     assert_int_equal(early, 4);
     assert_true(pulleyprof_register_function(a, mod, 1, "late", HOT + 64, code, 8) >= 0);
     assert_int_equal(pulleyprof_register_slot(a, &second), 0);
-    assert_int_equal(stored_instructions("late"), 0);
+    assert_int_equal(stored_instructions("late"), 0); /* alone: not a batch */
+    for (uint32_t i = 0; i < 256; i++) { /* late and 255 of these are a batch */
+        char name[16];
+        snprintf(name, sizeof name, "loaded%u", i);
+        assert_true(pulleyprof_register_function(a, mod, 2 + i, name, HOT + 4096 + 16 * i, code,
+                                                 sizeof code) >= 0);
+    }
+    int64_t late = 0;
+    for (int tries = 0; tries < 600 && late != 2; tries++) {
+        late = stored_instructions("late");
+        if (late != 2)
+            nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    }
+    assert_int_equal(late, 2);
+    assert_int_equal(stored_instructions("loaded254"), 4);
+    assert_int_equal(stored_instructions("loaded255"), 0); /* the next batch's */
     assert_int_equal(pulleyprof_unregister_slot(a, &second), 0);
     assert_int_equal(pulleyprof_unregister_slot(a, &slot), 0);
     pulleyprof_set_outcome(a, "return", 0);
@@ -462,10 +478,13 @@ static void functions_are_written_while_the_program_runs(void **state)
 
     assert_int_equal(stored_instructions("early"), 4);
     assert_int_equal(stored_instructions("late"), 2);
+    assert_int_equal(stored_instructions("loaded255"), 4);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
     assert_int_equal(query(db, "SELECT count(*) FROM modules"), 1);
-    assert_int_equal(query(db, "SELECT count(*) FROM functions"), 2);
+    assert_int_equal(query(db, "SELECT count(*) FROM functions"), 258);
+    assert_int_equal(query(db, "SELECT count(DISTINCT name) FROM functions"), 258);
+    assert_int_equal(query(db, "SELECT count(*) FROM instructions"), 4 + 2 + 256 * 4);
     assert_int_equal(query(db, "SELECT count(DISTINCT module_id) FROM functions"), 1);
     assert_int_equal(query(db, "SELECT count(*) FROM runs WHERE end_time IS NOT NULL"), 1);
     sqlite3_close(db);
