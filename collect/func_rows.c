@@ -19,17 +19,12 @@ void pp__func_decoder_free(func_decoder *d)
     *d = (func_decoder){0};
 }
 
-/* Append n bytes to f's buffer; 0 or -1. */
-static int put(func_rows *f, const void *bytes, size_t n)
+/* Append n bytes to f's buffer, which has room for them. */
+static void put(func_rows *f, const void *bytes, size_t n)
 {
-    if (BASE_GROW(f->buf, f->cap, f->len + n, 64) != 0)
-        return -1;
     memcpy(f->buf + f->len, bytes, n);
     f->len += n;
-    return 0;
 }
-
-static int put_str(func_rows *f, const char *s) { return put(f, s, strlen(s) + 1); }
 
 /* The targets as the list "12 40" in d->targets; 0 or -1. */
 static int format_targets(func_decoder *d)
@@ -62,9 +57,15 @@ static int add_row(func_rows *f, func_decoder *d, uint32_t off)
     if (format_targets(d) != 0)
         return -1;
     uint32_t head[3] = {off, in->length, in->opcode};
-    if (put(f, head, sizeof head) || put_str(f, d->text) || put_str(f, regs) ||
-        put_str(f, imms) || put_str(f, d->targets))
+    const char *strs[4] = {d->text, regs, imms, d->targets};
+    size_t lens[4], need = f->len + sizeof head;
+    for (int i = 0; i < 4; i++)
+        need += lens[i] = strlen(strs[i]) + 1;
+    if (BASE_GROW(f->buf, f->cap, need, 256) != 0)
         return -1;
+    put(f, head, sizeof head);
+    for (int i = 0; i < 4; i++)
+        put(f, strs[i], lens[i]);
     f->checksum = pvm_checksum_row(f->checksum, off, in->length, in->opcode, d->text);
     f->checksum = pvm_checksum_operands(f->checksum, regs, imms, d->targets);
     f->nrows++;
