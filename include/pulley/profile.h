@@ -289,8 +289,10 @@ PULLEYPROF_API pulleyprof_agent *pulleyprof_open(const pulleyprof_config *cfg, c
 PULLEYPROF_API int pulleyprof_register_module(pulleyprof_agent *a, const char *name,
                                               const void *decode_ctx);
 
-/* A bytecode function (code object), for pulleyprof_add_function.  Fields
- * may be added at the end in later versions: zero-initialise it. */
+/* A bytecode function (code object), for pulleyprof_add_function.  Later
+ * versions may add fields at the end, zero meaning what the versions
+ * before did: initialise it with designated initialisers (the rest zero),
+ * and rebuild against the header of the library you link. */
 typedef struct pulleyprof_function {
     int module;         /* a handle from pulleyprof_register_module */
     uint32_t index;     /* its index in the module */
