@@ -39,8 +39,23 @@ static uint64_t hash_rows(const isa_rows *r)
             h = fnv_str(fnv_str(base_fnv1a64_bytes(h, &o->parts[k].opcode, sizeof(unsigned)),
                                 o->parts[k].regs),
                         o->parts[k].imms);
+        /* Only rows with implicit ranges hash them: tables without any
+         * (Pulley's, CPython's) keep the hash they had before. */
+        for (unsigned k = 0; o->implicit && k < o->nimplicit; k++) {
+            const pulleyprof_range *g = &o->implicit[k];
+            int64_t v[6] = {k, g->access, g->base, g->offset, g->count_imm,
+                            (int64_t)g->count_add * 2 + (g->open_if_zero != 0)};
+            h = base_fnv1a64_bytes(h, v, sizeof v);
+        }
     }
     return h;
+}
+
+/* Immediates a row declares: its operand kinds after the register ones. */
+static unsigned imm_count(const pulleyprof_opcode *o)
+{
+    unsigned nwords = fmt_count_words(o->operands), nregs = fmt_count_words(o->roles);
+    return nwords > nregs ? nwords - nregs : 0;
 }
 
 /* c is 0 (not measured) or a positive number the readers take (at most
@@ -76,6 +91,73 @@ static const char *row_problem(const pulleyprof_opcode *o)
         return "reg_bits is neither 0, 5 nor 8";
     if (!cost_is_a_cost(o->cost))
         return "a cost that is negative, above 1e9 or not a number";
+    if (o->nimplicit && !o->implicit)
+        return "nimplicit without implicit ranges";
+    if (o->implicit && o->nimplicit > PULLEYPROF_MAX_REGS)
+        return "more than 16 implicit ranges";
+    return NULL;
+}
+
+enum { RANGE_LIMIT = 65535 }; /* |offset| and |count_add| */
+
+/* What is wrong with o's implicit range g, or NULL. */
+static const char *range_problem(const pulleyprof_opcode *o, const pulleyprof_range *g,
+                                 char *buf, size_t cap)
+{
+    unsigned nregs = fmt_count_words(o->roles), nimms = imm_count(o);
+    if (g->access == 0 || (g->access & ~(unsigned)(PULLEYPROF_READS | PULLEYPROF_WRITES)))
+        snprintf(buf, cap, "access %u is not PULLEYPROF_READS, PULLEYPROF_WRITES or both",
+                 g->access);
+    else if (g->base >= nregs)
+        snprintf(buf, cap, "base %u is not one of its %u register operands", g->base, nregs);
+    else if (g->count_imm < -1 || (g->count_imm >= 0 && (unsigned)g->count_imm >= nimms))
+        snprintf(buf, cap, "count_imm %d is neither -1 nor one of its %u immediates",
+                 g->count_imm, nimms);
+    else if (g->count_imm == -1 && g->count_add < 1)
+        snprintf(buf, cap, "a fixed count (count_imm -1) of %d registers: it must be >= 1",
+                 g->count_add);
+    else if (g->open_if_zero != 0 && (g->open_if_zero != 1 || g->count_imm == -1))
+        snprintf(buf, cap, "open_if_zero %d: 0, or 1 with a count immediate", g->open_if_zero);
+    else if (g->offset < -RANGE_LIMIT || g->offset > RANGE_LIMIT || g->count_add < -RANGE_LIMIT ||
+             g->count_add > RANGE_LIMIT)
+        snprintf(buf, cap, "offset %d or count_add %d beyond +-%d", g->offset, g->count_add,
+                 RANGE_LIMIT);
+    else
+        return NULL;
+    return buf;
+}
+
+/* What is wrong with part k of macro row o (its part row p), or NULL. */
+static const char *part_problem(const pulleyprof_opcode *o, const pulleyprof_opcode *p,
+                                unsigned k, char *buf, size_t cap)
+{
+    const pulleyprof_part *pt = &o->parts[k];
+    uint8_t idx[PULLEYPROF_MAX_REGS];
+    unsigned mregs = fmt_count_words(o->roles), pregs = fmt_count_words(p->roles);
+    int nr = fmt_parse_indices(pt->regs, idx, PULLEYPROF_MAX_REGS, mregs);
+    int ni = fmt_parse_indices(pt->imms, idx, PULLEYPROF_MAX_IMMS, imm_count(o));
+    if (nr < 0 || (unsigned)nr != pregs)
+        snprintf(buf, cap, "part %u (%s): regs \"%s\" must name %u of the macro's %u register"
+                 " operands", k, p->name, pt->regs ? pt->regs : "", pregs, mregs);
+    else if (ni < 0 || (unsigned)ni != imm_count(p))
+        snprintf(buf, cap, "part %u (%s): imms \"%s\" must name %u of the macro's %u immediates",
+                 k, p->name, pt->imms ? pt->imms : "", imm_count(p), imm_count(o));
+    else
+        return NULL;
+    return buf;
+}
+
+/* What is wrong with macro row o's parts (in r, indexed), or NULL. */
+static const char *parts_problem(const isa_rows *r, const pulleyprof_opcode *o, char *buf,
+                                 size_t cap)
+{
+    for (unsigned k = 0; o->parts && k < o->nparts; k++) {
+        const pulleyprof_opcode *p = pp__isa_rows_find(r, o->parts[k].opcode, NULL);
+        if (!p || p == o)
+            return "a part is no other row of the table";
+        if (part_problem(o, p, k, buf, cap))
+            return buf;
+    }
     return NULL;
 }
 
@@ -126,16 +208,23 @@ int pp__isa_rows_init(isa_rows *r, const pulleyprof_isa *isa, char *err, size_t 
     for (size_t i = 0; i < r->n; i++)
         r->by_id[i] = &isa->opcodes[i];
     qsort(r->by_id, r->n, sizeof *r->by_id, by_id);
+    char buf[320], why[256];
     for (size_t i = 0; i < r->n; i++) {
         const pulleyprof_opcode *o = r->by_id[i];
         const char *problem = row_problem(o);
         if (!problem && i > 0 && r->by_id[i - 1]->id == o->id)
             problem = "its id is also another row's";
-        for (unsigned k = 0; !problem && o->parts && k < o->nparts; k++)
-            if (o->parts[k].opcode == o->id || !pp__isa_rows_find(r, o->parts[k].opcode, NULL))
-                problem = "a part is no other row of the table";
+        problem = problem ? problem : parts_problem(r, o, buf, sizeof buf);
         if (!problem && o->wide_form)
             problem = wide_form_problem(r, o);
+        for (unsigned k = 0; !problem && o->implicit && k < o->nimplicit; k++)
+            if (range_problem(o, &o->implicit[k], why, sizeof why)) {
+                snprintf(buf, sizeof buf, "implicit range %u: %s", k, why);
+                problem = buf;
+            }
+        if (!problem && !isa->decode && fmt_count_words(o->roles))
+            problem = "register operands (roles) in a table without a decoder (isa.decode"
+                      " NULL): no register numbers could be stored for them";
         if (problem) {
             snprintf(err, cap, "opcode table '%s', row %u (%s): %s", isa->name ? isa->name : "?",
                      o->id, o->name ? o->name : "no name", problem);
@@ -209,7 +298,11 @@ int pp__isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code,
         if (insn->targets[i] >= size) /* a branch target outside the code */
             return -1;
     text[cap - 1] = '\0';
-    if (!text[0])
-        snprintf(text, cap, "%s", row->name);
+    if (!text[0]) { /* the mnemonic, for every instruction of most decoders */
+        size_t n = strlen(row->name);
+        n = n < cap ? n : cap - 1;
+        memcpy(text, row->name, n);
+        text[n] = '\0';
+    }
     return 0;
 }

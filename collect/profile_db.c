@@ -3,10 +3,12 @@
  * database, and the checked SQLite helpers everything else writes with.
  *
  * Opening reads before it writes: the header's application_id and
- * user_version say whether the file is ours and how old; a quick_check
- * finds damage; only then is WAL mode switched on and the schema created
+ * user_version say whether the file is ours and how old, and the schema
+ * must parse; a file with free pages gets a whole-file quick_check (see
+ * check_file); only then is WAL mode switched on and the schema created
  * or migrated, inside BEGIN IMMEDIATE so that collectors starting together
- * do it once.
+ * do it once.  Damage SQLite meets later, on a page a run writes through,
+ * is refused as damage too (pp__pdb_fail).
  */
 #include "profile_db.h"
 #include "base/error.h"
@@ -98,13 +100,31 @@ static const char migrate_7_to_8[] =
     "ALTER TABLE runs ADD COLUMN dispatch_cost REAL;"
     "PRAGMA user_version = 8;";
 
+/* Version 8 -> 9: registers read or written beyond the register operands
+ * (none in runs written before); functions.address is the stored address,
+ * which for every run written before is the function's own. */
+static const char migrate_8_to_9[] =
+    "CREATE TABLE register_ranges ("
+    "  run_id       INTEGER NOT NULL REFERENCES runs(id),"
+    "  opcode       INTEGER NOT NULL,"
+    "  n            INTEGER NOT NULL,"
+    "  access       INTEGER NOT NULL,"
+    "  base         INTEGER NOT NULL,"
+    "  offset       INTEGER NOT NULL,"
+    "  count_imm    INTEGER NOT NULL,"
+    "  count_add    INTEGER NOT NULL,"
+    "  open_if_zero INTEGER NOT NULL,"
+    "  PRIMARY KEY (run_id, opcode, n)"
+    ") WITHOUT ROWID;"
+    "PRAGMA user_version = 9;";
+
 /* migrations[v - 1] takes a database from version v to v + 1.  An empty
  * file gets the current schema from schema.sql at once.  A new schema
  * version changes schema.sql and adds its migration here; views.sql is
  * applied after every creation or migration. */
 static const char *const migrations[] = {migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
                                          migrate_4_to_5, migrate_5_to_6, migrate_6_to_7,
-                                         migrate_7_to_8};
+                                         migrate_7_to_8, migrate_8_to_9};
 _Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION - 1,
                "one migration per schema version after the first");
 
@@ -116,6 +136,9 @@ int pp__pdb_fail(profile_db *p, const char *what, char *err, size_t errcap)
     /* An I/O error says why: "disk I/O error (File too large)". */
     int sys = sqlite3_system_errno(p->db);
     int code = sqlite3_errcode(p->db);
+    if ((code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB)
+        return base_fail(err, errcap, "%s: %s: the database is damaged (%s); refusing to write to it",
+                         p->path, what, sqlite3_errmsg(p->db));
     if (sys && (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN))
         return base_fail(err, errcap, "%s: %s: %s (%s)", p->path, what, sqlite3_errmsg(p->db),
                     strerror(sys));
@@ -183,7 +206,7 @@ int pp__pdb_prepare(profile_db *p, const char *sql, sqlite3_stmt **st, char *err
     return 0;
 }
 
-int pp__pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap)
+int pp__pdb_run_rebound(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap)
 {
     if (rc != SQLITE_OK)
         return pp__pdb_fail(p, "binding a value", err, errcap);
@@ -194,6 +217,13 @@ int pp__pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errca
         return -1;
     }
     sqlite3_reset(st);
+    return 0;
+}
+
+int pp__pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap)
+{
+    if (pp__pdb_run_rebound(p, st, rc, err, errcap) != 0)
+        return -1;
     sqlite3_clear_bindings(st);
     return 0;
 }
@@ -247,25 +277,46 @@ static int check_ours(profile_db *p, int64_t *version, char *err, size_t errcap)
     return 0;
 }
 
-/* Read-only checks: ours, not newer, not damaged. */
-static int check_file(profile_db *p, char *err, size_t errcap)
+/* A whole-file quick_check reads every page of the file: seconds for a
+ * large profile, paid by every run appended to it.  What it protects
+ * against is a write spreading damage.  SQLite checks each page a write
+ * goes through as it reads it (and refuses the write as corrupt), and a
+ * run only adds rows, so a damaged page elsewhere stays as it was, and the
+ * readers check each run they read (functions.checksum); cell_size_check
+ * makes SQLite check every page it loads in full.  The one place a
+ * write reaches pages it did not read through is the freelist: a damaged
+ * one could hand out a page that still holds data.  A profile database
+ * frees pages only when rows were deleted (by hand), so the whole file is
+ * checked only when its freelist is not empty. */
+static int check_whole_file(profile_db *p, char *err, size_t errcap)
 {
-    int64_t version;
+    int64_t free_pages;
+    if (query_int(p, "PRAGMA freelist_count", &free_pages, err, errcap) != 0)
+        return -1;
+    if (free_pages == 0)
+        return 0;
+    sqlite3_stmt *st;
+    if (pp__pdb_prepare(p, "PRAGMA quick_check(1)", &st, err, errcap) != 0)
+        return -1;
+    int step = sqlite3_step(st);
+    const unsigned char *text = step == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+    int rc = 0;
+    if (!text || strcmp((const char *)text, "ok") != 0)
+        rc = base_fail(err, errcap, "%s: the database is damaged (%s); refusing to write to it",
+                       p->path, text ? (const char *)text : sqlite3_errmsg(p->db));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Read-only checks: ours, not newer, its schema readable, and not damaged
+ * where a run could make it worse. */
+static int check_file(profile_db *p, int64_t *version, char *err, size_t errcap)
+{
     if (pp__pdb_exec(p, "BEGIN", err, errcap) != 0)
         return -1;
-    int rc = check_ours(p, &version, err, errcap);
-    if (rc == 0 && version > 0) {
-        sqlite3_stmt *st;
-        rc = pp__pdb_prepare(p, "PRAGMA quick_check(1)", &st, err, errcap);
-        if (rc == 0) {
-            int step = sqlite3_step(st);
-            const unsigned char *text = step == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
-            if (!text || strcmp((const char *)text, "ok") != 0)
-                rc = base_fail(err, errcap, "%s: the database is damaged (%s); refusing to write to it",
-                          p->path, text ? (const char *)text : sqlite3_errmsg(p->db));
-            sqlite3_finalize(st);
-        }
-    }
+    int rc = check_ours(p, version, err, errcap);
+    if (rc == 0 && *version > 0)
+        rc = check_whole_file(p, err, errcap);
     pp__pdb_rollback(p);
     return rc;
 }
@@ -305,8 +356,27 @@ failed:
     return -1;
 }
 
+/* WAL mode, the schema created or migrated, and the connection's settings.
+ * A new file (version 0: empty, nothing in it to lose) is set up without
+ * waiting for the disk (synchronous OFF: its journal and WAL header are
+ * not synced, a few milliseconds of every first run); whatever comes
+ * after is written as usual (synchronous NORMAL, as WAL mode wants). */
+static int set_up(profile_db *p, int64_t version, char *err, size_t errcap)
+{
+    if (version == 0 && pp__pdb_exec(p, "PRAGMA synchronous = OFF", err, errcap) != 0)
+        return -1;
+    return exec_retrying(p, "PRAGMA journal_mode = WAL", err, errcap) != 0 ||
+                   pp__pdb_exec(p, "PRAGMA foreign_keys = ON; PRAGMA cell_size_check = ON", err,
+                                errcap) != 0 ||
+                   upgrade(p, err, errcap) != 0 ||
+                   pp__pdb_exec(p, "PRAGMA synchronous = NORMAL", err, errcap) != 0
+               ? -1
+               : 0;
+}
+
 int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
 {
+    int64_t version = 0;
     p->path = path;
     if (errcap)
         err[0] = '\0';
@@ -316,7 +386,11 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
         return base_fail(err, errcap, "%s: cannot open: is a directory, not a profile database", path);
     if (pthread_mutex_init(&p->lock, NULL) != 0)
         return base_fail(err, errcap, "%s: cannot create a mutex", path);
-    int rc = sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    /* No mutex of SQLite's own: every thread holds p->lock around its
+     * use of the connection (pp__pdb_lock), and before the threads start
+     * and after they end only one uses it. */
+    int rc = sqlite3_open_v2(path, &p->db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         if (p->db)
             pp__pdb_fail(p, "cannot open", err, errcap);
@@ -329,10 +403,7 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
     }
     sqlite3_extended_result_codes(p->db, 1);
     if (sqlite3_busy_timeout(p->db, BUSY_TIMEOUT_MS) != SQLITE_OK ||
-        check_file(p, err, errcap) != 0 ||
-        exec_retrying(p, "PRAGMA journal_mode = WAL", err, errcap) != 0 ||
-        pp__pdb_exec(p, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", err, errcap) != 0 ||
-        upgrade(p, err, errcap) != 0) {
+        check_file(p, &version, err, errcap) != 0 || set_up(p, version, err, errcap) != 0) {
         if (!*err)
             pp__pdb_fail(p, "setting up", err, errcap);
         sqlite3_close(p->db);

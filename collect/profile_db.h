@@ -51,6 +51,9 @@ int pp__pdb_prepare(profile_db *p, const char *sql, sqlite3_stmt **st, char *err
 /* Step a bound statement to SQLITE_DONE, then reset it and clear its
  * bindings.  rc is the result of binding it (SQLITE_OK: go on). */
 int pp__pdb_run(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap);
+/* The same, keeping the bindings: for a statement whose every parameter
+ * is bound again before its next step. */
+int pp__pdb_run_rebound(profile_db *p, sqlite3_stmt *st, int rc, char *err, size_t errcap);
 /* Finalize; returns -1 with err if the statement's last step failed. */
 int pp__pdb_finalize(profile_db *p, sqlite3_stmt *st, char *err, size_t errcap);
 /* Set err to "what: SQLite's message" and return -1. */

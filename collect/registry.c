@@ -1,109 +1,264 @@
 /*
  * registry.c - the agent's in-memory record of modules, functions and
- * counts, and the address index that maps sampled pcs to functions.
+ * counts, the live and stored address ranges, and the checks each
+ * registration and count gets (see registry.h).
  */
 #include "registry.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error.h"
 #include "base/grow.h"
 
-int pp__registry_add_module(registry *r, const char *name, const void *decode_ctx)
+/* Moved functions go from here up (past any range stored there), far from
+ * where code lives; stored addresses are SQLite integers, so at most
+ * INT64_MAX. */
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define FRESH_BASE ((uintptr_t)1 << 62)
+#define STORED_LIMIT ((uintptr_t)INT64_MAX)
+#else
+#define FRESH_BASE ((uintptr_t)1 << 31)
+#define STORED_LIMIT UINTPTR_MAX
+#endif
+
+void pp__registry_init(registry *r, const isa_rows *isa)
 {
-    if (!name || r->nmodules >= INT32_MAX ||
-        BASE_GROW(r->modules, r->modules_cap, r->nmodules + 1, 16) != 0)
-        return -1;
+    *r = (registry){.isa = isa, .fresh = FRESH_BASE};
+}
+
+int pp__registry_add_module(registry *r, const char *name, const void *decode_ctx, char *why,
+                            size_t cap)
+{
+    if (!name)
+        return base_fail(why, cap, "no name");
+    if (r->nmodules >= INT32_MAX || BASE_GROW(r->modules, r->modules_cap, r->nmodules + 1, 16) != 0)
+        return base_fail(why, cap, "out of memory");
     char *copy = strdup(name);
     if (!copy)
-        return -1;
+        return base_fail(why, cap, "out of memory");
     r->modules[r->nmodules] = (reg_module){copy, decode_ctx};
     return (int)r->nmodules++;
 }
 
-int pp__registry_add_function(registry *r, int module, uint32_t index, const char *name,
-                          uintptr_t address, const uint8_t *code, size_t size)
+/* What is wrong with f as a new function, or NULL (why holds the text). */
+static const char *function_problem(const registry *r, const pulleyprof_function *f, char *why,
+                                    size_t cap)
 {
-    if (module < 0 || (size_t)module >= r->nmodules || !name || (!code && size) ||
-        r->nfuncs >= INT32_MAX ||
-        BASE_GROW(r->funcs, r->funcs_cap, r->nfuncs + 1, 16) != 0)
+    if (!f)
+        snprintf(why, cap, "no function given");
+    else if (!f->name)
+        snprintf(why, cap, "a function without a name");
+    else if (f->module < 0 || (size_t)f->module >= r->nmodules)
+        snprintf(why, cap, "function '%s': unknown module handle %d", f->name, f->module);
+    else if (f->size == 0)
+        snprintf(why, cap, "function '%s': size 0 (a function has code)", f->name);
+    else if (!f->code)
+        snprintf(why, cap, "function '%s': no code (code NULL, size %zu)", f->name, f->size);
+    else if (f->size > UINT32_MAX || f->address > UINTPTR_MAX - f->size)
+        snprintf(why, cap, "function '%s': [%#jx, +%zu) is too large or wraps around", f->name,
+                 (uintmax_t)f->address, f->size);
+    else
+        return NULL;
+    return why;
+}
+
+/* Refuse f if it overlaps a live function: -1 with why, else 0. */
+static int overlap_problem(const registry *r, const pulleyprof_function *f, char *why, size_t cap)
+{
+    const addr_node *n = pp__addr_index_overlap(&r->live, f->address, f->address + f->size);
+    if (!n)
+        return 0;
+    const reg_function *g = &r->funcs[n->value];
+    return base_fail(why, cap,
+                     "function '%s' at [%#jx, %#jx) overlaps live function %u '%s' at [%#jx, %#jx)"
+                     " (unregister it first, or replace it)",
+                     f->name, (uintmax_t)f->address, (uintmax_t)(f->address + f->size), n->value,
+                     g->name, (uintmax_t)g->address, (uintmax_t)(g->address + g->size));
+}
+
+/* Where a function of `size` bytes registered at `address` is stored: its
+ * address, unless that overlaps the stored range of a function registered
+ * before; then a fresh range overlapping nothing stored.  0, or -1 when
+ * no such range is left. */
+static int stored_address(registry *r, uintptr_t address, size_t size, uintptr_t *at)
+{
+    if (address <= STORED_LIMIT && size <= STORED_LIMIT - address &&
+        !pp__addr_index_overlap(&r->stored, address, address + size)) {
+        *at = address;
+        return 0;
+    }
+    uintptr_t start = r->fresh;
+    for (;;) {
+        if (start > STORED_LIMIT - 16 || size > STORED_LIMIT - 16 - start)
+            return -1;
+        const addr_node *n = pp__addr_index_overlap(&r->stored, start, start + size);
+        if (!n)
+            break;
+        start = n->end;
+    }
+    *at = start;
+    r->fresh = (start + size + 15) & ~(uintptr_t)15;
+    r->moved = true;
+    return 0;
+}
+
+int pp__registry_add_function(registry *r, const pulleyprof_function *f, char *why, size_t cap)
+{
+    if (function_problem(r, f, why, cap) || overlap_problem(r, f, why, cap) != 0)
         return -1;
-    char *name_copy = strdup(name);
-    uint8_t *code_copy = malloc(size ? size : 1);
-    if (!name_copy || !code_copy) {
-        free(name_copy);
-        free(code_copy);
+    if (r->nfuncs >= INT32_MAX || BASE_GROW(r->funcs, r->funcs_cap, r->nfuncs + 1, 16) != 0)
+        return base_fail(why, cap, "out of memory");
+    uintptr_t stored;
+    if (stored_address(r, f->address, f->size, &stored) != 0)
+        return base_fail(why, cap, "function '%s': no address range left to store it at",
+                         f->name);
+    reg_function g = {.module = f->module, .index = f->index, .name = strdup(f->name),
+                      .address = f->address, .stored = stored, .code = malloc(f->size),
+                      .size = f->size, .live = true,
+                      .decode_ctx = f->decode_ctx ? f->decode_ctx
+                                                  : r->modules[f->module].decode_ctx};
+    uint32_t h = (uint32_t)r->nfuncs;
+    if (!g.name || !g.code || pp__addr_index_insert(&r->live, f->address, f->address + f->size, h))
+        goto oom;
+    if (pp__addr_index_insert(&r->stored, stored, stored + f->size, h) != 0) {
+        pp__addr_index_remove(&r->live, f->address);
+        goto oom;
+    }
+    memcpy(g.code, f->code, f->size);
+    r->funcs[r->nfuncs++] = g;
+    return (int)h;
+oom:
+    free(g.name);
+    free(g.code);
+    return base_fail(why, cap, "out of memory");
+}
+
+int pp__registry_decode(registry *r, size_t i)
+{
+    reg_function *f = &r->funcs[i];
+    if (f->decoded)
+        return 0;
+    f->starts = calloc(f->size / 8 + 1, 1);
+    if (!f->starts ||
+        pp__func_rows_decode(&f->rows, f->starts, r->isa, f->decode_ctx, f->code, f->size,
+                             &r->decoder) != 0) {
+        free(f->starts);
+        f->starts = NULL;
         return -1;
     }
-    if (size)
-        memcpy(code_copy, code, size);
-    r->funcs[r->nfuncs] = (reg_function){module, index, name_copy, address, code_copy, size};
-    free(r->by_address); /* stale */
-    r->by_address = NULL;
-    return (int)r->nfuncs++;
+    f->decoded = true;
+    return 0;
 }
 
-/* Is offset inside the code of function handle func? */
-static int inside(const registry *r, int func, uint32_t offset)
+void pp__registry_written(registry *r, size_t i)
 {
-    return func >= 0 && (size_t)func < r->nfuncs && offset < r->funcs[func].size;
+    pp__func_rows_release(&r->funcs[i].rows);
+    r->funcs[i].written = true;
 }
 
-static int append_count(reg_counts *c, reg_count k)
+/* Function handle func, or NULL with why. */
+static reg_function *function_of(registry *r, int func, char *why, size_t cap)
+{
+    if (func >= 0 && (size_t)func < r->nfuncs)
+        return &r->funcs[func];
+    base_fail(why, cap, "unknown function handle %d", func);
+    return NULL;
+}
+
+int pp__registry_unregister(registry *r, int func, char *why, size_t cap)
+{
+    reg_function *f = function_of(r, func, why, cap);
+    if (!f)
+        return -1;
+    if (!f->live)
+        return base_fail(why, cap, "function %d '%s' is unregistered already", func, f->name);
+    if (pp__registry_decode(r, (size_t)func) != 0)
+        return base_fail(why, cap, "out of memory decoding function %d '%s'", func, f->name);
+    pp__addr_index_remove(&r->live, f->address);
+    f->live = false;
+    f->decode_ctx = NULL; /* may be freed from now on */
+    return 0;
+}
+
+int pp__registry_replace(registry *r, int func, const pulleyprof_function *f, char *why,
+                         size_t cap)
+{
+    if (pp__registry_unregister(r, func, why, cap) != 0)
+        return -1;
+    int h = pp__registry_add_function(r, f, why, cap);
+    if (h < 0) {
+        /* Live again; its node was just freed, so this takes no memory. */
+        reg_function *g = &r->funcs[func];
+        if (pp__addr_index_insert(&r->live, g->address, g->address + g->size, (uint32_t)func) == 0)
+            g->live = true;
+    }
+    return h;
+}
+
+/* 0 if offset `off` is an instruction start of function func;
+ * REGISTRY_UNMAPPED with why if not; -1 when out of memory. */
+static int check_start(registry *r, int func, uint32_t off, char *why, size_t cap)
+{
+    reg_function *f = function_of(r, func, why, cap);
+    if (!f)
+        return REGISTRY_UNMAPPED;
+    if (off >= f->size) {
+        base_fail(why, cap, "offset %u is outside function %d '%s' (%zu bytes)", off, func,
+                  f->name, f->size);
+        return REGISTRY_UNMAPPED;
+    }
+    if (pp__registry_decode(r, (size_t)func) != 0)
+        return base_fail(why, cap, "out of memory decoding function %d '%s'", func, f->name);
+    if (!(f->starts[off / 8] & (1u << (off % 8)))) {
+        base_fail(why, cap, "offset %u of function %d '%s' is not the start of an instruction",
+                  off, func, f->name);
+        return REGISTRY_UNMAPPED;
+    }
+    return 0;
+}
+
+static int append_count(reg_counts *c, reg_count k, char *why, size_t cap)
 {
     if (BASE_GROW(c->items, c->cap, c->n + 1, 16) != 0)
-        return -1;
+        return base_fail(why, cap, "out of memory");
     c->items[c->n++] = k;
     return 0;
 }
 
-int pp__registry_add_exec(registry *r, int func, uint32_t offset, uint64_t count)
+int pp__registry_add_exec(registry *r, int func, uint32_t offset, uint64_t count, char *why,
+                          size_t cap)
 {
-    if (!inside(r, func, offset))
-        return REGISTRY_UNMAPPED;
-    return append_count(&r->execs, (reg_count){func, -1, offset, 0, count});
+    int rc = check_start(r, func, offset, why, cap);
+    return rc ? rc : append_count(&r->execs, (reg_count){func, -1, offset, 0, count}, why, cap);
 }
 
 int pp__registry_add_edge(registry *r, int func, uint32_t from, int to_func, uint32_t to,
-                      uint64_t count)
+                          uint64_t count, char *why, size_t cap)
 {
-    if (!inside(r, func, from) || !inside(r, to_func, to))
-        return REGISTRY_UNMAPPED;
-    return append_count(&r->edges, (reg_count){func, to_func, from, to, count});
-}
-
-static int by_address(const void *a, const void *b)
-{
-    uintptr_t x = ((const reg_address *)a)->address, y = ((const reg_address *)b)->address;
-    return x < y ? -1 : x > y;
-}
-
-int pp__registry_sort(registry *r)
-{
-    free(r->by_address);
-    r->by_address = malloc((r->nfuncs ? r->nfuncs : 1) * sizeof *r->by_address);
-    if (!r->by_address)
-        return -1;
-    for (size_t i = 0; i < r->nfuncs; i++)
-        r->by_address[i] = (reg_address){r->funcs[i].address, i};
-    qsort(r->by_address, r->nfuncs, sizeof *r->by_address, by_address);
-    return 0;
-}
-
-int pp__registry_find_pc(const registry *r, uintptr_t pc)
-{
-    size_t lo = 0, hi = r->nfuncs; /* count of functions starting at or below pc */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->by_address[mid].address <= pc)
-            lo = mid + 1;
-        else
-            hi = mid;
+    int rc = check_start(r, func, from, why, cap);
+    if (rc == 0 && (rc = check_start(r, to_func, to, why, cap)) != 0 && rc != -1) {
+        char target[512];
+        snprintf(target, sizeof target, "%s", why);
+        base_fail(why, cap, "the transfer's target: %s", target);
     }
-    if (lo == 0)
-        return -1;
-    const reg_function *f = &r->funcs[r->by_address[lo - 1].func];
-    return pc - f->address < f->size ? (int)r->by_address[lo - 1].func : -1;
+    return rc ? rc : append_count(&r->edges, (reg_count){func, to_func, from, to, count}, why, cap);
+}
+
+uintptr_t pp__registry_translate(const registry *r, uintptr_t pc)
+{
+    const addr_node *n = pp__addr_index_find(&r->live, pc);
+    if (!n)
+        return pc;
+    const reg_function *f = &r->funcs[n->value];
+    return f->stored + (pc - f->address);
+}
+
+int pp__registry_find_stored(const registry *r, uintptr_t pc)
+{
+    const addr_node *n = pp__addr_index_find(&r->stored, pc);
+    return n ? (int)n->value : -1;
 }
 
 void pp__registry_free(registry *r)
@@ -113,11 +268,15 @@ void pp__registry_free(registry *r)
     for (size_t i = 0; i < r->nfuncs; i++) {
         free(r->funcs[i].name);
         free(r->funcs[i].code);
+        free(r->funcs[i].starts);
+        pp__func_rows_release(&r->funcs[i].rows);
     }
     free(r->modules);
     free(r->funcs);
     free(r->execs.items);
     free(r->edges.items);
-    free(r->by_address);
+    pp__addr_index_free(&r->live);
+    pp__addr_index_free(&r->stored);
+    pp__func_decoder_free(&r->decoder);
     *r = (registry){0};
 }

@@ -4,7 +4,6 @@
  */
 #include "run_store.h"
 
-#include "func_checksum.h"
 #include "sample_codec.h"
 #include "stored_text.h"
 
@@ -71,6 +70,35 @@ static int insert_parts(profile_db *p, int64_t run, const isa_rows *isa, char *e
     return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
+static int insert_ranges(profile_db *p, int64_t run, const isa_rows *isa, char *err,
+                         size_t errcap)
+{
+    sqlite3_stmt *st;
+    if (pp__pdb_prepare(p,
+                        "INSERT INTO register_ranges (run_id, opcode, n, access, base, offset,"
+                        " count_imm, count_add, open_if_zero) VALUES (?,?,?,?,?,?,?,?,?)",
+                        &st, err, errcap) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < isa->n; i++) {
+        const pulleyprof_opcode *o = isa->by_id[i];
+        for (unsigned k = 0; rc == 0 && o->implicit && k < o->nimplicit; k++) {
+            const pulleyprof_range *g = &o->implicit[k];
+            int b = sqlite3_bind_int64(st, 1, run);
+            b = b ? b : sqlite3_bind_int64(st, 2, o->id);
+            b = b ? b : sqlite3_bind_int64(st, 3, k);
+            b = b ? b : sqlite3_bind_int64(st, 4, g->access);
+            b = b ? b : sqlite3_bind_int64(st, 5, g->base);
+            b = b ? b : sqlite3_bind_int64(st, 6, g->offset);
+            b = b ? b : sqlite3_bind_int64(st, 7, g->count_imm);
+            b = b ? b : sqlite3_bind_int64(st, 8, g->count_add);
+            b = b ? b : sqlite3_bind_int64(st, 9, g->open_if_zero != 0);
+            rc = pp__pdb_run(p, st, b, err, errcap);
+        }
+    }
+    return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
+}
+
 _Static_assert(1u << (FMT_FLAG_WORDS - 1) == PULLEYPROF_ADAPTIVE,
                "a stored word for each PULLEYPROF_ flag, the highest last");
 
@@ -110,7 +138,7 @@ static int insert_opcodes(profile_db *p, int64_t run, const isa_rows *isa, char 
     }
     if (pp__pdb_finalize(p, st, err, errcap) || rc)
         return -1;
-    return insert_parts(p, run, isa, err, errcap);
+    return insert_parts(p, run, isa, err, errcap) || insert_ranges(p, run, isa, err, errcap) ? -1 : 0;
 }
 
 int pp__run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_rows *isa, unsigned hz,
@@ -189,278 +217,34 @@ begin_failed:
     return -1;
 }
 
-/* ---- the catalog: modules, and functions with their instructions ------- */
-
-enum { TEXT_CAP = 512 };
-
-static int insert_modules(profile_db *p, int64_t run, const reg_module *mods, size_t from,
-                          size_t to, int64_t *ids, char *err, size_t errcap)
-{
-    sqlite3_stmt *st;
-    if (pp__pdb_prepare(p, "INSERT INTO modules (run_id, name) VALUES (?,?)", &st, err, errcap) != 0)
-        return -1;
-    int rc = 0;
-    for (size_t i = from; rc == 0 && i < to; i++) {
-        int b = sqlite3_bind_int64(st, 1, run);
-        b = b ? b : bind_text(st, 2, mods[i].name);
-        rc = pp__pdb_run(p, st, b, err, errcap);
-        ids[i] = sqlite3_last_insert_rowid(p->db);
-    }
-    return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
-}
-
-static int insert_functions(profile_db *p, int64_t run, const reg_function *funcs, size_t from,
-                            size_t to, const int64_t *module_ids, int64_t *ids, char *err,
-                            size_t errcap)
-{
-    sqlite3_stmt *st;
-    if (pp__pdb_prepare(p,
-                    "INSERT INTO functions (run_id, module_id, idx, name, address, size, code)"
-                    " VALUES (?,?,?,?,?,?,?)",
-                    &st, err, errcap) != 0)
-        return -1;
-    int rc = 0;
-    for (size_t i = from; rc == 0 && i < to; i++) {
-        const reg_function *f = &funcs[i];
-        int b = sqlite3_bind_int64(st, 1, run);
-        b = b ? b : sqlite3_bind_int64(st, 2, module_ids[f->module]);
-        b = b ? b : sqlite3_bind_int64(st, 3, f->index);
-        b = b ? b : bind_text(st, 4, f->name);
-        b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)f->address);
-        b = b ? b : sqlite3_bind_int64(st, 6, (sqlite3_int64)f->size);
-        b = b ? b : sqlite3_bind_blob64(st, 7, f->code, f->size, SQLITE_STATIC);
-        rc = pp__pdb_run(p, st, b, err, errcap);
-        ids[i] = sqlite3_last_insert_rowid(p->db);
-    }
-    return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
-}
-
-/* One decoded instruction's operand columns (regs, imms, targets) as
- * text lists; targets may be long (a jump table), so they get a heap
- * buffer.  0, or -1 when out of memory. */
-typedef struct operand_text {
-    char regs[PULLEYPROF_MAX_REGS * 12], imms[PULLEYPROF_MAX_IMMS * 22];
-    char *targets;
-    size_t targets_cap;
-} operand_text;
-
-static int format_operands(operand_text *t, const pulleyprof_insn *insn)
-{
-    int64_t v[PULLEYPROF_MAX_REGS > PULLEYPROF_MAX_IMMS ? PULLEYPROF_MAX_REGS
-                                                        : PULLEYPROF_MAX_IMMS];
-    for (unsigned i = 0; i < insn->nregs; i++)
-        v[i] = insn->regs[i];
-    fmt_write_ints(t->regs, sizeof t->regs, v, insn->nregs);
-    fmt_write_ints(t->imms, sizeof t->imms, insn->imms, insn->nimms);
-    size_t need = insn->ntargets * 11 + 1;
-    if (BASE_GROW(t->targets, t->targets_cap, need, 0) != 0)
-        return -1;
-    size_t len = 0;
-    t->targets[0] = '\0';
-    for (size_t i = 0; i < insn->ntargets; i++)
-        len += (size_t)snprintf(t->targets + len, t->targets_cap - len, "%s%" PRIu32, i ? " " : "",
-                                insn->targets[i]);
-    return 0;
-}
-
-/* Decode every function from its start into its instruction rows, with
- * their operands and branch targets, and store the function's checksum of
- * its code and those rows (format/func_checksum.h).  A function whose bytes
- * stop decoding keeps the rows before them and counts in *cut_short. */
-static int insert_instructions(profile_db *p, const isa_rows *isa, const reg_module *mods,
-                               const reg_function *funcs, size_t from, size_t to,
-                               const int64_t *ids, uint64_t *cut_short, char *err,
-                               size_t errcap)
-{
-    sqlite3_stmt *st, *sum;
-    if (pp__pdb_prepare(p,
-                    "INSERT INTO instructions (function_id, offset, length, opcode, text, regs,"
-                    " imms, targets) VALUES (?,?,?,?,?,?,?,?)",
-                    &st, err, errcap) != 0)
-        return -1;
-    if (pp__pdb_prepare(p, "UPDATE functions SET checksum = ? WHERE id = ?", &sum, err, errcap) != 0) {
-        pp__pdb_finalize(p, st, err, errcap);
-        return -1;
-    }
-    int rc = 0;
-    char text[TEXT_CAP];
-    pulleyprof_insn insn = {0};
-    operand_text ot = {0};
-    for (size_t i = from; rc == 0 && i < to; i++) {
-        const reg_function *f = &funcs[i];
-        const void *ctx = mods[f->module].decode_ctx;
-        uint64_t h = pvm_checksum_bytes(PVM_CHECKSUM_START, f->code, f->size);
-        for (size_t off = 0; rc == 0 && off < f->size; off += insn.length) {
-            if (pp__isa_rows_decode(isa, ctx, f->code, f->size, off, &insn, text, sizeof text) != 0) {
-                ++*cut_short;
-                break;
-            }
-            if (format_operands(&ot, &insn) != 0) {
-                snprintf(err, errcap, "out of memory writing the instructions");
-                rc = -1;
-                break;
-            }
-            h = pvm_checksum_row(h, (int64_t)off, insn.length, insn.opcode, text);
-            h = pvm_checksum_operands(h, ot.regs, ot.imms, ot.targets);
-            int b = sqlite3_bind_int64(st, 1, ids[i]);
-            b = b ? b : sqlite3_bind_int64(st, 2, (sqlite3_int64)off);
-            b = b ? b : sqlite3_bind_int64(st, 3, insn.length);
-            b = b ? b : sqlite3_bind_int64(st, 4, insn.opcode);
-            b = b ? b : bind_text(st, 5, text);
-            b = b ? b : bind_text(st, 6, ot.regs);
-            b = b ? b : bind_text(st, 7, ot.imms);
-            b = b ? b : bind_text(st, 8, ot.targets);
-            rc = pp__pdb_run(p, st, b, err, errcap);
-        }
-        if (rc == 0) {
-            int b = sqlite3_bind_int64(sum, 1, (sqlite3_int64)h);
-            b = b ? b : sqlite3_bind_int64(sum, 2, ids[i]);
-            rc = pp__pdb_run(p, sum, b, err, errcap);
-        }
-    }
-    free(insn.targets);
-    free(ot.targets);
-    int fin = pp__pdb_finalize(p, sum, err, errcap);
-    return pp__pdb_finalize(p, st, err, errcap) || fin || rc ? -1 : 0;
-}
-
-void pp__run_catalog_free(run_catalog *c)
-{
-    free(c->module_ids);
-    free(c->func_ids);
-    *c = (run_catalog){0};
-}
-
-/* Room for nmods module ids and nfuncs function ids (never less than c
- * holds). */
-static int catalog_reserve(run_catalog *c, size_t nmods, size_t nfuncs, char *err, size_t errcap)
-{
-    nmods = nmods > c->nmodules ? nmods : c->nmodules;
-    nfuncs = nfuncs > c->nfuncs ? nfuncs : c->nfuncs;
-    int64_t *m = realloc(c->module_ids, (nmods + 1) * sizeof *m);
-    if (m)
-        c->module_ids = m;
-    int64_t *f = m ? realloc(c->func_ids, (nfuncs + 1) * sizeof *f) : NULL;
-    if (f)
-        c->func_ids = f;
-    if (!m || !f) {
-        snprintf(err, errcap, "out of memory writing the functions");
-        return -1;
-    }
-    return 0;
-}
-
-/* Inside a transaction: the part of the lists c does not hold; c is
- * extended by the caller once the transaction commits. */
-static int write_catalog(profile_db *p, int64_t run, const isa_rows *isa,
-                         const reg_module *mods, size_t nmods, const reg_function *funcs,
-                         size_t nfuncs, run_catalog *c, uint64_t *cut_short, char *err,
-                         size_t errcap)
-{
-    size_t m0 = c->nmodules < nmods ? c->nmodules : nmods;
-    size_t f0 = c->nfuncs < nfuncs ? c->nfuncs : nfuncs;
-    return catalog_reserve(c, nmods, nfuncs, err, errcap) ||
-                   insert_modules(p, run, mods, m0, nmods, c->module_ids, err, errcap) ||
-                   insert_functions(p, run, funcs, f0, nfuncs, c->module_ids, c->func_ids, err,
-                                    errcap) ||
-                   insert_instructions(p, isa, mods, funcs, f0, nfuncs, c->func_ids, cut_short, err,
-                                       errcap)
-               ? -1
-               : 0;
-}
-
-static void catalog_written(run_catalog *c, size_t nmods, size_t nfuncs, uint64_t cut_short)
-{
-    c->cut_short += cut_short;
-    if (nmods > c->nmodules)
-        c->nmodules = nmods;
-    if (nfuncs > c->nfuncs)
-        c->nfuncs = nfuncs;
-}
-
-/* Functions written per transaction: the writer's chunk commits, which
- * share the connection, wait for one batch at most, not for the whole
- * catalog (a large module under a sanitizer takes a minute). */
-enum { CATALOG_BATCH = 256 };
-
-int pp__run_store_catalog(profile_db *p, int64_t run_id, const isa_rows *isa,
-                      const reg_module *mods, size_t nmods, const reg_function *funcs,
-                      size_t nfuncs, run_catalog *c, char *err, size_t errcap)
-{
-    if (catalog_reserve(c, nmods, nfuncs, err, errcap) != 0)
-        return -1;
-    size_t done = c->nfuncs < nfuncs ? c->nfuncs : nfuncs;
-    do {
-        size_t to = nfuncs - done > CATALOG_BATCH ? done + CATALOG_BATCH : nfuncs;
-        pp__pdb_lock(p);
-        int rc = -1;
-        uint64_t cut_short = 0;
-        if (pp__pdb_begin(p, err, errcap) == 0) {
-            if (write_catalog(p, run_id, isa, mods, nmods, funcs, to, c, &cut_short, err,
-                              errcap) == 0 &&
-                pp__pdb_commit(p, err, errcap) == 0)
-                rc = 0;
-            else
-                pp__pdb_rollback(p);
-        }
-        if (rc == 0)
-            catalog_written(c, nmods, to, cut_short);
-        pp__pdb_unlock(p);
-        if (rc != 0)
-            return -1;
-        done = to;
-    } while (done < nfuncs);
-    return 0;
-}
-
 /* ---- the end of a run --------------------------------------------------- */
 
-/* The offset of the instruction of function `id` (its rows written) that
- * holds byte `off`: off itself, or the start before it when an interpreter
- * records an address inside the instruction it runs (CPython's caller
- * frames keep the last unit of their CALL).  -1 on an SQLite error. */
-static int64_t instruction_at(sqlite3_stmt *st, int64_t id, int64_t off)
-{
-    int b = sqlite3_bind_int64(st, 1, id);
-    b = b ? b : sqlite3_bind_int64(st, 2, off);
-    int rc = b ? b : sqlite3_step(st);
-    int64_t at = rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER
-                     ? sqlite3_column_int64(st, 0)
-                     : off;
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        at = -1;
-    sqlite3_reset(st);
-    return at;
-}
-
+/* Each sampled pc with its count, placed in the function whose stored
+ * range holds it, at the start of the instruction that holds it (an
+ * interpreter may record an address inside the instruction it runs:
+ * CPython's caller frames keep the last unit of their CALL).  Every
+ * function is decoded. */
 static int insert_pc_samples(profile_db *p, int64_t run, const registry *r, const pc_hist *h,
                              const int64_t *ids, char *err, size_t errcap)
 {
-    sqlite3_stmt *st, *at_st;
+    sqlite3_stmt *st;
     if (pp__pdb_prepare(p,
-                    "INSERT INTO pc_samples (run_id, function_id, offset, pc, samples)"
-                    " VALUES (?,?,?,?,?)",
-                    &st, err, errcap) != 0)
+                        "INSERT INTO pc_samples (run_id, function_id, offset, pc, samples)"
+                        " VALUES (?,?,?,?,?)",
+                        &st, err, errcap) != 0)
         return -1;
-    if (pp__pdb_prepare(p,
-                    "SELECT max(offset) FROM instructions WHERE function_id = ?1 AND offset <= ?2",
-                    &at_st, err, errcap) != 0) {
-        pp__pdb_finalize(p, st, err, errcap);
-        return -1;
-    }
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < h->cap; i++) {
         const pc_hist_entry *e = &h->slots[i];
         if (!e->count)
             continue;
-        int f = e->pc ? pp__registry_find_pc(r, (uintptr_t)e->pc) : -1;
+        int f = e->pc ? pp__registry_find_stored(r, (uintptr_t)e->pc) : -1;
         int b = sqlite3_bind_int64(st, 1, run);
         if (f >= 0) {
-            int64_t off = instruction_at(at_st, ids[f], (int64_t)(e->pc - r->funcs[f].address));
-            if (off < 0)
-                b = b ? b : SQLITE_ERROR;
+            const reg_function *fn = &r->funcs[f];
+            size_t off = pp__func_rows_start_at(fn->starts, (uintptr_t)e->pc - fn->stored);
             b = b ? b : sqlite3_bind_int64(st, 2, ids[f]);
-            b = b ? b : sqlite3_bind_int64(st, 3, off);
+            b = b ? b : sqlite3_bind_int64(st, 3, (sqlite3_int64)off);
         } else { /* function_id and offset stay NULL */
             b = b ? b : sqlite3_bind_null(st, 2);
             b = b ? b : sqlite3_bind_null(st, 3);
@@ -469,8 +253,7 @@ static int insert_pc_samples(profile_db *p, int64_t run, const registry *r, cons
         b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)e->count);
         rc = pp__pdb_run(p, st, b, err, errcap);
     }
-    int fin = pp__pdb_finalize(p, at_st, err, errcap);
-    return pp__pdb_finalize(p, st, err, errcap) || fin || rc ? -1 : 0;
+    return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
 /* Exact counts (edges: transfers, else instructions); a count reported
@@ -542,12 +325,26 @@ static int end_run_row(profile_db *p, int64_t run, const run_end *end, uint64_t 
     return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
 
-static int write_content(profile_db *p, int64_t run, const isa_rows *isa, const registry *r,
-                         const pc_hist *h, run_catalog *c, uint64_t *cut_short, char *err,
-                         size_t errcap)
+/* Decode the functions c does not hold yet: -1 with err when out of memory. */
+static int decode_rest(registry *r, const run_catalog *c, char *err, size_t errcap)
 {
-    return write_catalog(p, run, isa, r->modules, r->nmodules, r->funcs, r->nfuncs, c, cut_short,
-                         err, errcap) ||
+    for (size_t i = c->nfuncs; i < r->nfuncs; i++)
+        if (pp__registry_decode(r, i) != 0) {
+            snprintf(err, errcap, "out of memory decoding the functions");
+            return -1;
+        }
+    return 0;
+}
+
+static int write_content(profile_db *p, int64_t run, registry *r, const pc_hist *h,
+                         run_catalog *c, uint64_t *cut_short, char *err, size_t errcap)
+{
+    /* Those in c were decoded to be written: then every function is, and
+     * the samples find their instruction starts. */
+    return decode_rest(r, c, err, errcap) ||
+                   pp__catalog_write(p, run, r->modules, r->nmodules,
+                                     r->nfuncs > c->nfuncs ? r->funcs + c->nfuncs : NULL,
+                                     r->nfuncs - c->nfuncs, c, cut_short, err, errcap) ||
                    insert_pc_samples(p, run, r, h, c->func_ids, err, errcap) ||
                    insert_counts(p, run, &r->execs, 0, c->func_ids, err, errcap) ||
                    insert_counts(p, run, &r->edges, 1, c->func_ids, err, errcap)
@@ -555,23 +352,24 @@ static int write_content(profile_db *p, int64_t run, const isa_rows *isa, const 
                : 0;
 }
 
-int pp__run_store_finish(profile_db *p, int64_t run_id, const isa_rows *isa, const registry *r,
-                     const pc_hist *h, run_catalog *c, const run_end *end, char *err,
-                     size_t errcap)
+int pp__run_store_finish(profile_db *p, int64_t run_id, registry *r, const pc_hist *h,
+                         run_catalog *c, const run_end *end, char *err, size_t errcap)
 {
     pp__pdb_lock(p);
     int rc = -1;
     uint64_t cut_short = 0;
+    size_t nfuncs = r->nfuncs - c->nfuncs;
     if (pp__pdb_begin(p, err, errcap) == 0) {
-        if (write_content(p, run_id, isa, r, h, c, &cut_short, err, errcap) == 0 &&
+        if (write_content(p, run_id, r, h, c, &cut_short, err, errcap) == 0 &&
             end_run_row(p, run_id, end, c->cut_short + cut_short, err, errcap) == 0 &&
             pp__pdb_commit(p, err, errcap) == 0)
             rc = 0;
         else
             pp__pdb_rollback(p);
     }
+    pp__catalog_finish(c); /* the connection closes next */
     if (rc == 0) {
-        catalog_written(c, r->nmodules, r->nfuncs, cut_short);
+        pp__catalog_written(c, r->nmodules, nfuncs, cut_short);
     } else {
         /* The content could not be written: still end the run row. */
         char ignored[256], what[640];

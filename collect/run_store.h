@@ -1,10 +1,9 @@
 /*
  * run_store.h - writing one run into the profile database: the run row
- * and its opcode table when it starts, sample chunks and the catalog (the
- * modules and functions registered so far, with their decoded
- * instructions) while it runs, and when it ends the rest of the catalog,
- * the pc_samples histogram, exact counts and the run row's totals, in one
- * transaction.  Each call is one transaction holding the connection
+ * and its opcode table (with macro parts and register ranges) when it
+ * starts, sample chunks while it runs, and when it ends the rest of the
+ * catalog (catalog_store.h), the pc_samples histogram, exact counts and
+ * the run row's totals, in one transaction.  Each call is one transaction holding the connection
  * (pp__pdb_lock), so threads may share it.
  */
 #ifndef PULLEY_RUN_STORE_H
@@ -12,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "catalog_store.h"
 #include "isa_rows.h"
 #include "pc_hist.h"
 #include <pulley/profile.h>
@@ -32,25 +32,6 @@ typedef struct run_chunk {
 } run_chunk;
 int pp__run_store_chunk(profile_db *p, int64_t run_id, const run_chunk *c, char *err, size_t errcap);
 
-/* What of the registry is in the database: its first nmodules modules
- * and nfuncs functions, with their row ids by registry index. */
-typedef struct run_catalog {
-    int64_t *module_ids, *func_ids;
-    size_t nmodules, nfuncs;
-    uint64_t cut_short; /* of those, functions whose code stopped decoding */
-} run_catalog;
-void pp__run_catalog_free(run_catalog *c);
-
-/* Write the modules mods[c->nmodules..nmods) and the functions
- * funcs[c->nfuncs..nfuncs), each with its decoded instructions, in
- * transactions of a few hundred functions, extending c after each; when
- * one fails, c holds what the ones before it wrote.  The lists may be a
- * copy of a registry still growing: what is already in c must be their
- * start. */
-int pp__run_store_catalog(profile_db *p, int64_t run_id, const isa_rows *isa,
-                      const reg_module *mods, size_t nmods, const reg_function *funcs,
-                      size_t nfuncs, run_catalog *c, char *err, size_t errcap);
-
 /* How the run ended. */
 typedef struct run_end {
     const char *outcome;      /* NULL: unknown */
@@ -64,12 +45,11 @@ typedef struct run_end {
 } run_end;
 
 /* Write what the run registered (the part of the catalog c does not hold
- * yet) and sampled (r must be sorted), then end the run row.  If the
+ * yet, decoded here) and sampled, then end the run row.  If the
  * content cannot be written the run row is still ended, as incomplete
  * (when even that cannot be written its outcome stays NULL, which readers
  * take for a run that did not finish); returns -1 with err then. */
-int pp__run_store_finish(profile_db *p, int64_t run_id, const isa_rows *isa, const registry *r,
-                     const pc_hist *h, run_catalog *c, const run_end *end, char *err,
-                     size_t errcap);
+int pp__run_store_finish(profile_db *p, int64_t run_id, registry *r, const pc_hist *h,
+                         run_catalog *c, const run_end *end, char *err, size_t errcap);
 
 #endif

@@ -5,21 +5,26 @@
  */
 #include "sample_queue.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 int pp__sample_queue_init(sample_queue *q, size_t nbufs, size_t cap)
 {
     *q = (sample_queue){0};
     q->all = calloc(nbufs, sizeof *q->all);
-    if (!q->all)
+    /* One block for all buffers: one mapping, made at open, pages touched
+     * only as samples come. */
+    q->recs = nbufs && cap <= SIZE_MAX / sizeof *q->recs / nbufs
+                  ? malloc(nbufs * cap * sizeof *q->recs)
+                  : NULL;
+    if (!q->all || !q->recs) {
+        pp__sample_queue_destroy(q);
         return -1;
+    }
     q->nbufs = nbufs;
     for (size_t i = 0; i < nbufs; i++) {
         sample_buf *b = &q->all[i];
-        if (!(b->recs = malloc(cap * sizeof *b->recs))) {
-            pp__sample_queue_destroy(q);
-            return -1;
-        }
+        b->recs = q->recs + i * cap;
         b->cap = cap;
         b->next = q->free_list;
         q->free_list = b;
@@ -43,8 +48,7 @@ void pp__sample_queue_destroy(sample_queue *q)
         pthread_cond_destroy(&q->ready);
         pthread_mutex_destroy(&q->lock);
     }
-    for (size_t i = 0; q->all && i < q->nbufs; i++)
-        free(q->all[i].recs);
+    free(q->recs);
     free(q->all);
     *q = (sample_queue){0};
 }

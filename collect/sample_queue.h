@@ -28,6 +28,7 @@ typedef struct sample_queue {
     sample_buf *full_head, *full_tail;
     bool closed;
     sample_buf *all;      /* nbufs buffers */
+    sample_rec *recs;     /* their samples, one block */
     size_t nbufs;
     bool sync_live;       /* lock and ready are initialised */
 } sample_queue;

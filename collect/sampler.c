@@ -84,10 +84,12 @@ static void *sampler_main(void *arg)
                 break;
         if (s->stop)
             break;
+        bool translating = atomic_load_explicit(&s->translating, memory_order_acquire);
         for (size_t i = 0; i < s->nslots; i++) {
             const sampler_source *src = &s->slots[i];
-            record(s, tick, src->slot ? atomic_load_explicit(src->slot, memory_order_relaxed)
-                                      : src->read(src->ctx));
+            uintptr_t pc = src->slot ? atomic_load_explicit(src->slot, memory_order_relaxed)
+                                     : src->read(src->ctx);
+            record(s, tick, translating && pc ? s->translate(s->translate_ctx, pc) : pc);
         }
         uint64_t now = pp__sampler_now_ns();
         if (now >= due + s->period_ns) { /* late: skip the deadlines passed */
@@ -109,9 +111,11 @@ static void *sampler_main(void *arg)
     return NULL;
 }
 
-int pp__sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t errcap)
+int pp__sampler_start(sampler *s, unsigned hz, sample_queue *q,
+                      uintptr_t (*translate)(void *ctx, uintptr_t pc), void *ctx, char *err,
+                      size_t errcap)
 {
-    *s = (sampler){.period_ns = NS / hz, .queue = q};
+    *s = (sampler){.period_ns = NS / hz, .queue = q, .translate = translate, .translate_ctx = ctx};
     pthread_condattr_t attr;
     int rc = pthread_condattr_init(&attr);
     if (rc == 0) {
@@ -153,6 +157,11 @@ int pp__sampler_add_source(sampler *s, sampler_source src)
     }
     pthread_mutex_unlock(&s->slots_lock);
     return rc;
+}
+
+void pp__sampler_translate(sampler *s)
+{
+    atomic_store_explicit(&s->translating, true, memory_order_release);
 }
 
 static bool same_source(const sampler_source *a, const sampler_source *b)

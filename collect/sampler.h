@@ -13,6 +13,9 @@
  * the first slot added and pp__sampler_stop reach it at once, not at its next
  * deadline (at a low rate that would hold up the end of a run by up to a
  * period).  It neither compresses nor writes: that is the writer's job.
+ * Once told to (pp__sampler_translate), it passes every pc it reads
+ * through a translation before recording it (the agent's: a pc in code
+ * stored at another address becomes that address).
  */
 #ifndef PULLEY_SAMPLER_H
 #define PULLEY_SAMPLER_H
@@ -53,6 +56,11 @@ typedef struct sampler {
     bool running;
     struct timespec start;      /* tick 0 */
 
+    /* Given to pp__sampler_start; used once translating is set. */
+    uintptr_t (*translate)(void *ctx, uintptr_t pc);
+    void *translate_ctx;
+    atomic_bool translating;
+
     /* Written by the sampler thread; read after pp__sampler_stop. */
     uint64_t taken, dropped, ticks_missed;
     sample_buf *cur;
@@ -61,11 +69,18 @@ typedef struct sampler {
 /* Monotonic time in nanoseconds. */
 uint64_t pp__sampler_now_ns(void);
 
-/* Sample `hz` times a second into q.  Returns 0, or -1 with err. */
-int pp__sampler_start(sampler *s, unsigned hz, sample_queue *q, char *err, size_t errcap);
+/* Sample `hz` times a second into q; translate(ctx, pc) is the
+ * translation pp__sampler_translate turns on (it may take locks, but none
+ * a thread holds while it calls into the sampler).  Returns 0, or -1 with
+ * err. */
+int pp__sampler_start(sampler *s, unsigned hz, sample_queue *q,
+                      uintptr_t (*translate)(void *ctx, uintptr_t pc), void *ctx, char *err,
+                      size_t errcap);
 /* Add or remove a source; 0, or -1 (out of memory; not registered). */
 int pp__sampler_add_source(sampler *s, sampler_source src);
 int pp__sampler_remove_source(sampler *s, sampler_source src);
+/* From now on record translate(ctx, pc) for every pc read (not 0). */
+void pp__sampler_translate(sampler *s);
 /* Stop the thread, queue the last partial buffer and close the queue. */
 void pp__sampler_stop(sampler *s);
 void pp__sampler_destroy(sampler *s);

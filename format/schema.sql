@@ -1,4 +1,4 @@
--- schema.sql - the profile database's tables, schema version 8.
+-- schema.sql - the profile database's tables, schema version 9.
 --
 -- Written by pulley-collect (collect/), read by sql/queries, notebooks and
 -- analyze/.  A database is identified by PRAGMA application_id = 0x50564D50
@@ -59,6 +59,12 @@
 --      one dispatch takes: the part of a handler a macro op saves for
 --      each part after its first).  NULL where not measured, as in
 --      migrated rows; the analysis then predicts dispatches only.
+--   9  register_ranges: windows of registers an opcode reads or writes
+--      beyond its register operands (Lua's CALL, FORLOOP, CONCAT,
+--      SETLIST), as the interpreter declared them; none in migrated runs.
+--      functions.address is the function's stored address: its own, or a
+--      fresh range when its code reused the memory of a function
+--      unregistered earlier in the run (see the functions table).
 --
 -- Identifiers: every run, module and function gets its own id, so several
 -- runs (from several machines) live side by side in one file.  Addresses
@@ -66,7 +72,7 @@
 -- start of a function.  Times are nanoseconds unless said otherwise.
 
 PRAGMA application_id = 1347833168; -- 0x50564D50, "PVMP"
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;
 
 -- One row per recorded program run.
 CREATE TABLE runs (
@@ -162,6 +168,28 @@ CREATE TABLE macro_parts (
   PRIMARY KEY (run_id, opcode, part)
 ) WITHOUT ROWID;
 
+-- Registers an opcode reads or writes beyond its register operands (since
+-- version 9): a window of `count` registers of the kind of register
+-- operand `base`, from that operand's register number + `offset`, where
+-- count is the value of immediate `count_imm` (an index into the
+-- instruction's imms) + `count_add`, or, with count_imm -1, count_add
+-- alone.  open_if_zero = 1: an immediate of 0 means every register from
+-- the start up (Lua's B = 0): read all of them, write none that can be
+-- named.  E.g. Lua's CALL A B C reads R[A]..R[A+B-1] (B = 0: to the top):
+-- access 1, base 0, offset 0, count_imm 0, count_add -1, open_if_zero 1.
+CREATE TABLE register_ranges (
+  run_id       INTEGER NOT NULL REFERENCES runs(id),
+  opcode       INTEGER NOT NULL,        -- opcodes.id
+  n            INTEGER NOT NULL,        -- 0, 1, ... in the table's order
+  access       INTEGER NOT NULL,        -- 1 reads, 2 writes, 3 both
+  base         INTEGER NOT NULL,        -- the register operand the window starts from
+  offset       INTEGER NOT NULL,
+  count_imm    INTEGER NOT NULL,        -- the immediate holding the count, -1: none
+  count_add    INTEGER NOT NULL,
+  open_if_zero INTEGER NOT NULL,
+  PRIMARY KEY (run_id, opcode, n)
+) WITHOUT ROWID;
+
 -- Modules registered during a run.
 CREATE TABLE modules (
   id     INTEGER PRIMARY KEY,
@@ -176,7 +204,14 @@ CREATE TABLE functions (
   module_id INTEGER NOT NULL REFERENCES modules(id),
   idx       INTEGER NOT NULL,           -- index of the function in its module
   name      TEXT NOT NULL,
-  address   INTEGER NOT NULL,           -- load address of its first byte
+  address   INTEGER NOT NULL,           -- stored address of its first byte: the address
+                                        -- the interpreter ran it at, unless that range
+                                        -- overlaps the stored range of a function
+                                        -- registered earlier in the run (code freed
+                                        -- and its memory reused): then a fresh range
+                                        -- (above 2^62 on 64-bit hosts) overlapping
+                                        -- none; the run's stored ranges never overlap,
+                                        -- and its pc_samples.pc are in the same terms
   size      INTEGER NOT NULL,           -- bytes of code
   code      BLOB NOT NULL,              -- the code bytes
   checksum  INTEGER                     -- of code and instruction rows (format/func_checksum.h);
@@ -227,7 +262,8 @@ CREATE TABLE pc_samples (
   run_id      INTEGER NOT NULL REFERENCES runs(id),
   function_id INTEGER REFERENCES functions(id), -- NULL: host, or no registered function
   offset      INTEGER,                  -- in the function; NULL when function_id is
-  pc          INTEGER NOT NULL,         -- the sampled address (0: host)
+  pc          INTEGER NOT NULL,         -- the sampled address (0: host), in stored
+                                        -- terms (functions.address + offset)
   samples     INTEGER NOT NULL
 );
 CREATE INDEX pc_samples_function ON pc_samples(function_id, offset);

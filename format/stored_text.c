@@ -86,15 +86,37 @@ int fmt_parse_ints(const char *text, int64_t *v, unsigned max)
     return n;
 }
 
+/* v in decimal into out (room for 21 bytes); its length.  The collector
+ * writes a list per instruction: no snprintf. */
+static size_t write_int(char *out, int64_t v)
+{
+    char digits[20];
+    uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    size_t n = 0, len = 0;
+    do
+        digits[n++] = (char)('0' + m % 10);
+    while ((m /= 10) != 0);
+    if (v < 0)
+        out[len++] = '-';
+    while (n)
+        out[len++] = digits[--n];
+    return len;
+}
+
 const char *fmt_write_ints(char *buf, size_t cap, const int64_t *v, size_t n)
 {
     size_t len = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < n; i++) {
-        int w = snprintf(buf + len, cap - len, "%s%" PRId64, i ? " " : "", v[i]);
-        if (w < 0 || (size_t)w >= cap - len)
+        char one[22];
+        size_t w = write_int(one, v[i]);
+        if (len + (i > 0) + w >= cap)
             return NULL;
-        len += (size_t)w;
+        if (i)
+            buf[len++] = ' ';
+        memcpy(buf + len, one, w);
+        len += w;
+        buf[len] = '\0';
     }
     return buf;
 }

@@ -3,6 +3,8 @@
 # tests/CMakeLists.txt.
 pulley_unit_test(test_collect_codec SOURCES unit/test_collect_codec.c LIBS pulley_collect m)
 pulley_unit_test(test_collect_agent SOURCES unit/test_collect_agent.c LIBS pulley_collect m)
+pulley_unit_test(test_collect_misuse SOURCES unit/test_collect_misuse.c LIBS pulley_collect)
+pulley_unit_test(test_collect_code_life SOURCES unit/test_collect_code_life.c LIBS pulley_collect)
 # The optimal cover as the library offers it (include/pulley/fusion.h).
 pulley_unit_test(test_fusion_api SOURCES unit/test_fusion_api.c LIBS pulley_collect)
 
@@ -47,3 +49,12 @@ endif()
 add_test(NAME e2e_installed_library COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/installed_library.sh)
 set_tests_properties(e2e_installed_library PROPERTIES ENVIRONMENT
   "BUILD=${PROJECT_BINARY_DIR};SRC=${PROJECT_SOURCE_DIR};CC=${CMAKE_C_COMPILER};OUTSIDE_CFLAGS=${outside_cflags}")
+
+# A run in which the interpreter broke one rule of the header, for each
+# rule: refused at the call, and the run still read by the tools.
+add_executable(misuse_interp outside/misuse_interp.c)
+target_include_directories(misuse_interp PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit)
+target_link_libraries(misuse_interp PRIVATE pulleyprof)
+add_test(NAME e2e_collect_misuse COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/collect_misuse.sh)
+set_tests_properties(e2e_collect_misuse PROPERTIES ENVIRONMENT
+  "MISUSE_INTERP=$<TARGET_FILE:misuse_interp>;PULLEY_REPORT=$<TARGET_FILE:pulley-report>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>;SQLITE3=${PULLEY_SQLITE3}")

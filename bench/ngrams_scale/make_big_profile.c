@@ -279,15 +279,18 @@ static int store_chunk(profile_db *db, int64_t run, const sample_rec *s, size_t 
 static int register_code(registry *reg, const big_code *c)
 {
     const pvm_module *m = c->module;
-    if (pp__registry_add_module(reg, "synthetic.pbc", m) < 0)
+    char why[512];
+    if (pp__registry_add_module(reg, "synthetic.pbc", m, why, sizeof why) < 0)
         return -1;
     for (uint32_t f = 0; f < m->nfuncs; f++) {
         const pvm_function *fn = &m->funcs[f];
-        if (pp__registry_add_function(reg, 0, f, fn->name, CODE_BASE + fn->offset,
-                                  m->code + fn->offset, fn->size) < 0)
+        pulleyprof_function rf = {.module = 0, .index = f, .name = fn->name,
+                                  .address = CODE_BASE + fn->offset,
+                                  .code = m->code + fn->offset, .size = fn->size};
+        if (pp__registry_add_function(reg, &rf, why, sizeof why) < 0)
             return -1;
     }
-    return pp__registry_sort(reg);
+    return 0;
 }
 
 static char *command_line(int argc, char **argv)
@@ -313,7 +316,8 @@ static int write_run(profile_db *db, int64_t run, const isa_rows *isa, const big
                      const options *o, char *err, size_t errcap)
 {
     model m = {0};
-    registry reg = {0};
+    registry reg;
+    pp__registry_init(&reg, isa);
     pc_hist hist = {0};
     totals t = {0};
     sample_rec *buf = malloc(CHUNK_SAMPLES * sizeof *buf);
@@ -338,8 +342,8 @@ static int write_run(profile_db *db, int64_t run, const isa_rows *isa, const big
                    .has_exit_status = rc == 0, .duration_ns = ns, .summary = &s};
     char finish_err[512];
     run_catalog catalog = {0};
-    int finished = pp__run_store_finish(db, run, isa, &reg, &hist, &catalog, &end, finish_err,
-                                    sizeof finish_err);
+    int finished = pp__run_store_finish(db, run, &reg, &hist, &catalog, &end, finish_err,
+                                        sizeof finish_err);
     pp__run_catalog_free(&catalog);
     if (finished != 0 && rc == 0) {
         snprintf(err, errcap, "%s", finish_err);

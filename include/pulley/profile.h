@@ -17,7 +17,10 @@
  *      any time before close, from any thread: a name, an address (what
  *      the interpreter publishes for its first instruction) and its code
  *      bytes (copied).  The library decodes them into instruction rows
- *      with the ISA's decoder.
+ *      with the ISA's decoder.  Code that dies before the run ends
+ *      (garbage-collected code objects) is unregistered first: the run
+ *      keeps what it recorded of it, and its address may then be
+ *      registered again for other code.
  *   3. Register the slot of each interpreter thread before it runs
  *      bytecode.  Before every instruction the interpreter stores the
  *      address of that instruction (function address + byte offset) into
@@ -37,16 +40,34 @@
  * An address is attributed to the registered function whose
  * [address, address + size) contains it, at the offset of its instruction
  * that holds it (an address inside an instruction counts for that
- * instruction); 0 is host time.  Functions must not overlap.  An interpreter
- * whose code objects have no stable address may give each one an address
- * range of its own (for example a counter times a large stride).  Samples
- * are attributed when the run ends, so a function may be registered after
- * samples landed in it.
+ * instruction); 0 is host time.  Live functions must not overlap.  An
+ * interpreter whose code objects have no stable address may give each one
+ * an address range of its own (for example a counter times a large
+ * stride).  Samples in no live function are attributed when the run ends,
+ * so a function may be registered after samples landed in it.
+ *
+ * Stored addresses: functions stored with one run never overlap, because
+ * readers attribute samples by address ranges.  A function is stored at
+ * its own address, unless its range overlaps the stored range of a
+ * function registered earlier in the run (one unregistered since, whose
+ * memory the new code reuses): then the library stores it at a fresh
+ * range that overlaps nothing registered (above 2^62 on 64-bit hosts),
+ * and from then on the sampler translates each sampled address that lies
+ * in a live function to that function's stored address + offset.  Without
+ * unregistering, every function is stored at its own address.
+ *
+ * Checked calls: every constraint this header states is checked when the
+ * call is made.  A call that breaks one does nothing, returns -1 (NULL for
+ * pulleyprof_open), and says what was wrong in pulleyprof_last_error();
+ * the run goes on and is stored as if the call had not been made, except
+ * that refused exact counts are counted (summary.counts_unmapped,
+ * runs.counts_unmapped).
  *
  * Every function may be called from any thread, concurrently with the
  * others, except pulleyprof_close (once, and last).  Functions returning
  * int return 0 (or a handle >= 0) on success and -1 on failure.  Strings
- * are copied.  Errors are one line of text written into (err, errcap).
+ * are copied.  Errors of open and close are one line of text written into
+ * (err, errcap).
  */
 #ifndef PULLEY_PROFILE_H
 #define PULLEY_PROFILE_H
@@ -83,12 +104,42 @@ enum {
 };
 
 /* One part of a macro op: the opcode whose work it does, and which of the
- * macro's operands its operands are (space-separated indices, "0 1 2"). */
+ * macro's operands its operands are (space-separated indices, "0 1 2").
+ * Checked at pulleyprof_open: regs names as many indices as the part row
+ * has register operands, each below the macro row's register operand
+ * count; imms likewise for immediates (NULL counts as ""). */
 typedef struct pulleyprof_part {
     unsigned opcode;   /* id of another row of the same table */
     const char *regs;  /* per register operand of the part: the macro's register operand */
     const char *imms;  /* per immediate of the part: the macro's immediate */
 } pulleyprof_part;
+
+/* Implicit register windows (pulleyprof_range.access). */
+enum { PULLEYPROF_READS = 1, PULLEYPROF_WRITES = 2 };
+
+/* A window of registers an instruction reads or writes beyond its
+ * register operands (Lua's CALL A B C reads R[A]..R[A+B-1]; FORLOOP reads
+ * and writes R[A]..R[A+3]): registers of the kind of register operand
+ * `base`, from its register number + `offset`, `count` of them, where
+ * count is the value of immediate `count_imm` (an index into the
+ * instruction's immediates) plus `count_add`, or, with count_imm -1,
+ * count_add alone.  open_if_zero: an immediate of 0 means "every register
+ * from the start up" (Lua's B = 0), which readers take as reading all of
+ * them, and as writing none they can name.
+ *
+ * Checked at pulleyprof_open: access is READS, WRITES or both; base is a
+ * register operand of the row (below the number of its roles); count_imm
+ * is -1 or an immediate of the row (below its immediate count: operand
+ * kinds after the register ones); a fixed window (count_imm -1) has
+ * count_add >= 1 and no open_if_zero; open_if_zero is 0 or 1. */
+typedef struct pulleyprof_range {
+    unsigned access;  /* PULLEYPROF_READS, PULLEYPROF_WRITES or both */
+    unsigned base;    /* the register operand the window starts from */
+    int offset;       /* added to base's register number */
+    int count_imm;    /* the immediate holding the count, -1: none */
+    int count_add;    /* added to it (the whole count with count_imm -1) */
+    int open_if_zero; /* 1: an immediate of 0 means "from the start up" */
+} pulleyprof_range;
 
 /* One row of the interpreter's opcode table, stored with every run so that
  * a profile is read with the instruction set it was taken with. */
@@ -127,6 +178,11 @@ typedef struct pulleyprof_opcode {
      * project's VM).  0: not measured.  With isa.dispatch_cost it lets the
      * analysis predict the time macro ops save, not only dispatches. */
     double cost;
+    /* Register windows its instructions read or write beyond their
+     * register operands (see pulleyprof_range), nimplicit of them; NULL
+     * and 0: none.  Stored in register_ranges (schema version 9). */
+    const pulleyprof_range *implicit;
+    unsigned nimplicit;
 } pulleyprof_opcode;
 
 /* One decoded instruction, filled by the ISA's decoder.  The library
@@ -151,10 +207,14 @@ typedef struct pulleyprof_insn {
 PULLEYPROF_API int pulleyprof_insn_add_target(pulleyprof_insn *insn, uint32_t offset);
 
 /* Decode the instruction at code[off] (off < size; never read code[size]):
- * fill insn.  module_ctx is what the function's module was registered
- * with.  Returns 0, or -1 if the bytes do not decode (the function's rows
- * then stop there, and the run says how many functions were cut short). */
-typedef int (*pulleyprof_decode_fn)(const void *module_ctx, const uint8_t *code, size_t size,
+ * fill insn.  ctx is the function's decode_ctx, or (NULL) the one its
+ * module was registered with.  Returns 0, or -1 if the bytes do not
+ * decode (the function's rows then stop there, and the run says how many
+ * functions were cut short).  Called on the library's threads, or on the
+ * caller's inside pulleyprof_unregister_function and the exact count
+ * calls, under the library's lock: it must not call this library.  Never
+ * called after the function is unregistered. */
+typedef int (*pulleyprof_decode_fn)(const void *ctx, const uint8_t *code, size_t size,
                                     size_t off, pulleyprof_insn *insn);
 
 /* The interpreter's instruction set. */
@@ -164,7 +224,9 @@ typedef struct pulleyprof_isa {
     const pulleyprof_opcode *opcodes;  /* nopcodes rows */
     size_t nopcodes;
     /* NULL: each instruction is one opcode byte (the row's id) followed by
-     * operand bytes the library does not read, row.length bytes in all. */
+     * operand bytes the library does not read, row.length bytes in all;
+     * such a table cannot declare register operands (roles), since no
+     * register numbers could be stored for them. */
     pulleyprof_decode_fn decode;
     /* Machine instructions one dispatch (fetching and jumping to the next
      * handler) takes in this build: what a macro op saves per part after
@@ -195,7 +257,8 @@ typedef struct pulleyprof_summary {
     uint64_t sampled_ns;      /* time during which at least one slot was registered */
     uint64_t bytes_stored;    /* compressed sample bytes written */
     uint64_t chunks;
-    uint64_t counts_unmapped; /* exact counts refused: unknown function, offset outside it */
+    uint64_t counts_unmapped; /* exact counts refused: unknown function, offset
+                               * outside it or not at an instruction start */
     int exact;                /* config.exact */
     uint64_t executed;        /* exact: instruction executions counted and stored */
     uint64_t duration_ns;     /* wall time from open to close */
@@ -212,30 +275,67 @@ PULLEYPROF_API const char *pulleyprof_version(void);
 /* Check the ISA, open the database (created if missing; a new run is
  * appended to an existing one) and start sampling.  Refuses, without
  * writing anything, an opcode table that is not one (duplicate ids, no
- * name, too many operands, a macro part of no row), a file that is not a
- * profile database, one of a newer schema, or a damaged one.  NULL with
- * err on failure. */
+ * name, too many operands, a macro part of no row or whose regs and imms
+ * do not fit the two rows, an implicit range that does not fit its row,
+ * register operands without a decoder), naming the row; a file that is
+ * not a profile database, one of a newer schema, or a damaged one.  NULL
+ * with err (and pulleyprof_last_error) on failure. */
 PULLEYPROF_API pulleyprof_agent *pulleyprof_open(const pulleyprof_config *cfg, char *err,
                                                  size_t errcap);
 
 /* A module: its name and the context passed to isa->decode for its
- * functions (which must stay valid until pulleyprof_close returns).
- * Returns its handle. */
+ * functions (which must stay valid until each of them is unregistered or
+ * pulleyprof_close returns).  Returns its handle. */
 PULLEYPROF_API int pulleyprof_register_module(pulleyprof_agent *a, const char *name,
                                               const void *decode_ctx);
 
-/* A bytecode function of module `module`: its index in the module, name,
- * address (what the interpreter publishes for its first instruction) and
- * its `size` code bytes (copied).  Returns its handle. */
+/* A bytecode function (code object), for pulleyprof_add_function.  Later
+ * versions may add fields at the end, zero meaning what the versions
+ * before did: initialise it with designated initialisers (the rest zero),
+ * and rebuild against the header of the library you link. */
+typedef struct pulleyprof_function {
+    int module;         /* a handle from pulleyprof_register_module */
+    uint32_t index;     /* its index in the module */
+    const char *name;   /* required */
+    uintptr_t address;  /* what the interpreter publishes for its first instruction */
+    const uint8_t *code; /* its `size` code bytes (copied); size > 0 */
+    size_t size;
+    /* Passed to isa->decode for this function (its constants, say, so that
+     * the disassembly can show them); NULL: its module's.  Must stay valid
+     * until the function is unregistered or pulleyprof_close returns. */
+    const void *decode_ctx;
+} pulleyprof_function;
+
+/* Register a function.  Refused (-1, pulleyprof_last_error): an unknown
+ * module, no name, size 0, no code, or a range [address, address + size)
+ * that overlaps a live (registered and not unregistered) function's.
+ * Returns its handle. */
+PULLEYPROF_API int pulleyprof_add_function(pulleyprof_agent *a, const pulleyprof_function *f);
+
+/* The same with the fields as arguments (decode_ctx NULL). */
 PULLEYPROF_API int pulleyprof_register_function(pulleyprof_agent *a, int module, uint32_t index,
                                                 const char *name, uintptr_t address,
                                                 const uint8_t *code, size_t size);
+
+/* The function's code dies: after this returns the interpreter may free
+ * its code and its decode context, and register other code at its
+ * address.  The run keeps what it recorded: the function is stored with
+ * the run (decoded before this returns), its samples stay attributed to
+ * it, and exact counts reported later with its handle are still taken.
+ * Refused: an unknown handle, or one unregistered already. */
+PULLEYPROF_API int pulleyprof_unregister_function(pulleyprof_agent *a, int func);
+
+/* Unregister func and add f (often at the same address): f's handle, or
+ * -1 when either step is refused (func stays registered when f is). */
+PULLEYPROF_API int pulleyprof_replace_function(pulleyprof_agent *a, int func,
+                                               const pulleyprof_function *f);
 
 /* Start / stop sampling an interpreter thread's slot.  After unregister
  * returns, the sampler no longer reads the slot.  Register functions
  * before the slot: the first slot tells the library the program is about
  * to run, and it then writes the functions registered so far while the
- * program runs (later ones are written at close). */
+ * program runs, and later ones too, in batches of 256 as they come (the
+ * rest at close). */
 PULLEYPROF_API int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
 PULLEYPROF_API int pulleyprof_unregister_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
 
@@ -264,9 +364,10 @@ static inline void pulleyprof_publish(_Atomic(uintptr_t) *slot, uintptr_t addres
  * `count` more times; the control transfer (branch, call, return) at
  * offset `from` of `func` went to offset `to` of function `to_func`
  * `count` more times; _add_edge_count is a transfer inside `func`.
- * Offsets must lie inside the function's code: a count with an unknown
- * function or an offset outside it is not stored, is counted
- * (summary.counts_unmapped) and makes the call return -1. */
+ * Offsets are instruction starts of their function (as its decoder reads
+ * it); the function may be unregistered already.  A count with an unknown
+ * function or an offset that is no instruction start is not stored, is
+ * counted (summary.counts_unmapped) and makes the call return -1. */
 PULLEYPROF_API int pulleyprof_add_exec_count(pulleyprof_agent *a, int func, uint32_t offset,
                                              uint64_t count);
 PULLEYPROF_API int pulleyprof_add_transfer_count(pulleyprof_agent *a, int func, uint32_t from,
@@ -282,8 +383,14 @@ PULLEYPROF_API void pulleyprof_set_outcome(pulleyprof_agent *a, const char *outc
 /* Stop sampling, write everything and end the run; frees the agent.  The
  * run row is ended even when something failed: then its outcome is
  * "incomplete: WHAT WAS LOST (OUTCOME)", and close returns -1 with err
- * (the summary says what was written). */
+ * (the summary says what was written).  Calls refused earlier do not make
+ * the run incomplete: the caller was told. */
 PULLEYPROF_API int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err,
                                     size_t errcap);
+
+/* The message of the last call refused on the calling thread (one line,
+ * naming the call and what was wrong), or "" if none was.  Valid until the
+ * thread's next refused call. */
+PULLEYPROF_API const char *pulleyprof_last_error(void);
 
 #endif
