@@ -49,6 +49,12 @@ endif()
 add_test(NAME e2e_installed_library COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/installed_library.sh)
 set_tests_properties(e2e_installed_library PROPERTIES ENVIRONMENT
   "BUILD=${PROJECT_BINARY_DIR};SRC=${PROJECT_SOURCE_DIR};CC=${CMAKE_C_COMPILER};OUTSIDE_CFLAGS=${outside_cflags}")
+# The whole loop for an interpreter the toolkit was not written for:
+# tests/outside/regvm profiled, its macro ops proposed, generated and fused
+# through the installed library and tools, dispatches as predicted.
+add_test(NAME e2e_outside_loop COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/outside_loop.sh)
+set_tests_properties(e2e_outside_loop PROPERTIES ENVIRONMENT
+  "BUILD=${PROJECT_BINARY_DIR};SRC=${PROJECT_SOURCE_DIR};CC=${CMAKE_C_COMPILER};OUTSIDE_CFLAGS=${outside_cflags};SQLITE3=${PULLEY_SQLITE3}")
 
 # A run in which the interpreter broke one rule of the header, for each
 # rule: refused at the call, and the run still read by the tools.
