@@ -36,6 +36,7 @@
 #include <pulley/profile.h>
 #include "pc_hist.h"
 #include "sample_codec.h"
+#include "test_temp_db.h"
 
 /* ---- a synthetic instruction set: every instruction is 4 bytes ---------- */
 
@@ -102,25 +103,17 @@ static void *synth_vm_main(void *arg)
     return NULL;
 }
 
-static char db_path[64];
-
 static int setup(void **state)
 {
     (void)state;
-    snprintf(db_path, sizeof db_path, "/tmp/test_collect_agent_%d.db", (int)getpid());
-    unlink(db_path);
+    temp_db_start("test_collect_agent");
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char side[96];
-    unlink(db_path);
-    snprintf(side, sizeof side, "%s-wal", db_path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", db_path);
-    unlink(side);
+    temp_db_remove();
     return 0;
 }
 

@@ -26,26 +26,19 @@
 #include <unistd.h>
 
 #include "test_reg_isa.h"
-
-static char db_path[64];
+#include "test_temp_db.h"
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(db_path, sizeof db_path, "/tmp/test_collect_misuse_%d.db", (int)getpid());
-    unlink(db_path);
+    temp_db_start("test_collect_misuse");
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char side[96];
-    unlink(db_path);
-    snprintf(side, sizeof side, "%s-wal", db_path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", db_path);
-    unlink(side);
+    temp_db_remove();
     return 0;
 }
 

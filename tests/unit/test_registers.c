@@ -100,81 +100,87 @@ static void fn_free(fn *w)
     free(w->f.implicit);
 }
 
+/* Each test's table, profile and function (empty). */
+typedef struct lua {
+    an_isa isa;
+    an_profile p;
+    fn w;
+} lua;
+
+static int setup(void **state)
+{
+    lua *l = calloc(1, sizeof *l);
+    if (!l)
+        return -1;
+    lua_like_table(&l->isa, &l->p);
+    an_fbuild_start(&l->w.b, &l->w.f);
+    *state = l;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    lua *l = *state;
+    fn_free(&l->w);
+    an_isa_free(&l->isa);
+    an_profile_free(&l->p);
+    free(l);
+    return 0;
+}
+
 static void a_read_window_keeps_values_live_and_a_write_window_kills_them(void **state)
 {
-    (void)state;
-    an_isa isa = {0};
-    an_profile p = {0};
-    lua_like_table(&isa, &p);
-    fn w = {0};
-    an_fbuild_start(&w.b, &w.f);
-    add(&w, &isa, LOADK, "5", "1");     /* 0 */
-    add(&w, &isa, LOADK, "6", "2");     /* 1 */
-    add(&w, &isa, CONCAT, "4", "3");    /* 2: reads r4 r5 r6, writes r4 */
-    add(&w, &isa, MOVE, "200 4", "");   /* 3: r200, numbered as high as Lua numbers */
-    add(&w, &isa, LOADNIL, "5", "1");   /* 4: writes r5 r6 */
-    add(&w, &isa, ADD, "7 200 200", ""); /* 5 */
-    add(&w, &isa, HALT, "", "");        /* 6 */
-    assert_true(w.f.insns[2].implicit && w.f.insns[4].implicit && !w.f.insns[3].implicit);
-    assert_int_equal(w.f.nimplicit, 2);
-    an_regset *live = live_after(&w);
-    assert_true(holds(&p, &w.f, &live[0], "r", 5) && holds(&p, &w.f, &live[0], "r", 4));
-    assert_true(holds(&p, &w.f, &live[1], "r", 6) && holds(&p, &w.f, &live[1], "r", 5));
-    assert_true(holds(&p, &w.f, &live[2], "r", 4));
-    assert_false(holds(&p, &w.f, &live[2], "r", 5)); /* LOADNIL writes it before any read */
-    assert_false(holds(&p, &w.f, &live[2], "r", 6));
-    assert_true(holds(&p, &w.f, &live[3], "r", 200) && !holds(&p, &w.f, &live[3], "r", 4));
-    assert_false(holds(&p, &w.f, &live[5], "r", 7)); /* HALT reads nothing */
+    lua *l = *state;
+    add(&l->w, &l->isa, LOADK, "5", "1");     /* 0 */
+    add(&l->w, &l->isa, LOADK, "6", "2");     /* 1 */
+    add(&l->w, &l->isa, CONCAT, "4", "3");    /* 2: reads r4 r5 r6, writes r4 */
+    add(&l->w, &l->isa, MOVE, "200 4", "");   /* 3: r200, numbered as high as Lua numbers */
+    add(&l->w, &l->isa, LOADNIL, "5", "1");   /* 4: writes r5 r6 */
+    add(&l->w, &l->isa, ADD, "7 200 200", ""); /* 5 */
+    add(&l->w, &l->isa, HALT, "", "");        /* 6 */
+    assert_true(l->w.f.insns[2].implicit && l->w.f.insns[4].implicit && !l->w.f.insns[3].implicit);
+    assert_int_equal(l->w.f.nimplicit, 2);
+    an_regset *live = live_after(&l->w);
+    assert_true(holds(&l->p, &l->w.f, &live[0], "r", 5) && holds(&l->p, &l->w.f, &live[0], "r", 4));
+    assert_true(holds(&l->p, &l->w.f, &live[1], "r", 6) && holds(&l->p, &l->w.f, &live[1], "r", 5));
+    assert_true(holds(&l->p, &l->w.f, &live[2], "r", 4));
+    assert_false(holds(&l->p, &l->w.f, &live[2], "r", 5)); /* LOADNIL writes it before any read */
+    assert_false(holds(&l->p, &l->w.f, &live[2], "r", 6));
+    assert_true(holds(&l->p, &l->w.f, &live[3], "r", 200) && !holds(&l->p, &l->w.f, &live[3], "r", 4));
+    assert_false(holds(&l->p, &l->w.f, &live[5], "r", 7)); /* HALT reads nothing */
     /* MOVE's r200 and ADD's r200 are one id. */
-    assert_int_equal(w.f.insns[3].reg[0], w.f.insns[5].reg[1]);
-    assert_false(an_insn_writes(&w.f, 4, w.f.insns[3].reg[0]));
-    assert_true(an_insn_writes(&w.f, 4, w.f.insns[0].reg[0]));
+    assert_int_equal(l->w.f.insns[3].reg[0], l->w.f.insns[5].reg[1]);
+    assert_false(an_insn_writes(&l->w.f, 4, l->w.f.insns[3].reg[0]));
+    assert_true(an_insn_writes(&l->w.f, 4, l->w.f.insns[0].reg[0]));
     free(live);
-    fn_free(&w);
-    an_isa_free(&isa);
-    an_profile_free(&p);
 }
 
 static void an_open_window_reads_its_kind_from_its_start_up(void **state)
 {
-    (void)state;
-    an_isa isa = {0};
-    an_profile p = {0};
-    lua_like_table(&isa, &p);
-    fn w = {0};
-    an_fbuild_start(&w.b, &w.f);
-    add(&w, &isa, LOADK, "9", "1");  /* 0 */
-    add(&w, &isa, LOADK, "2", "1");  /* 1 */
-    add(&w, &isa, LOADKK, "9", "1"); /* 2: k9, another kind than r9 */
-    add(&w, &isa, CONCAT, "4", "0"); /* 3: B = 0, reads r4 and every r above */
-    add(&w, &isa, HALT, "", "");
-    an_regset *live = live_after(&w);
-    assert_true(holds(&p, &w.f, &live[2], "r", 9));
-    assert_false(holds(&p, &w.f, &live[2], "r", 2));
-    assert_false(holds(&p, &w.f, &live[2], "k", 9));
-    assert_true(w.f.insns[0].reg[0] != w.f.insns[2].reg[0]);
+    lua *l = *state;
+    add(&l->w, &l->isa, LOADK, "9", "1");  /* 0 */
+    add(&l->w, &l->isa, LOADK, "2", "1");  /* 1 */
+    add(&l->w, &l->isa, LOADKK, "9", "1"); /* 2: k9, another kind than r9 */
+    add(&l->w, &l->isa, CONCAT, "4", "0"); /* 3: B = 0, reads r4 and every r above */
+    add(&l->w, &l->isa, HALT, "", "");
+    an_regset *live = live_after(&l->w);
+    assert_true(holds(&l->p, &l->w.f, &live[2], "r", 9));
+    assert_false(holds(&l->p, &l->w.f, &live[2], "r", 2));
+    assert_false(holds(&l->p, &l->w.f, &live[2], "k", 9));
+    assert_true(l->w.f.insns[0].reg[0] != l->w.f.insns[2].reg[0]);
     free(live);
-    fn_free(&w);
-    an_isa_free(&isa);
-    an_profile_free(&p);
 }
 
 static void registers_that_cannot_be_named_make_an_instruction_opaque(void **state)
 {
-    (void)state;
-    an_isa isa = {0};
-    an_profile p = {0};
-    lua_like_table(&isa, &p);
-    fn w = {0};
-    an_fbuild_start(&w.b, &w.f);
-    add(&w, &isa, LOADK, "3", "1");
-    add(&w, &isa, OPAQUE, "3", ""); /* its table names no kinds */
-    add(&w, &isa, HALT, "", "");
-    assert_true(w.f.insns[1].opaque && w.f.insns[1].nregs == 0 && !w.f.insns[0].opaque);
-    an_regset *live = live_after(&w);
-    assert_true(holds(&p, &w.f, &live[0], "r", 3)); /* an opaque instruction reads it all */
+    lua *l = *state;
+    add(&l->w, &l->isa, LOADK, "3", "1");
+    add(&l->w, &l->isa, OPAQUE, "3", ""); /* its table names no kinds */
+    add(&l->w, &l->isa, HALT, "", "");
+    assert_true(l->w.f.insns[1].opaque && l->w.f.insns[1].nregs == 0 && !l->w.f.insns[0].opaque);
+    an_regset *live = live_after(&l->w);
+    assert_true(holds(&l->p, &l->w.f, &live[0], "r", 3)); /* an opaque instruction reads it all */
     free(live);
-    fn_free(&w);
     /* A function naming more registers than regs.h gives ids: the first
      * AN_FUNC_REGS get one, instructions naming another are opaque. */
     fn big = {0};
@@ -182,22 +188,17 @@ static void registers_that_cannot_be_named_make_an_instruction_opaque(void **sta
     for (int r = 0; r < AN_FUNC_REGS + 44; r++) {
         char regs[16];
         snprintf(regs, sizeof regs, "%d", 1000 + r);
-        add(&big, &isa, LOADK, regs, "0");
+        add(&big, &l->isa, LOADK, regs, "0");
     }
     assert_int_equal(big.f.nregs, AN_FUNC_REGS);
     assert_false(big.f.insns[AN_FUNC_REGS - 1].opaque);
     assert_true(big.f.insns[AN_FUNC_REGS].opaque && big.f.insns[AN_FUNC_REGS + 43].opaque);
     fn_free(&big);
-    an_isa_free(&isa);
-    an_profile_free(&p);
 }
 
 static void windows_of_the_table_are_checked(void **state)
 {
-    (void)state;
-    an_isa isa = {0};
-    an_profile p = {0};
-    lua_like_table(&isa, &p);
+    lua *l = *state;
     char err[256];
     static const struct {
         int64_t op, access, base, offset, count_imm, count_add, open;
@@ -212,25 +213,23 @@ static void windows_of_the_table_are_checked(void **state)
         {CONCAT, 1, 0, 0, -1, 1, 0, "not beside"}, /* CONCAT's window is not the last */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(an_isa_add_range(&isa, bad[i].op, bad[i].access, bad[i].base,
+        assert_int_equal(an_isa_add_range(&l->isa, bad[i].op, bad[i].access, bad[i].base,
                                           bad[i].offset, bad[i].count_imm, bad[i].count_add,
                                           bad[i].open, err, sizeof err),
                          -1);
         if (!strstr(err, bad[i].why))
             fail_msg("case %zu: '%s' does not say '%s'", i, err, bad[i].why);
     }
-    assert_int_equal(isa.nranges, 2);
-    an_isa_free(&isa);
-    an_profile_free(&p);
+    assert_int_equal(l->isa.nranges, 2);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(a_read_window_keeps_values_live_and_a_write_window_kills_them),
-        cmocka_unit_test(an_open_window_reads_its_kind_from_its_start_up),
-        cmocka_unit_test(registers_that_cannot_be_named_make_an_instruction_opaque),
-        cmocka_unit_test(windows_of_the_table_are_checked),
+        cmocka_unit_test_setup_teardown(a_read_window_keeps_values_live_and_a_write_window_kills_them, setup, teardown),
+        cmocka_unit_test_setup_teardown(an_open_window_reads_its_kind_from_its_start_up, setup, teardown),
+        cmocka_unit_test_setup_teardown(registers_that_cannot_be_named_make_an_instruction_opaque, setup, teardown),
+        cmocka_unit_test_setup_teardown(windows_of_the_table_are_checked, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
