@@ -56,10 +56,10 @@ struct pulleyprof_agent {
     run_catalog catalog; /* the catalog thread's until joined */
     pthread_t catalog_thread;
     pthread_cond_t catalog_wake; /* with lock: a batch waits, or closing */
-    size_t catalog_target; /* functions registered before the first slot */
-    size_t catalog_next;   /* the first function not given to the thread */
 
     pthread_mutex_t lock; /* guards what follows */
+    size_t catalog_target; /* functions registered before the first slot */
+    size_t catalog_next;   /* the first function not given to the thread */
     bool catalog_started;
     registry reg;
     uint64_t counts_unmapped; /* counts refused by the registry */
@@ -238,7 +238,7 @@ static int change_functions(pulleyprof_agent *a, int func, const pulleyprof_func
             : f         ? pp__registry_replace(&a->reg, func, f, why, cap)
                         : pp__registry_unregister(&a->reg, func, why, cap);
     follow_moves(a);
-    if (h >= 0 && func < 0 && a->catalog_started && batch_waiting(a))
+    if (h >= 0 && f && a->catalog_started && batch_waiting(a))
         pthread_cond_signal(&a->catalog_wake);
     pthread_mutex_unlock(&a->lock);
     return h;

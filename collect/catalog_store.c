@@ -45,7 +45,8 @@ static int reserve(run_catalog *c, size_t nmods, size_t nfuncs, char *err, size_
     return 0;
 }
 
-static int bind_text(sqlite3_stmt *st, int i, const char *s)
+/* s stays where it is until the statement has run. */
+static int bind_static_text(sqlite3_stmt *st, int i, const char *s)
 {
     return sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 }
@@ -61,7 +62,7 @@ static int insert_modules(profile_db *p, int64_t run, const reg_module *mods, si
     int rc = 0;
     for (size_t i = from; rc == 0 && i < to; i++) {
         int b = sqlite3_bind_int64(st, 1, run);
-        b = b ? b : bind_text(st, 2, mods[i].name);
+        b = b ? b : bind_static_text(st, 2, mods[i].name);
         rc = pp__pdb_run(p, st, b, err, errcap);
         ids[i] = sqlite3_last_insert_rowid(p->db);
     }
@@ -86,7 +87,7 @@ static int insert_functions(profile_db *p, int64_t run, const reg_function *func
         int b = sqlite3_bind_int64(st, 1, run);
         b = b ? b : sqlite3_bind_int64(st, 2, module_ids[f->module]);
         b = b ? b : sqlite3_bind_int64(st, 3, f->index);
-        b = b ? b : bind_text(st, 4, f->name);
+        b = b ? b : bind_static_text(st, 4, f->name);
         b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)f->stored);
         b = b ? b : sqlite3_bind_int64(st, 6, (sqlite3_int64)f->size);
         b = b ? b : sqlite3_bind_blob64(st, 7, f->code, f->size, SQLITE_STATIC);
@@ -115,10 +116,10 @@ static int bind_row(sqlite3_stmt *st, int first, int64_t id, const func_row *r)
     b = b ? b : sqlite3_bind_int64(st, first + 1, r->offset);
     b = b ? b : sqlite3_bind_int64(st, first + 2, r->length);
     b = b ? b : sqlite3_bind_int64(st, first + 3, r->opcode);
-    b = b ? b : bind_text(st, first + 4, r->text);
-    b = b ? b : bind_text(st, first + 5, r->regs);
-    b = b ? b : bind_text(st, first + 6, r->imms);
-    return b ? b : bind_text(st, first + 7, r->targets);
+    b = b ? b : bind_static_text(st, first + 4, r->text);
+    b = b ? b : bind_static_text(st, first + 5, r->regs);
+    b = b ? b : bind_static_text(st, first + 6, r->imms);
+    return b ? b : bind_static_text(st, first + 7, r->targets);
 }
 
 /* Insert the rows held: all in one statement when it is full, else one

@@ -133,8 +133,6 @@ int pulleyfuse_bind(pulleyfuse_set *set, pulleyfuse_opcode_fn opcode_of, void *c
     return rc;
 }
 
-/* fusion/'s instructions of block insns[0 .. n) into keys.  0, or -1
- * with err. */
 /* Each thread's renumbering state, kept from block to block so that a
  * block costs what it numbers, not the 13 KB a fresh state clears. */
 static pthread_key_t renumber_key;
@@ -164,6 +162,8 @@ static fu_renumber *thread_renumber(size_t n)
     return rn;
 }
 
+/* fusion/'s instructions of block insns[0 .. n) into keys.  0, or -1
+ * with err. */
 static int make_keys(const pulleyfuse_set *s, const pulleyfuse_insn *insns, size_t n,
                      fu_insn *keys, char *err, size_t cap)
 {

@@ -80,8 +80,8 @@ static int overlap_problem(const registry *r, const pulleyprof_function *f, char
 
 /* Where a function of `size` bytes registered at `address` is stored: its
  * address, unless that overlaps the stored range of a function registered
- * before; then a fresh range overlapping nothing stored.  0, or -1 when
- * no such range is left. */
+ * before; then a fresh range overlapping nothing stored.  0 for its own
+ * address, 1 for a fresh range, -1 when no such range is left. */
 static int stored_address(registry *r, uintptr_t address, size_t size, uintptr_t *at)
 {
     if (address <= STORED_LIMIT && size <= STORED_LIMIT - address &&
@@ -98,10 +98,8 @@ static int stored_address(registry *r, uintptr_t address, size_t size, uintptr_t
             break;
         start = n->end;
     }
-    *at = start;
-    r->fresh = (start + size + 15) & ~(uintptr_t)15;
-    r->moved = true;
-    return 0;
+    *at = start; /* the caller moves r->fresh past it once the function is added */
+    return 1;
 }
 
 int pp__registry_add_function(registry *r, const pulleyprof_function *f, char *why, size_t cap)
@@ -111,7 +109,8 @@ int pp__registry_add_function(registry *r, const pulleyprof_function *f, char *w
     if (r->nfuncs >= INT32_MAX || BASE_GROW(r->funcs, r->funcs_cap, r->nfuncs + 1, 16) != 0)
         return base_fail(why, cap, "out of memory");
     uintptr_t stored;
-    if (stored_address(r, f->address, f->size, &stored) != 0)
+    int moved = stored_address(r, f->address, f->size, &stored);
+    if (moved < 0)
         return base_fail(why, cap, "function '%s': no address range left to store it at",
                          f->name);
     reg_function g = {.module = f->module, .index = f->index, .name = strdup(f->name),
@@ -128,6 +127,10 @@ int pp__registry_add_function(registry *r, const pulleyprof_function *f, char *w
     }
     memcpy(g.code, f->code, f->size);
     r->funcs[r->nfuncs++] = g;
+    if (moved) { /* the sampler translates from now on */
+        r->fresh = (stored + f->size + 15) & ~(uintptr_t)15;
+        r->moved = true;
+    }
     return (int)h;
 oom:
     free(g.name);

@@ -30,6 +30,16 @@ static an_imm imm_class(ot_imm kind)
     }
 }
 
+/* The immediate the analysis describes: the first one that is not a
+ * branch offset (a macro op ending in a branch has others first). */
+static void note_imm(an_insn *out, an_imm kind, int64_t value)
+{
+    if (out->imm_kind == AN_IMM_NONE || out->imm_kind == AN_IMM_REL) {
+        out->imm_kind = (uint8_t)kind;
+        out->imm = value;
+    }
+}
+
 void an_fbuild_start(an_fbuild *b, an_func *f)
 {
     b->f = f;
@@ -127,14 +137,9 @@ int an_decode(const an_isa *isa, an_fbuild *b, const uint8_t *code, size_t size,
     if (set_registers(isa, op, b, number, in.op->nregs, in.imms, in.op->nimms, out) != 0)
         return -2;
     out->nimms = in.op->nimms;
-    /* The immediate the analysis describes: the first one that is not a
-     * branch offset (a macro op ending in a branch has others first). */
     for (unsigned i = 0; i < in.op->nimms; i++) {
         an_imm kind = imm_class((ot_imm)in.op->imm[i]);
-        if (out->imm_kind == AN_IMM_NONE || out->imm_kind == AN_IMM_REL) {
-            out->imm_kind = (uint8_t)kind;
-            out->imm = in.imms[i];
-        }
+        note_imm(out, kind, in.imms[i]);
         if (!edge || !(out->flags & AN_BRANCH))
             continue;
         if (kind == AN_IMM_TABLE) {
@@ -175,13 +180,9 @@ int an_insn_from_row(const an_isa *isa, an_fbuild *b, uint32_t off, int64_t len,
     out->mop = op->mgop;
     out->flags = op->flags;
     for (int i = 0; i < nimms; i++) {
-        an_imm kind = row->nimms ? imm_class((ot_imm)row->imm[i]) : AN_IMM_OTHER;
-        if (out->imm_kind == AN_IMM_NONE || out->imm_kind == AN_IMM_REL) {
-            out->imm_kind = (uint8_t)kind;
-            out->imm = imm[i];
-        }
+        note_imm(out, row->nimms ? imm_class((ot_imm)row->imm[i]) : AN_IMM_OTHER, imm[i]);
     }
-    for (const char *p = targets ? targets : ""; edge && *p;) {
+    for (const char *p = targets ? targets : ""; *p;) {
         char *end;
         errno = 0;
         unsigned long long t = strtoull(p, &end, 10);
@@ -189,7 +190,8 @@ int an_insn_from_row(const an_isa *isa, an_fbuild *b, uint32_t off, int64_t len,
             *why = "branch targets that are not a list of offsets";
             return -1;
         }
-        edge(ctx, (uint32_t)t);
+        if (edge)
+            edge(ctx, (uint32_t)t);
         for (p = end; *p == ' '; p++)
             ;
     }

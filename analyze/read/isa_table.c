@@ -22,6 +22,10 @@ static int set_kinds(an_isa_op *op, an_profile *p, const char *operands, unsigne
     for (unsigned i = 0; i < nregs && op->kinds_known; i++) {
         char word[64];
         size_t len = strcspn(operands, " ");
+        if (len == 0) { /* fewer kind words than register operands */
+            op->kinds_known = 0;
+            break;
+        }
         snprintf(word, sizeof word, "%.*s", (int)len, operands);
         int k = an_profile_intern_kind(p, word);
         if (k < 0)
@@ -59,6 +63,12 @@ int an_isa_add(an_isa *isa, an_profile *p, int64_t id, const char *name, const c
         return -1;
     }
     int g = an_profile_intern_op(p, name, (unsigned)flags);
+    if (g < 0 && p->nops >= AN_MAX_OPS) {
+        snprintf(err, cap, "opcode %s (%lld): more than %d distinct opcode names", name,
+                 (long long)id, AN_MAX_OPS);
+        ot_table_drop_last(&isa->rows);
+        return -1;
+    }
     if (g < 0 || set_kinds(op, p, operands, row->nregs) != 0)
         goto oom;
     op->gop = op->mgop = (uint16_t)g;

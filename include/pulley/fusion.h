@@ -25,7 +25,9 @@
  * an instruction that never falls through.  Cut a function into blocks
  * before each leader and pass each block on its own; a macro op's parts
  * then never jump into the middle of it, and only its last part may
- * branch, call or return.
+ * branch.  A call does not end a block: pulley-ngrams only ever proposes
+ * a call (or a return) as a macro op's last part, and an interpreter
+ * whose set is written by hand should cut its blocks after calls too.
  *
  * Opcodes.  Instructions carry the numbers opcode_of gave the parts'
  * mnemonics.  An instruction of an opcode that is another's operation

@@ -54,7 +54,10 @@
  * range that overlaps nothing registered (above 2^62 on 64-bit hosts),
  * and from then on the sampler translates each sampled address that lies
  * in a live function to that function's stored address + offset.  Without
- * unregistering, every function is stored at its own address.
+ * unregistering, every function is stored at its own address.  (A slot
+ * read just before its function is unregistered and its memory taken by
+ * new code may be counted for the new code: at most one sample per slot
+ * per such change.)
  *
  * Checked calls: every constraint this header states is checked when the
  * call is made.  A call that breaks one does nothing, returns -1 (NULL for
@@ -212,8 +215,10 @@ PULLEYPROF_API int pulleyprof_insn_add_target(pulleyprof_insn *insn, uint32_t of
  * decode (the function's rows then stop there, and the run says how many
  * functions were cut short).  Called on the library's threads, or on the
  * caller's inside pulleyprof_unregister_function and the exact count
- * calls, under the library's lock: it must not call this library.  Never
- * called after the function is unregistered. */
+ * calls, under the library's lock: it must not call this library, nor
+ * wait for a lock that a thread calling this library may hold (a global
+ * interpreter lock), and it should be quick (the sampler may wait for
+ * it).  Never called after the function is unregistered. */
 typedef int (*pulleyprof_decode_fn)(const void *ctx, const uint8_t *code, size_t size,
                                     size_t off, pulleyprof_insn *insn);
 

@@ -14,8 +14,6 @@
 #include "regvm_fuse.h"
 #include "regvm_isa.h"
 
-extern pulleyfuse_set *regvm_macro_set;
-
 /* A function being fused: its instructions, then the items of the new
  * code (an instruction, or a macro instruction standing for several). */
 typedef struct fusing {
@@ -70,8 +68,8 @@ static int decode_all(const uint8_t *code, size_t size, fusing *f)
         if (to >= 0 && (size_t)to <= size)
             target[to] = 1;
         f->at[f->n] = (uint32_t)off;
-        f->leader[f->n] = f->n == 0 || (f->n > 0 && (regvm_ops[f->in[f->n - 1].op].flags &
-                                                     (PULLEYPROF_BRANCH | PULLEYPROF_TERMINATOR)));
+        f->leader[f->n] = f->n == 0 || (regvm_ops[f->in[f->n - 1].op].flags &
+                                        (PULLEYPROF_BRANCH | PULLEYPROF_TERMINATOR));
         off += f->in[f->n].len;
     }
     for (size_t i = 0; i < f->n; i++)
@@ -187,8 +185,13 @@ static int encode(fusing *f, uint8_t **out, size_t *outsize)
         if (op->rel >= 0) { /* the last part's branch, from its old place */
             size_t last = k + 1 < f->nitems ? f->first[k + 1] - 1 : f->n - 1;
             const regvm_insn *b = &f->in[last];
-            long t = insn_at(f, (int64_t)f->at[last] + b->imm[regvm_ops[b->op].rel]);
-            o->imm[op->rel] = t < 0 ? 0 : (int64_t)f->new_at[f->item[t]] - (int64_t)f->new_at[k];
+            int rel = regvm_ops[b->op].rel;
+            long t = rel >= 0 ? insn_at(f, (int64_t)f->at[last] + b->imm[rel]) : -1;
+            if (t < 0) { /* no instruction there: the code is not fused */
+                free(code);
+                return -1;
+            }
+            o->imm[op->rel] = (int64_t)f->new_at[f->item[t]] - (int64_t)f->new_at[k];
         }
         len += regvm_encode(o, code + len);
     }

@@ -11,6 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct pulleyfuse_set;
+
+/* The build's macro ops, bound to regvm's opcodes (regvm_macros_init). */
+extern struct pulleyfuse_set *regvm_macro_set;
+
 /* How the build was made, for the profile's run row. */
 extern const char *const regvm_build_flags;
 

@@ -109,8 +109,9 @@ int regvm_decode(const uint8_t *code, size_t size, size_t off, regvm_insn *in)
     memcpy(in->reg, code + at, op->nregs);
     at += op->nregs;
     for (unsigned i = 0; i < op->nimms; i++)
-        if (read_sleb(code, size, &at, &in->imm[i]) != 0)
-            return -1;
+        if (read_sleb(code, size, &at, &in->imm[i]) != 0 ||
+            ((int)i == op->rel && (in->imm[i] < INT32_MIN || in->imm[i] > INT32_MAX)))
+            return -1; /* a branch offset is a 32-bit number */
     in->len = (unsigned)(at - off);
     return 0;
 }

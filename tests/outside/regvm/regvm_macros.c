@@ -54,8 +54,10 @@ static void append(char *buf, size_t cap, const char *w)
     snprintf(buf + len, cap - len, "%s%s", len ? " " : "", w);
 }
 
-/* Macro op `i` of the set: its regvm_ops entry and its library row. */
-static void add_macro(size_t i, const pulleyfuse_macro *m)
+/* Macro op `i` of the set: its regvm_ops entry and its library row.  0,
+ * or -1 (a part before the last branches, calls or ends the code, which
+ * regvm's blocks and the macro op's flags could not say). */
+static int add_macro(size_t i, const pulleyfuse_macro *m)
 {
     unsigned op = REGVM_NBASE + (unsigned)i;
     unsigned read[PULLEYFUSE_MAX_REGS] = {0}, written[PULLEYFUSE_MAX_REGS] = {0};
@@ -80,7 +82,12 @@ static void add_macro(size_t i, const pulleyfuse_macro *m)
                 rel = (int)pt->imms[j];
         }
         unsigned f = regvm_ops[base].flags;
-        flags |= k + 1 < m->nparts ? f & PULLEYPROF_TRAPS : f;
+        if (k + 1 < m->nparts && (f & ~(unsigned)PULLEYPROF_TRAPS)) {
+            fprintf(stderr, "regvm: macro op %s: part %u, %s, branches, calls or ends the code"
+                            " before the last part\n", m->name, k + 1, pt->mnemonic);
+            return -1;
+        }
+        flags |= f;
         snprintf(made[i].part_regs[k], sizeof made[i].part_regs[k], "%s", "");
         snprintf(made[i].part_imms[k], sizeof made[i].part_imms[k], "%s", "");
         for (unsigned j = 0; j < pt->nregs; j++) {
@@ -106,6 +113,7 @@ static void add_macro(size_t i, const pulleyfuse_macro *m)
     regvm_rows[op] = (pulleyprof_opcode){.id = op, .name = m->name, .operands = made[i].operands,
                                          .roles = made[i].roles, .flags = flags | PULLEYPROF_MACRO,
                                          .parts = made[i].parts, .nparts = m->nparts};
+    return 0;
 }
 
 int regvm_macros_init(void)
@@ -124,8 +132,8 @@ int regvm_macros_init(void)
     }
     for (size_t i = 0; i < n; i++) {
         pulleyfuse_macro m;
-        pulleyfuse_macro_at(regvm_macro_set, i, &m);
-        add_macro(i, &m);
+        if (pulleyfuse_macro_at(regvm_macro_set, i, &m) != 0 || add_macro(i, &m) != 0)
+            return -1;
     }
     regvm_nops = REGVM_NBASE + (unsigned)n;
     regvm_isa.nopcodes = regvm_nops;
