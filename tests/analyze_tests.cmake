@@ -46,3 +46,9 @@ endforeach()
 # An instruction set that is not Pulley's, written through the public
 # library and read back by the analysis from the stored rows alone.
 pulley_unit_test(test_foreign_isa SOURCES unit/test_foreign_isa.c LIBS pulley_analyze pulley_collect)
+
+# A fleet's collection (bench/fleet/make_fleet.py) gives the same
+# proposals, evaluation and report in one database as over several.
+add_test(NAME e2e_fleet_layout COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/fleet_layout.sh)
+set_tests_properties(e2e_fleet_layout PROPERTIES ENVIRONMENT
+  "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>;PULLEY_REPORT=$<TARGET_FILE:pulley-report>;PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs;MAKE_FLEET=${PROJECT_SOURCE_DIR}/bench/fleet/make_fleet.py")
