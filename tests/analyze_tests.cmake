@@ -15,6 +15,12 @@ foreach(t test_ngrams_mining test_ngrams_read)
     NGRAMS_SCHEMA_V1_SQL="${CMAKE_CURRENT_SOURCE_DIR}/e2e/collect_schema_v1.sql")
   target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/format) # func_checksum.h
 endforeach()
+# What the readers must not take for a normal profile: a newer schema,
+# damaged opcode tables, lengths whose sums would overflow.
+pulley_unit_test(test_read_borders SOURCES unit/test_read_borders.c unit/test_ngrams_db.c
+  LIBS pulley_ngrams_tool)
+target_compile_definitions(test_read_borders PRIVATE
+  NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/format/schema.sql")
 pulley_unit_test(test_fusion SOURCES unit/test_fusion.c LIBS pulley_fusion)
 # Registers of any kind and number, windows of registers, liveness.
 pulley_unit_test(test_registers SOURCES unit/test_registers.c LIBS pulley_analyze)
