@@ -15,6 +15,12 @@ foreach(t test_ngrams_mining test_ngrams_read)
     NGRAMS_SCHEMA_V1_SQL="${CMAKE_CURRENT_SOURCE_DIR}/e2e/collect_schema_v1.sql")
   target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/format) # func_checksum.h
 endforeach()
+# What the readers must not take for a normal profile: a newer schema,
+# damaged opcode tables, lengths whose sums would overflow.
+pulley_unit_test(test_read_borders SOURCES unit/test_read_borders.c unit/test_ngrams_db.c
+  LIBS pulley_ngrams_tool)
+target_compile_definitions(test_read_borders PRIVATE
+  NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/format/schema.sql")
 pulley_unit_test(test_fusion SOURCES unit/test_fusion.c LIBS pulley_fusion)
 # Registers of any kind and number, windows of registers, liveness.
 pulley_unit_test(test_registers SOURCES unit/test_registers.c LIBS pulley_analyze)
@@ -52,3 +58,12 @@ pulley_unit_test(test_foreign_isa SOURCES unit/test_foreign_isa.c LIBS pulley_an
 add_test(NAME e2e_fleet_layout COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/fleet_layout.sh)
 set_tests_properties(e2e_fleet_layout PROPERTIES ENVIRONMENT
   "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>;PULLEY_REPORT=$<TARGET_FILE:pulley-report>;PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs;MAKE_FLEET=${PROJECT_SOURCE_DIR}/bench/fleet/make_fleet.py")
+
+# A reader of the report that stops early (| head -1) or has gone: the
+# tools exit 0 without a word, and --emit-macros's file is written whole.
+find_program(PULLEY_PYTHON3 python3)
+if(PULLEY_PYTHON3)
+  add_test(NAME e2e_closed_pipe COMMAND ${PULLEY_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/closed_pipe.py)
+  set_tests_properties(e2e_closed_pipe PROPERTIES ENVIRONMENT
+    "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>;PULLEY_REPORT=$<TARGET_FILE:pulley-report>;PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs")
+endif()

@@ -255,6 +255,56 @@ static int load_ranges(sqlite3 *db, int64_t run, an_isa *isa, char *err, size_t 
     return why[0] || rc != SQLITE_DONE ? -1 : 0;
 }
 
+int an_isa_check(sqlite3 *db, int64_t run, int operands_stored, char *why, size_t cap)
+{
+    /* The columns of every schema version: reg_bits only from version 3. */
+    sqlite3_stmt *st = NULL;
+    int has_reg_bits =
+        sqlite3_prepare_v2(db, "SELECT reg_bits FROM opcodes LIMIT 0", -1, &st, NULL) == SQLITE_OK;
+    sqlite3_finalize(st);
+    st = NULL;
+    int rc = sqlite3_prepare_v2(
+        db,
+        has_reg_bits
+            ? "SELECT (SELECT count(*) FROM opcodes WHERE run_id = ?1),"
+              " (SELECT count(*) FROM opcodes WHERE run_id = ?1 AND reg_bits = 0),"
+              " d.name, d.first, d.second FROM (SELECT 1) LEFT JOIN"
+              " (SELECT name, min(id) AS first, max(id) AS second FROM opcodes WHERE run_id = ?1"
+              "  GROUP BY name HAVING count(*) > 1 ORDER BY first LIMIT 1) d"
+            : "SELECT (SELECT count(*) FROM opcodes WHERE run_id = ?1), 0,"
+              " d.name, d.first, d.second FROM (SELECT 1) LEFT JOIN"
+              " (SELECT name, min(id) AS first, max(id) AS second FROM opcodes WHERE run_id = ?1"
+              "  GROUP BY name HAVING count(*) > 1 ORDER BY first LIMIT 1) d",
+        -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, run);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    int result = rc == SQLITE_ROW ? 0 : -1;
+    if (result != 0) {
+        snprintf(why, cap, "checking the opcode table of run %lld: %s", (long long)run,
+                 sqlite3_errmsg(db));
+    } else if (sqlite3_column_int64(st, 0) == 0) {
+        snprintf(why, cap, "it has no opcode table (no opcodes rows): its code cannot be decoded");
+        result = 1;
+    } else if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
+        snprintf(why, cap,
+                 "stored opcode table: the name '%s' appears twice (opcodes %lld and %lld):"
+                 " their counts would merge",
+                 (const char *)sqlite3_column_text(st, 2), (long long)sqlite3_column_int64(st, 3),
+                 (long long)sqlite3_column_int64(st, 4));
+        result = 1;
+    } else if (sqlite3_column_int64(st, 1) > 0 && !operands_stored) {
+        snprintf(why, cap,
+                 "stored opcode table: its rows are of another interpreter's encoding"
+                 " (reg_bits 0) but its instruction rows carry no operands"
+                 " (runs.operands_stored 0): there is nothing to read its code with");
+        result = 1;
+    }
+    sqlite3_finalize(st);
+    return result;
+}
+
 int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err, size_t cap)
 {
     sqlite3_stmt *st = NULL;

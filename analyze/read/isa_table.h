@@ -55,6 +55,14 @@ typedef struct an_isa {
  * Returns 0, or -1 with err. */
 int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err, size_t cap);
 
+/* Is run's stored opcode table one to decode its code with?  0; 1 with
+ * why when the run is damaged: it has no opcode rows, two rows share a
+ * name (their opcodes would merge in every count), or its rows are of
+ * another encoding (reg_bits 0) while its instruction rows carry no
+ * operands (`operands_stored` 0), so nothing could be decoded; -1 with
+ * why when SQLite fails. */
+int an_isa_check(sqlite3 *db, int64_t run, int operands_stored, char *why, size_t cap);
+
 /* Add one stored row (ids increasing; isa starts zeroed): its operand kinds
  * such as "x x s32" (the first words, as many as it has roles, are its
  * register operands' kinds, interned in p), the encoded length, the bits

@@ -128,11 +128,15 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
             an_fbuild_start(b, f);
         }
         int64_t off = sqlite3_column_int64(st, 1), len = sqlite3_column_int64(st, 2);
+        int64_t size = sqlite3_column_int64(st, 7);
         int64_t end = f->ninsns ? (int64_t)f->insns[f->ninsns - 1].off + f->insns[f->ninsns - 1].len
                                 : 0;
         const char *bad = NULL;
         int made = -1;
-        if (off != end || len <= 0 || off + len > sqlite3_column_int64(st, 7))
+        /* Stored values may be anything: subtract (off >= 0 here), never
+         * add, so that no sum overflows. */
+        if (off != end || len <= 0 || size < off || len > size - off ||
+            len > (int64_t)UINT32_MAX - off)
             bad = "it does not follow the instruction before it inside the code";
         else if (grow_insns(f, &icap, 16) != 0)
             result = -1;
@@ -412,7 +416,7 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
             (sqlite3_column_type(st, 9) == SQLITE_TEXT ||
              !(run->dispatch_cost > 0 && run->dispatch_cost <= 1e9)))
             snprintf(why, sizeof why, "runs.dispatch_cost is no positive number");
-        else
+        else if ((loaded = an_isa_check(db, id, run->operands_stored, why, sizeof why)) == 0)
             loaded = load_run(db, p, run, (int)version, why, sizeof why);
         int b = loaded == 0 ? an_profile_intern_bench(p, run->benchmark) : 0;
         if (loaded == 0 && b >= 0) {
@@ -461,6 +465,11 @@ int an_profile_read(an_profile *p, const char *path, an_runsel *sel, char *err, 
         snprintf(msg, sizeof msg, "not a profile database (application_id %" PRId64 ")", app);
     } else if (pragma_int(db, "PRAGMA user_version", &version) != 0 || version < 1) {
         snprintf(msg, sizeof msg, "profile database without a schema version");
+    } else if (version > PVMP_SCHEMA_VERSION) {
+        snprintf(msg, sizeof msg,
+                 "profile schema version %" PRId64 " is newer than the newest these tools"
+                 " understand (%d): read it with the tools that wrote it, or newer ones",
+                 version, PVMP_SCHEMA_VERSION);
     } else {
         added = read_runs(db, p, path, sel, (int)version, msg, sizeof msg);
     }

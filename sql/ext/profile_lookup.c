@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "profile_format.h"
 
 /* Prepare sql and bind ?1 = id; SQLITE_OK or an error in err. */
 static int prepare(sqlite3 *db, const char *sql, sqlite3_int64 id, sqlite3_stmt **st,
@@ -42,8 +43,36 @@ static int exists(sqlite3 *db, const char *sql, sqlite3_int64 id, char *err, siz
     return found;
 }
 
+/* Is the database of a schema this extension understands?  Refuses a
+ * newer one (PRAGMA user_version above PVMP_SCHEMA_VERSION): its tables
+ * may mean something else.  0, or -1 with err naming the file. */
+static int schema_known(sqlite3 *db, char *err, size_t cap)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA main.user_version", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    sqlite3_int64 version = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    if (rc != SQLITE_ROW)
+        snprintf(err, cap, "reading the schema version: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return -1;
+    if (version > PVMP_SCHEMA_VERSION) {
+        const char *file = sqlite3_db_filename(db, "main");
+        snprintf(err, cap,
+                 "%s: profile schema version %lld is newer than the newest this extension"
+                 " understands (%d)",
+                 file && *file ? file : "the database", (long long)version, PVMP_SCHEMA_VERSION);
+        return -1;
+    }
+    return 0;
+}
+
 static int run_exists(sqlite3 *db, sqlite3_int64 run, char *err, size_t cap)
 {
+    if (schema_known(db, err, cap) != 0)
+        return -1;
     int found = exists(db, "SELECT 1 FROM runs WHERE id = ?1", run, err, cap);
     if (found == 0)
         snprintf(err, cap, "run %lld does not exist", (long long)run);
@@ -110,6 +139,26 @@ int sx_load_run_isa(sqlite3 *db, sqlite3_int64 run, ot_table *t, char *err, size
         snprintf(err, cap, "run %lld has no opcode table", (long long)run);
         return -1;
     }
+    /* Two rows of one name: the table is damaged (its listings would
+     * read as one opcode what are two). */
+    if (prepare(db,
+                "SELECT name, min(id), max(id) FROM opcodes WHERE run_id = ?1"
+                " GROUP BY name HAVING count(*) > 1 ORDER BY min(id) LIMIT 1",
+                run, &st, err, cap) != SQLITE_OK) {
+        ot_table_free(t);
+        return -1;
+    }
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        snprintf(err, cap,
+                 "run %lld is damaged: stored opcode table: the name '%s' appears twice"
+                 " (opcodes %lld and %lld)",
+                 (long long)run, (const char *)sqlite3_column_text(st, 0),
+                 (long long)sqlite3_column_int64(st, 1), (long long)sqlite3_column_int64(st, 2));
+    if (finish(db, st, rc == SQLITE_ROW ? SQLITE_DONE : rc, rc == SQLITE_ROW, err, cap) != 0) {
+        ot_table_free(t);
+        return -1;
+    }
     return 0;
 }
 
@@ -124,6 +173,8 @@ int sx_load_module_names(sqlite3 *db, sqlite3_int64 module, sx_names *names, cha
         return -1;
     }
     sqlite3_stmt *st;
+    if (schema_known(db, err, cap) != 0)
+        return -1;
     if (prepare(db, "SELECT idx, name FROM functions WHERE module_id = ?1 ORDER BY idx", module,
                 &st, err, cap) != SQLITE_OK)
         return -1;
@@ -232,6 +283,16 @@ int sx_load_stored(sqlite3 *db, sqlite3_int64 run, const unsigned char *code, si
         if (!in->name || !in->text) {
             failed = 1;
             snprintf(err, cap, "out of memory");
+            break;
+        }
+        /* Inside the code, so that offset + length cannot overflow. */
+        if (in->offset < 0 || in->length <= 0 || (uint64_t)in->offset > size ||
+            (uint64_t)in->length > size - (uint64_t)in->offset) {
+            failed = 1;
+            snprintf(err, cap,
+                     "run %lld is damaged: the instruction row at offset %lld (length %lld)"
+                     " lies outside its function's %zu bytes of code",
+                     (long long)run, (long long)in->offset, (long long)in->length, size);
             break;
         }
     }

@@ -15,6 +15,7 @@
 #include "evaluate.h"
 #include "time_model.h"
 #include "options.h"
+#include "out_file.h"
 #include "profile_format.h"
 #include "profile_read.h"
 #include "pipeline.h"
@@ -421,8 +422,10 @@ static int mine(an_profile *prof, ngrams_options *o, char **dbs, int ndbs, int a
                          .prop_facts = res.facts, .nprops = res.n, .choice = &res.choice,
                          .top = res.top, .top_facts = res.top_facts, .ntop = res.ntop,
                          .test = &test_prof, .test_label = o->test, .test_marginal = test_marginal};
-        an_report_print(stdout, &rep, o->fmt);
+        /* The file first: a reader of the report that stops early
+         * (`| head`) must not cost it. */
         status = o->emit ? emit_macros(prof, &res, o->emit, argc, argv) : 0;
+        an_report_print(stdout, &rep, o->fmt);
     }
     free(test_marginal);
     an_profile_free(&test_prof);
@@ -442,13 +445,16 @@ int main(int argc, char **argv)
     char err[1024];
     if (o.train && an_runsel_add_label(&train_sel, o.train, err, sizeof err) != 0)
         return cli_misuse(&tool, "--train: %s", err);
+    an_out_file out; /* the standard output, a closed pipe a clean end */
+    if (an_out_open(&out, "-", err, sizeof err) != 0)
+        return cli_error(&tool, "%s", err);
     an_profile prof = {0};
     status = read_runs(&prof, dbs, ndbs, &o, &train_sel);
     if (status == 0)
         status = o.evaluate ? evaluate_file(&prof, o.evaluate, o.fmt)
                             : mine(&prof, &o, dbs, ndbs, argc, argv);
-    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-        status = cli_error(&tool, "writing the output failed");
+    if (an_out_commit(&out, err, sizeof err) != 0 && status == 0)
+        status = cli_error(&tool, "%s", err);
     an_profile_free(&prof);
     return status;
 }

@@ -4,13 +4,17 @@
 #include "out_file.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int an_out_open(an_out_file *o, const char *path, char *err, size_t cap)
 {
     *o = (an_out_file){.path = path};
     if (strcmp(path, "-") == 0) {
+        signal(SIGPIPE, SIG_IGN); /* a closed pipe: EPIPE, handled in an_out_commit */
         o->f = stdout;
         return 0;
     }
@@ -37,6 +41,8 @@ int an_out_commit(an_out_file *o, char *err, size_t cap)
     if (fflush(o->f) != 0 || ferror(o->f))
         saved = errno ? errno : EIO;
     if (!o->tmp[0]) {
+        if (saved && an_out_reader_gone(saved))
+            return 0;
         if (saved)
             snprintf(err, cap, "writing the standard output: %s", strerror(saved));
         return saved ? -1 : 0;
@@ -52,6 +58,19 @@ int an_out_commit(an_out_file *o, char *err, size_t cap)
         return -1;
     }
     return 0;
+}
+
+int an_out_reader_gone(int saved_errno)
+{
+    if (saved_errno == EPIPE)
+        return 1;
+    /* The write that failed may have been an earlier one, its errno long
+     * gone: ask the descriptor whether anybody still reads it. */
+    struct stat st;
+    if (fstat(STDOUT_FILENO, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return 0;
+    struct pollfd pfd = {.fd = STDOUT_FILENO, .events = POLLOUT};
+    return poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLERR | POLLHUP)) != 0;
 }
 
 void an_out_abort(an_out_file *o)
