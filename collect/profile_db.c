@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "legacy_roles.h"
 
@@ -374,6 +375,54 @@ static int set_up(profile_db *p, int64_t version, char *err, size_t errcap)
                : 0;
 }
 
+static const char *const side_suffix[3] = {"", "-wal", "-shm"};
+
+/* The path of file[i]: the database, its -wal or its -shm; false when it
+ * does not fit. */
+static bool side_path(const profile_db *p, int i, char *out, size_t cap)
+{
+    int n = snprintf(out, cap, "%s%s", p->path, side_suffix[i]);
+    return n >= 0 && (size_t)n < cap;
+}
+
+/* Record which files the path and its side files name now (once set up:
+ * the database and, in WAL mode, its -wal and -shm exist). */
+static int record_files(profile_db *p, char *err, size_t errcap)
+{
+    char path[4096];
+    for (int i = 0; i < 3; i++) {
+        struct stat st;
+        p->file[i].known = side_path(p, i, path, sizeof path) && stat(path, &st) == 0;
+        if (p->file[i].known) {
+            p->file[i].dev = st.st_dev;
+            p->file[i].ino = st.st_ino;
+        }
+    }
+    if (!p->file[0].known)
+        return base_fail(err, errcap, "%s: cannot find the database file just opened", p->path);
+    return 0;
+}
+
+/* Does path name file[i] still? */
+static bool still_there(const profile_db *p, int i)
+{
+    char path[4096];
+    struct stat st;
+    return p->file[i].known && side_path(p, i, path, sizeof path) && stat(path, &st) == 0 &&
+           st.st_dev == p->file[i].dev && st.st_ino == p->file[i].ino;
+}
+
+/* Was the database file deleted, renamed or replaced since it was
+ * opened?  By what was recorded at open, and by SQLite's own look at the
+ * file it holds open (SQLITE_FCNTL_HAS_MOVED). */
+static bool file_moved(profile_db *p)
+{
+    int moved = 0;
+    if (sqlite3_file_control(p->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK)
+        moved = 0;
+    return moved || !still_there(p, 0);
+}
+
 int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
 {
     int64_t version = 0;
@@ -403,7 +452,8 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
     }
     sqlite3_extended_result_codes(p->db, 1);
     if (sqlite3_busy_timeout(p->db, BUSY_TIMEOUT_MS) != SQLITE_OK ||
-        check_file(p, &version, err, errcap) != 0 || set_up(p, version, err, errcap) != 0) {
+        check_file(p, &version, err, errcap) != 0 || set_up(p, version, err, errcap) != 0 ||
+        record_files(p, err, errcap) != 0) {
         if (!*err)
             pp__pdb_fail(p, "setting up", err, errcap);
         sqlite3_close(p->db);
@@ -418,9 +468,24 @@ int pp__pdb_close(profile_db *p, char *err, size_t errcap)
 {
     if (!p->db)
         return 0;
+    bool moved = file_moved(p);
     int rc = sqlite3_close(p->db);
     p->db = NULL;
     pthread_mutex_destroy(&p->lock);
+    if (moved) {
+        /* SQLite does not checkpoint into a moved file and leaves its WAL
+         * at the path, where the next connection would read it as the WAL
+         * of whatever file is there then: remove ours, only ours. */
+        char path[4096];
+        for (int i = 1; i < 3; i++)
+            if (still_there(p, i) && side_path(p, i, path, sizeof path))
+                (void)unlink(path);
+        base_fail(err, errcap,
+                  "%s: the database file was deleted, renamed or replaced while the run was "
+                  "being written (the path no longer names the file opened)",
+                  p->path);
+        return PDB_FILE_LOST;
+    }
     if (rc != SQLITE_OK)
         return base_fail(err, errcap, "%s: closing: %s", p->path, sqlite3_errstr(rc));
     return 0;
