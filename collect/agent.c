@@ -437,6 +437,8 @@ static int add_count(pulleyprof_agent *a, const char *call, int func, uint32_t f
     char why[640];
     if (!a)
         return refuse(call, "no agent (NULL)");
+    if (count > (uint64_t)INT64_MAX) /* stored as a signed 64-bit integer */
+        return refuse(call, "count is above INT64_MAX and cannot be stored");
     pthread_mutex_lock(&a->lock);
     int rc = a->closing ? base_fail(why, sizeof why, "the run is closing")
              : edge     ? pp__registry_add_edge(&a->reg, func, from, to_func, to, count, why,

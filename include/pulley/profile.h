@@ -373,7 +373,11 @@ static inline void pulleyprof_publish(_Atomic(uintptr_t) *slot, uintptr_t addres
  * Offsets are instruction starts of their function (as its decoder reads
  * it); the function may be unregistered already.  A count with an unknown
  * function or an offset that is no instruction start is not stored, is
- * counted (summary.counts_unmapped) and makes the call return -1. */
+ * counted (summary.counts_unmapped) and makes the call return -1.  A
+ * count above INT64_MAX is refused (-1; counts are stored as signed 64-bit
+ * integers), and one that would pass INT64_MAX summed with the count
+ * stored for the same instruction or transfer is not stored: close then
+ * returns -1 saying so. */
 PULLEYPROF_API int pulleyprof_add_exec_count(pulleyprof_agent *a, int func, uint32_t offset,
                                              uint64_t count);
 PULLEYPROF_API int pulleyprof_add_transfer_count(pulleyprof_agent *a, int func, uint32_t from,

@@ -731,6 +731,31 @@ static void a_run_whose_file_was_replaced_is_lost_and_the_new_file_kept(void **s
     assert_int_equal(sqlite3_close(db), SQLITE_OK);
 }
 
+/* A count that does not fit a signed 64-bit column is refused, at the
+ * call or (summed with the one stored) at close: never stored wrapped. */
+static void counts_past_int64_max_are_refused(void **state)
+{
+    (void)state;
+    pulleyprof_agent *a = open_agent("big counts", 1);
+    static const uint8_t code[16];
+    int mod = pulleyprof_register_module(a, "synthetic", NULL);
+    int f = pulleyprof_register_function(a, mod, 0, "hot", HOT, code, sizeof code);
+    assert_true(f >= 0);
+    assert_int_equal(pulleyprof_add_exec_count(a, f, 0, UINT64_MAX), -1);
+    assert_non_null(strstr(pulleyprof_last_error(), "INT64_MAX"));
+    assert_int_equal(pulleyprof_add_exec_count(a, f, 4, INT64_MAX), 0);
+    assert_int_equal(pulleyprof_add_exec_count(a, f, 4, INT64_MAX), 0);
+    char err[768] = "";
+    pulleyprof_summary s;
+    assert_int_equal(pulleyprof_close(a, &s, err, sizeof err), -1);
+    if (!strstr(err, "would pass"))
+        fail_msg("error \"%s\" does not say the count would pass INT64_MAX", err);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    assert_int_equal(query(db, "SELECT count(*) FROM exec_counts WHERE count < 0"), 0);
+    assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -749,6 +774,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_file_that_is_not_sqlite_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_damaged_profile_database_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_run_whose_file_was_deleted_is_lost, setup, teardown),
+        cmocka_unit_test_setup_teardown(counts_past_int64_max_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_run_whose_file_was_replaced_is_lost_and_the_new_file_kept,
                                         setup, teardown),
     };
