@@ -451,6 +451,18 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
         return -1;
     }
     sqlite3_extended_result_codes(p->db, 1);
+    /* SQLite opens a file it may not write read-only, and fails later on
+     * whatever first writes (a WAL file's shared memory, the run row). */
+    if (sqlite3_db_readonly(p->db, "main") == 1) {
+        base_fail(err, errcap,
+                  "%s: the database file is read-only (no permission to write it, or a "
+                  "read-only file system); cannot append a run to it",
+                  path);
+        sqlite3_close(p->db);
+        p->db = NULL;
+        pthread_mutex_destroy(&p->lock);
+        return -1;
+    }
     if (sqlite3_busy_timeout(p->db, BUSY_TIMEOUT_MS) != SQLITE_OK ||
         check_file(p, &version, err, errcap) != 0 || set_up(p, version, err, errcap) != 0 ||
         record_files(p, err, errcap) != 0) {
