@@ -289,12 +289,26 @@ static int check_ours(profile_db *p, int64_t *version, char *err, size_t errcap)
  * one could hand out a page that still holds data.  A profile database
  * frees pages only when rows were deleted (by hand), so the whole file is
  * checked only when its freelist is not empty. */
+/* Checked once per freelist: a file whose freelist was checked whole
+ * records how many free pages it had then (freelist_checked, a row
+ * written by the collect that checked it, and lowered by every collect
+ * after it as runs take free pages); a file with no more free pages than
+ * that has had pages only taken from the freelist, by SQLite itself,
+ * since it was checked, and is not read whole again.  More free pages
+ * (rows deleted since) mean a freelist not checked: the whole file is
+ * read again.  p->free_pages is what the next write records. */
 static int check_whole_file(profile_db *p, char *err, size_t errcap)
 {
-    int64_t free_pages;
-    if (query_int(p, "PRAGMA freelist_count", &free_pages, err, errcap) != 0)
+    int64_t free_pages, marked = 0, checked = -1;
+    if (query_int(p, "PRAGMA freelist_count", &free_pages, err, errcap) != 0 ||
+        query_int(p, "SELECT count(*) FROM sqlite_schema WHERE name = 'freelist_checked'",
+                  &marked, err, errcap) != 0 ||
+        (marked && query_int(p, "SELECT coalesce(max(free_pages), -1) FROM freelist_checked",
+                             &checked, err, errcap) != 0))
         return -1;
-    if (free_pages == 0)
+    p->free_pages = free_pages;
+    p->mark_freelist = marked || free_pages > 0;
+    if (free_pages == 0 || free_pages <= checked)
         return 0;
     sqlite3_stmt *st;
     if (pp__pdb_prepare(p, "PRAGMA quick_check(1)", &st, err, errcap) != 0)
@@ -322,6 +336,22 @@ static int check_file(profile_db *p, int64_t *version, char *err, size_t errcap)
     return rc;
 }
 
+/* Under the write lock: record the free pages checked (or fewer, when a
+ * run took some since the check). */
+static int mark_freelist(profile_db *p, char *err, size_t errcap)
+{
+    int64_t now;
+    if (query_int(p, "PRAGMA freelist_count", &now, err, errcap) != 0 ||
+        pp__pdb_exec(p, "CREATE TABLE IF NOT EXISTS freelist_checked ("
+                        " id INTEGER PRIMARY KEY CHECK (id = 1), free_pages INTEGER NOT NULL)",
+                     err, errcap) != 0)
+        return -1;
+    char sql[160];
+    snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO freelist_checked VALUES (1, %lld)",
+             (long long)(now < p->free_pages ? now : p->free_pages));
+    return pp__pdb_exec(p, sql, err, errcap);
+}
+
 /* Create or migrate the schema, once, under a write lock; all of it or
  * (on any failure) none of it. */
 static int upgrade(profile_db *p, char *err, size_t errcap)
@@ -342,6 +372,8 @@ static int upgrade(profile_db *p, char *err, size_t errcap)
             goto failed;
         }
     if (version != PDB_SCHEMA_VERSION && pp__pdb_exec(p, pdb_views_sql, err, errcap) != 0)
+        goto failed;
+    if (p->mark_freelist && mark_freelist(p, err, errcap) != 0)
         goto failed;
     if (query_int(p, "PRAGMA user_version", &now, err, errcap) != 0)
         goto failed;
@@ -427,6 +459,8 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
 {
     int64_t version = 0;
     p->path = path;
+    p->free_pages = 0;
+    p->mark_freelist = false;
     if (errcap)
         err[0] = '\0';
     p->db = NULL;

@@ -33,6 +33,10 @@ typedef struct profile_db {
         ino_t ino;
         bool known;
     } file[3];
+    /* Free pages when opened, and whether to record them
+     * (freelist_checked: see check_whole_file). */
+    long long free_pages;
+    bool mark_freelist;
 } profile_db;
 
 /* pp__pdb_close: the path no longer names the database file opened
