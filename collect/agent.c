@@ -437,6 +437,8 @@ static int add_count(pulleyprof_agent *a, const char *call, int func, uint32_t f
     char why[640];
     if (!a)
         return refuse(call, "no agent (NULL)");
+    if (count > (uint64_t)INT64_MAX) /* stored as a signed 64-bit integer */
+        return refuse(call, "count is above INT64_MAX and cannot be stored");
     pthread_mutex_lock(&a->lock);
     int rc = a->closing ? base_fail(why, sizeof why, "the run is closing")
              : edge     ? pp__registry_add_edge(&a->reg, func, from, to_func, to, count, why,
@@ -523,9 +525,10 @@ static pulleyprof_summary stop_threads(pulleyprof_agent *a, char *lost, size_t c
 }
 
 /* Write the rest of the run and end its row (lost: NULL, or what makes it
- * incomplete); store_err gets what failed. */
-static void finish_run(pulleyprof_agent *a, pulleyprof_summary *s, const char *lost,
-                       char *store_err, size_t cap)
+ * incomplete); store_err gets what failed.  Returns PULLEYPROF_RUN_LOST
+ * (with store_err) when the file at the path is not the one written to. */
+static int finish_run(pulleyprof_agent *a, pulleyprof_summary *s, const char *lost,
+                      char *store_err, size_t cap)
 {
     pthread_mutex_lock(&a->lock);
     s->counts_unmapped = a->counts_unmapped; /* refused at the call: not lost */
@@ -544,10 +547,16 @@ static void finish_run(pulleyprof_agent *a, pulleyprof_summary *s, const char *l
                          store_err, cap);
     s->samples_unattributed = unattributed(&a->reg, &a->writer.hist);
     pthread_mutex_unlock(&a->lock);
-    char close_err[256];
-    if (pp__pdb_close(&a->db, close_err, sizeof close_err) != 0 && !store_err[0])
-        snprintf(store_err, cap, "%s", close_err);
+    char close_err[512];
+    int closed = pp__pdb_close(&a->db, close_err, sizeof close_err);
     s->functions_cut_short = a->catalog.cut_short;
+    if (closed == PDB_FILE_LOST) {
+        snprintf(store_err, cap, "run %lld was not saved: %s", (long long)a->run_id, close_err);
+        return PULLEYPROF_RUN_LOST;
+    }
+    if (closed != 0 && !store_err[0])
+        snprintf(store_err, cap, "%s", close_err);
+    return 0;
 }
 
 int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err, size_t errcap)
@@ -556,11 +565,12 @@ int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err
         set_err(err, errcap, "pulleyprof_close: no agent (NULL)");
         return refuse("pulleyprof_close", "no agent (NULL)");
     }
-    char lost[640] = "", store_err[512] = "";
+    char lost[640] = "", store_err[768] = "";
     pulleyprof_summary s = stop_threads(a, lost, sizeof lost);
-    finish_run(a, &s, lost[0] ? lost : NULL, store_err, sizeof store_err);
-    int rc = 0;
-    if (lost[0] || store_err[0]) { /* what was lost before the end comes first */
+    int rc = finish_run(a, &s, lost[0] ? lost : NULL, store_err, sizeof store_err);
+    if (rc == PULLEYPROF_RUN_LOST) { /* all of it: nothing else to say */
+        set_err(err, errcap, store_err);
+    } else if (lost[0] || store_err[0]) { /* what was lost before the end comes first */
         set_err(err, errcap, lost[0] ? lost : store_err);
         rc = -1;
     }

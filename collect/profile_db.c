@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "legacy_roles.h"
 
@@ -288,12 +289,26 @@ static int check_ours(profile_db *p, int64_t *version, char *err, size_t errcap)
  * one could hand out a page that still holds data.  A profile database
  * frees pages only when rows were deleted (by hand), so the whole file is
  * checked only when its freelist is not empty. */
+/* Checked once per freelist: a file whose freelist was checked whole
+ * records how many free pages it had then (freelist_checked, a row
+ * written by the collect that checked it, and lowered by every collect
+ * after it as runs take free pages); a file with no more free pages than
+ * that has had pages only taken from the freelist, by SQLite itself,
+ * since it was checked, and is not read whole again.  More free pages
+ * (rows deleted since) mean a freelist not checked: the whole file is
+ * read again.  p->free_pages is what the next write records. */
 static int check_whole_file(profile_db *p, char *err, size_t errcap)
 {
-    int64_t free_pages;
-    if (query_int(p, "PRAGMA freelist_count", &free_pages, err, errcap) != 0)
+    int64_t free_pages, marked = 0, checked = -1;
+    if (query_int(p, "PRAGMA freelist_count", &free_pages, err, errcap) != 0 ||
+        query_int(p, "SELECT count(*) FROM sqlite_schema WHERE name = 'freelist_checked'",
+                  &marked, err, errcap) != 0 ||
+        (marked && query_int(p, "SELECT coalesce(max(free_pages), -1) FROM freelist_checked",
+                             &checked, err, errcap) != 0))
         return -1;
-    if (free_pages == 0)
+    p->free_pages = free_pages;
+    p->mark_freelist = marked || free_pages > 0;
+    if (free_pages == 0 || free_pages <= checked)
         return 0;
     sqlite3_stmt *st;
     if (pp__pdb_prepare(p, "PRAGMA quick_check(1)", &st, err, errcap) != 0)
@@ -321,6 +336,22 @@ static int check_file(profile_db *p, int64_t *version, char *err, size_t errcap)
     return rc;
 }
 
+/* Under the write lock: record the free pages checked (or fewer, when a
+ * run took some since the check). */
+static int mark_freelist(profile_db *p, char *err, size_t errcap)
+{
+    int64_t now;
+    if (query_int(p, "PRAGMA freelist_count", &now, err, errcap) != 0 ||
+        pp__pdb_exec(p, "CREATE TABLE IF NOT EXISTS freelist_checked ("
+                        " id INTEGER PRIMARY KEY CHECK (id = 1), free_pages INTEGER NOT NULL)",
+                     err, errcap) != 0)
+        return -1;
+    char sql[160];
+    snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO freelist_checked VALUES (1, %lld)",
+             (long long)(now < p->free_pages ? now : p->free_pages));
+    return pp__pdb_exec(p, sql, err, errcap);
+}
+
 /* Create or migrate the schema, once, under a write lock; all of it or
  * (on any failure) none of it. */
 static int upgrade(profile_db *p, char *err, size_t errcap)
@@ -341,6 +372,8 @@ static int upgrade(profile_db *p, char *err, size_t errcap)
             goto failed;
         }
     if (version != PDB_SCHEMA_VERSION && pp__pdb_exec(p, pdb_views_sql, err, errcap) != 0)
+        goto failed;
+    if (p->mark_freelist && mark_freelist(p, err, errcap) != 0)
         goto failed;
     if (query_int(p, "PRAGMA user_version", &now, err, errcap) != 0)
         goto failed;
@@ -374,10 +407,60 @@ static int set_up(profile_db *p, int64_t version, char *err, size_t errcap)
                : 0;
 }
 
+static const char *const side_suffix[3] = {"", "-wal", "-shm"};
+
+/* The path of file[i]: the database, its -wal or its -shm; false when it
+ * does not fit. */
+static bool side_path(const profile_db *p, int i, char *out, size_t cap)
+{
+    int n = snprintf(out, cap, "%s%s", p->path, side_suffix[i]);
+    return n >= 0 && (size_t)n < cap;
+}
+
+/* Record which files the path and its side files name now (once set up:
+ * the database and, in WAL mode, its -wal and -shm exist). */
+static int record_files(profile_db *p, char *err, size_t errcap)
+{
+    char path[4096];
+    for (int i = 0; i < 3; i++) {
+        struct stat st;
+        p->file[i].known = side_path(p, i, path, sizeof path) && stat(path, &st) == 0;
+        if (p->file[i].known) {
+            p->file[i].dev = st.st_dev;
+            p->file[i].ino = st.st_ino;
+        }
+    }
+    if (!p->file[0].known)
+        return base_fail(err, errcap, "%s: cannot find the database file just opened", p->path);
+    return 0;
+}
+
+/* Does path name file[i] still? */
+static bool still_there(const profile_db *p, int i)
+{
+    char path[4096];
+    struct stat st;
+    return p->file[i].known && side_path(p, i, path, sizeof path) && stat(path, &st) == 0 &&
+           st.st_dev == p->file[i].dev && st.st_ino == p->file[i].ino;
+}
+
+/* Was the database file deleted, renamed or replaced since it was
+ * opened?  By what was recorded at open, and by SQLite's own look at the
+ * file it holds open (SQLITE_FCNTL_HAS_MOVED). */
+static bool file_moved(profile_db *p)
+{
+    int moved = 0;
+    if (sqlite3_file_control(p->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK)
+        moved = 0;
+    return moved || !still_there(p, 0);
+}
+
 int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
 {
     int64_t version = 0;
     p->path = path;
+    p->free_pages = 0;
+    p->mark_freelist = false;
     if (errcap)
         err[0] = '\0';
     p->db = NULL;
@@ -402,8 +485,21 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
         return -1;
     }
     sqlite3_extended_result_codes(p->db, 1);
+    /* SQLite opens a file it may not write read-only, and fails later on
+     * whatever first writes (a WAL file's shared memory, the run row). */
+    if (sqlite3_db_readonly(p->db, "main") == 1) {
+        base_fail(err, errcap,
+                  "%s: the database file is read-only (no permission to write it, or a "
+                  "read-only file system); cannot append a run to it",
+                  path);
+        sqlite3_close(p->db);
+        p->db = NULL;
+        pthread_mutex_destroy(&p->lock);
+        return -1;
+    }
     if (sqlite3_busy_timeout(p->db, BUSY_TIMEOUT_MS) != SQLITE_OK ||
-        check_file(p, &version, err, errcap) != 0 || set_up(p, version, err, errcap) != 0) {
+        check_file(p, &version, err, errcap) != 0 || set_up(p, version, err, errcap) != 0 ||
+        record_files(p, err, errcap) != 0) {
         if (!*err)
             pp__pdb_fail(p, "setting up", err, errcap);
         sqlite3_close(p->db);
@@ -418,9 +514,24 @@ int pp__pdb_close(profile_db *p, char *err, size_t errcap)
 {
     if (!p->db)
         return 0;
+    bool moved = file_moved(p);
     int rc = sqlite3_close(p->db);
     p->db = NULL;
     pthread_mutex_destroy(&p->lock);
+    if (moved) {
+        /* SQLite does not checkpoint into a moved file and leaves its WAL
+         * at the path, where the next connection would read it as the WAL
+         * of whatever file is there then: remove ours, only ours. */
+        char path[4096];
+        for (int i = 1; i < 3; i++)
+            if (still_there(p, i) && side_path(p, i, path, sizeof path))
+                (void)unlink(path);
+        base_fail(err, errcap,
+                  "%s: the database file was deleted, renamed or replaced while the run was "
+                  "being written (the path no longer names the file opened)",
+                  p->path);
+        return PDB_FILE_LOST;
+    }
     if (rc != SQLITE_OK)
         return base_fail(err, errcap, "%s: closing: %s", p->path, sqlite3_errstr(rc));
     return 0;

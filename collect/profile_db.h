@@ -10,7 +10,9 @@
 
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "profile_format.h"
 
@@ -23,13 +25,34 @@ typedef struct profile_db {
     sqlite3 *db;
     const char *path;
     pthread_mutex_t lock; /* see pp__pdb_lock */
+    /* The files opened, recorded once set up, so that close can tell
+     * whether the path still names them (file[0]: the database, [1] its
+     * -wal, [2] its -shm; known: it existed then). */
+    struct pdb_file_id {
+        dev_t dev;
+        ino_t ino;
+        bool known;
+    } file[3];
+    /* Free pages when opened, and whether to record them
+     * (freelist_checked: see check_whole_file). */
+    long long free_pages;
+    bool mark_freelist;
 } profile_db;
+
+/* pp__pdb_close: the path no longer names the database file opened
+ * (deleted, renamed or replaced while open): what was written is not in
+ * the file at the path. */
+enum { PDB_FILE_LOST = -2 };
 
 /* Open or create the database at path, ready for writing.  Returns 0, or
  * -1 with err (and nothing written) for a file that is not a profile
  * database, has a newer schema, or is damaged. */
 int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap);
-/* Close; returns 0 or -1 with err. */
+/* Close; returns 0, or -1 with err, or PDB_FILE_LOST with err when the
+ * path no longer names the file opened: then this connection's -wal and
+ * -shm files, if still at the path, are removed (SQLite would otherwise
+ * read that WAL into whatever file is at the path later), and the file
+ * now at the path is not touched. */
 int pp__pdb_close(profile_db *p, char *err, size_t errcap);
 
 /* Threads sharing the connection (the writer's chunks, the catalog

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "base/error.h"
 #include "base/grow.h"
 
 #ifndef PULLEY_VERSION
@@ -265,10 +266,12 @@ static int insert_counts(profile_db *p, int64_t run, const reg_counts *c, int ed
                               " to_offset, count, to_function_id) VALUES (?1,?2,?3,?4,?5,?6)"
                               " ON CONFLICT (function_id, from_offset, to_function_id, to_offset)"
                               " DO UPDATE SET count = count + excluded.count"
+                              " WHERE count <= 9223372036854775807 - excluded.count"
                             : "INSERT INTO exec_counts (run_id, function_id, offset, count)"
                               " VALUES (?1,?2,?3,?5)"
                               " ON CONFLICT (function_id, offset)"
-                              " DO UPDATE SET count = count + excluded.count";
+                              " DO UPDATE SET count = count + excluded.count"
+                              " WHERE count <= 9223372036854775807 - excluded.count";
     sqlite3_stmt *st;
     if (pp__pdb_prepare(p, sql, &st, err, errcap) != 0)
         return -1;
@@ -282,6 +285,12 @@ static int insert_counts(profile_db *p, int64_t run, const reg_counts *c, int ed
         b = b ? b : sqlite3_bind_int64(st, 5, (sqlite3_int64)k->count);
         b = b ? b : edges ? sqlite3_bind_int64(st, 6, ids[k->to_func]) : SQLITE_OK;
         rc = pp__pdb_run(p, st, b, err, errcap);
+        /* No row changed: the sum would pass INT64_MAX (the WHERE above). */
+        if (rc == 0 && sqlite3_changes(p->db) == 0)
+            rc = base_fail(err, errcap,
+                           "%s: the exact count of offset %u of a function would pass %lld when"
+                           " added to the one stored; not stored",
+                           p->path, (unsigned)k->from, (long long)INT64_MAX);
     }
     return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }

@@ -68,7 +68,8 @@
  *
  * Every function may be called from any thread, concurrently with the
  * others, except pulleyprof_close (once, and last).  Functions returning
- * int return 0 (or a handle >= 0) on success and -1 on failure.  Strings
+ * int return 0 (or a handle >= 0) on success and -1 on failure
+ * (pulleyprof_close also PULLEYPROF_RUN_LOST).  Strings
  * are copied.  Errors of open and close are one line of text written into
  * (err, errcap).
  */
@@ -372,7 +373,11 @@ static inline void pulleyprof_publish(_Atomic(uintptr_t) *slot, uintptr_t addres
  * Offsets are instruction starts of their function (as its decoder reads
  * it); the function may be unregistered already.  A count with an unknown
  * function or an offset that is no instruction start is not stored, is
- * counted (summary.counts_unmapped) and makes the call return -1. */
+ * counted (summary.counts_unmapped) and makes the call return -1.  A
+ * count above INT64_MAX is refused (-1; counts are stored as signed 64-bit
+ * integers), and one that would pass INT64_MAX summed with the count
+ * stored for the same instruction or transfer is not stored: close then
+ * returns -1 saying so. */
 PULLEYPROF_API int pulleyprof_add_exec_count(pulleyprof_agent *a, int func, uint32_t offset,
                                              uint64_t count);
 PULLEYPROF_API int pulleyprof_add_transfer_count(pulleyprof_agent *a, int func, uint32_t from,
@@ -385,11 +390,19 @@ PULLEYPROF_API int pulleyprof_add_edge_count(pulleyprof_agent *a, int func, uint
 PULLEYPROF_API void pulleyprof_set_outcome(pulleyprof_agent *a, const char *outcome,
                                            int exit_status);
 
+/* pulleyprof_close's result when the database file was deleted, renamed
+ * or replaced during the run: the file at db_path does not hold the run
+ * (nothing of it was saved there; a file put in its place is left as it
+ * is). */
+#define PULLEYPROF_RUN_LOST (-2)
+
 /* Stop sampling, write everything and end the run; frees the agent.  The
  * run row is ended even when something failed: then its outcome is
  * "incomplete: WHAT WAS LOST (OUTCOME)", and close returns -1 with err
  * (the summary says what was written).  Calls refused earlier do not make
- * the run incomplete: the caller was told. */
+ * the run incomplete: the caller was told.  When the path no longer names
+ * the file opened, close returns PULLEYPROF_RUN_LOST with err ("run N was
+ * not saved: ..."). */
 PULLEYPROF_API int pulleyprof_close(pulleyprof_agent *a, pulleyprof_summary *summary, char *err,
                                     size_t errcap);
 

@@ -105,4 +105,22 @@ run 0 --help
 grep -q "^Usage: pulley-collect" "$tmp/out" || fail "--help"
 grep -q "134 after a trap" "$tmp/out" || fail "--help without the exit statuses"
 grep -q "DIR\[::GUEST\]" "$tmp/out" || fail "--help without --dir DIR::GUEST"
+# A database file it may not write: refused, naming the file and saying
+# why, exit 1, the file untouched.  Root writes any file, so as root the
+# collect runs as nobody (setpriv), or the case is left out.
+ro=$tmp/ro/readonly.db
+mkdir "$tmp/ro"
+run 0 -o "$ro" --invoke loops -- "$PROGRAMS/loops.pasm" 10
+chmod 444 "$ro"
+chmod 755 "$tmp" "$tmp/ro"
+as=""
+[ "$(id -u)" != 0 ] || { command -v setpriv >/dev/null && as="setpriv --reuid=65534 --regid=65534 --clear-groups"; }
+if [ "$(id -u)" != 0 ] || [ -n "$as" ]; then
+    before=$(cksum < "$ro")
+    # shellcheck disable=SC2086
+    expect_status 1 $as "$PULLEY_COLLECT" -o "$ro" --invoke loops -- "$PROGRAMS/loops.pasm" 10
+    grep -q "^pulley-collect: $ro: the database file is read-only" "$tmp/err" ||
+        fail "read-only database: $(cat "$tmp/err")"
+    [ "$(cksum < "$ro")" = "$before" ] || fail "read-only database: the file changed"
+fi
 echo "collect_cli: ok"

@@ -679,6 +679,83 @@ static void a_damaged_profile_database_is_refused(void **state)
     assert_refused("damaged");
 }
 
+/* An agent is open on db_path with one function and exact counts; then
+ * `change` runs on the path; close must say the run was lost. */
+static void assert_run_lost(void (*change)(void))
+{
+    pulleyprof_agent *a = open_agent("lost", 1);
+    static const uint8_t code[16];
+    int mod = pulleyprof_register_module(a, "synthetic", NULL);
+    int f = pulleyprof_register_function(a, mod, 0, "hot", HOT, code, sizeof code);
+    assert_true(f >= 0);
+    assert_int_equal(pulleyprof_add_exec_count(a, f, 0, 5), 0);
+    change();
+    char err[768] = "";
+    pulleyprof_summary s;
+    assert_int_equal(pulleyprof_close(a, &s, err, sizeof err), PULLEYPROF_RUN_LOST);
+    if (!strstr(err, "was not saved") || !strstr(err, db_path))
+        fail_msg("error \"%s\" does not say the run in %s was not saved", err, db_path);
+    char side[96];
+    snprintf(side, sizeof side, "%s-wal", db_path);
+    assert_int_equal(access(side, F_OK), -1); /* no WAL left to be read into the path */
+}
+
+static void delete_db(void) { assert_int_equal(unlink(db_path), 0); }
+
+static char other_path[96];
+
+static void replace_db(void) { assert_int_equal(rename(other_path, db_path), 0); }
+
+static void a_run_whose_file_was_deleted_is_lost(void **state)
+{
+    (void)state;
+    assert_run_lost(delete_db);
+    assert_int_equal(access(db_path, F_OK), -1);
+}
+
+/* Another profile put in the file's place keeps its runs. */
+static void a_run_whose_file_was_replaced_is_lost_and_the_new_file_kept(void **state)
+{
+    (void)state;
+    snprintf(other_path, sizeof other_path, "%s.other", db_path);
+    unlink(other_path);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(other_path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "CREATE TABLE kept (x); INSERT INTO kept VALUES (1), (2)",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_close(db), SQLITE_OK);
+    assert_run_lost(replace_db);
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    assert_int_equal(query(db, "SELECT count(*) FROM kept"), 2);
+    assert_int_equal(query(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs'"), 0);
+    assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
+/* A count that does not fit a signed 64-bit column is refused, at the
+ * call or (summed with the one stored) at close: never stored wrapped. */
+static void counts_past_int64_max_are_refused(void **state)
+{
+    (void)state;
+    pulleyprof_agent *a = open_agent("big counts", 1);
+    static const uint8_t code[16];
+    int mod = pulleyprof_register_module(a, "synthetic", NULL);
+    int f = pulleyprof_register_function(a, mod, 0, "hot", HOT, code, sizeof code);
+    assert_true(f >= 0);
+    assert_int_equal(pulleyprof_add_exec_count(a, f, 0, UINT64_MAX), -1);
+    assert_non_null(strstr(pulleyprof_last_error(), "INT64_MAX"));
+    assert_int_equal(pulleyprof_add_exec_count(a, f, 4, INT64_MAX), 0);
+    assert_int_equal(pulleyprof_add_exec_count(a, f, 4, INT64_MAX), 0);
+    char err[768] = "";
+    pulleyprof_summary s;
+    assert_int_equal(pulleyprof_close(a, &s, err, sizeof err), -1);
+    if (!strstr(err, "would pass"))
+        fail_msg("error \"%s\" does not say the count would pass INT64_MAX", err);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    assert_int_equal(query(db, "SELECT count(*) FROM exec_counts WHERE count < 0"), 0);
+    assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -696,6 +773,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_newer_schema_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_file_that_is_not_sqlite_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_damaged_profile_database_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_run_whose_file_was_deleted_is_lost, setup, teardown),
+        cmocka_unit_test_setup_teardown(counts_past_int64_max_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_run_whose_file_was_replaced_is_lost_and_the_new_file_kept,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,13 +69,17 @@ int session_finish(collect_session *s, const char *outcome, int exit_status)
         char err[512] = "";
         pulleyprof_summary sum;
         pulleyprof_set_outcome(s->agent, outcome, exit_status);
-        if (pulleyprof_close(s->agent, &sum, err, sizeof err) != 0) {
+        int rc = pulleyprof_close(s->agent, &sum, err, sizeof err);
+        if (rc == PULLEYPROF_RUN_LOST) /* no summary: nothing of it is on disk */
+            fprintf(stderr, "%s: %s\n", s->tool, err);
+        else if (rc != 0)
             fprintf(stderr, "%s: run %lld in %s is incomplete: %s\n", s->tool,
                     (long long)sum.run_id, s->db_path, err);
+        if (rc != 0)
             s->close_status = 1;
-        }
         s->agent = NULL;
-        print_summary(s, &sum);
+        if (rc != PULLEYPROF_RUN_LOST)
+            print_summary(s, &sum);
     }
     int status = s->close_status ? 1 : exit_status;
     pthread_mutex_unlock(&s->lock);
