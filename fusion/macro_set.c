@@ -112,6 +112,7 @@ static int parse_part(const parser *ps, fu_macro *m, char **w, int n)
     fu_part *pt = &m->part[m->nparts];
     memset(pt, 0, sizeof *pt);
     snprintf(pt->op, sizeof pt->op, "%s", w[1]);
+    pt->line = ps->line;
     for (int i = 2; i < n; i++) {
         if (strcmp(w[i], "imm") == 0) {
             if (m->nimms == FU_MAX_IMMS)
@@ -209,6 +210,7 @@ static int parse_line(const parser *ps, fu_set *s, fu_macro *m, int *open, int *
         memset(m, 0, sizeof *m);
         snprintf(m->name, sizeof m->name, "%s", w[1]);
         m->predicted = -1;
+        m->line = ps->line;
         *open = 1;
         return 0;
     }

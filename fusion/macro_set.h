@@ -33,6 +33,7 @@ typedef struct fu_part {
     uint8_t nregs;                /* register operands, in the part's order */
     uint8_t reg[FU_MAX_REGS];     /* the macro register each one is */
     uint8_t nimms;                /* immediates (each the macro's next one) */
+    unsigned line;                /* its line in the file read, 0: not read */
 } fu_part;
 
 typedef struct fu_macro {
@@ -44,6 +45,7 @@ typedef struct fu_macro {
     unsigned nimms;               /* macro immediates: all the parts' */
     double predicted;             /* share of dispatches (%) it removed where it
                                    * was chosen; < 0 when the file does not say */
+    unsigned line;                /* the line of its 'macro' in the file read, 0: not read */
 } fu_macro;
 
 typedef struct fu_set {

@@ -1,10 +1,11 @@
 /*
  * pulley_rows.c - pulley-macrogen's Pulley mode, the table (pulley_mode.h):
- * each macro op checked against the baseline opcode table (its parts are
- * baseline opcodes in their wide form, with their operand counts and
- * classes; only the last may branch, call or return), its registers'
- * roles, immediates and flags worked out from its parts, and written as
- * an MFORMAT and an MOP or MEXT row of opcodes.def.
+ * each macro op checked against the baseline opcode table by the checks
+ * --evaluate makes too (fusion/macro_check.h: its parts are baseline
+ * opcodes in their wide form, with their operand counts and classes; only
+ * the last may branch, call or return), its registers' roles, immediates
+ * and flags worked out from its parts, and written as an MFORMAT and an
+ * MOP or MEXT row of opcodes.def.
  */
 #include "pulley_mode.h"
 
@@ -12,50 +13,41 @@
 
 #include "gen_io.h"
 #include "isa.h"
+#include "macro_check.h"
 
 enum { ENDS = PVM_FLAG_BRANCH | PVM_FLAG_TERM | PVM_FLAG_CALL | PVM_FLAG_RETURN };
 
-/* The baseline opcode of part k of m, checked: a baseline opcode in its
- * wide form, ending the op only as its last part, with the operand
- * counts of its format. */
-static unsigned part_opcode(const char *set_path, const fu_macro *m, unsigned k)
+/* The baseline table as the shared checks (fusion/macro_check.h) ask it:
+ * every opcode a plain one, registers of kind x or f. */
+static int baseline_lookup(void *ctx, const char *mnemonic, fu_isa_op *out)
 {
-    const fu_part *pt = &m->part[k];
-    int op = pvm_op_by_name(pt->op, strlen(pt->op));
+    (void)ctx;
+    int op = pvm_op_by_name(mnemonic, strlen(mnemonic));
     if (op < 0)
-        mg_die("%s: macro op %s: part %u, %s, is not an opcode of the baseline", set_path,
-               m->name, k + 1, pt->op);
-    const char *wide = pvm_ops[pvm_op_wide((unsigned)op)].name;
-    if (pvm_op_wide((unsigned)op) != (unsigned)op)
-        mg_die("%s: macro op %s: part %u, %s, is matched as %s (the same with a wider "
-               "immediate): name %s",
-               set_path, m->name, k + 1, pt->op, wide, wide);
+        return 0;
     const pvm_op_info *info = &pvm_ops[op];
     const pvm_format_info *fmt = &pvm_formats[info->format];
-    if ((info->flags & ENDS) && k + 1 < m->nparts)
-        mg_die("%s: macro op %s: part %u, %s, branches, calls or returns: only the last part may",
-               set_path, m->name, k + 1, pt->op);
-    if (pt->nregs != fmt->nregs || pt->nimms != fmt->nimms)
-        mg_die("%s: macro op %s: part %u, %s, takes %u registers and %u immediates, not %u and %u",
-               set_path, m->name, k + 1, pt->op, fmt->nregs, fmt->nimms, pt->nregs, pt->nimms);
-    return (unsigned)op;
+    out->nregs = fmt->nregs;
+    out->nimms = fmt->nimms;
+    for (unsigned j = 0; j < fmt->nregs && j < FU_MAX_REGS; j++)
+        snprintf(out->kind[j], sizeof out->kind[j], "%s", fmt->reg[j] == PVM_REG_X ? "x" : "f");
+    out->ends = (info->flags & ENDS) != 0;
+    out->macro = 0;
+    unsigned wide = pvm_op_wide((unsigned)op);
+    snprintf(out->wide, sizeof out->wide, "%s", wide != (unsigned)op ? pvm_ops[wide].name : "");
+    return 1;
 }
 
 /* The roles part k (of format fmt) gives the macro registers it names
- * (*seen: those read or written by the parts before), their classes
- * checked. */
-static void part_roles(const char *set_path, const fu_macro *m, unsigned k,
-                       const pvm_format_info *fmt, macro_row *row, unsigned *seen)
+ * (*seen: those read or written by the parts before). */
+static void part_roles(const fu_macro *m, unsigned k, const pvm_format_info *fmt, macro_row *row,
+                       unsigned *seen)
 {
     const fu_part *pt = &m->part[k];
     /* Within one instruction the reads come before the writes. */
     for (unsigned pass = 0; pass < 2; pass++)
         for (unsigned j = 0; j < fmt->nregs; j++) {
             unsigned r = pt->reg[j];
-            const char *kind = fmt->reg[j] == PVM_REG_X ? "x" : "f";
-            if (strcmp(m->kind[r], kind) != 0)
-                mg_die("%s: macro op %s: part %u, %s, takes an %s register as operand %u, not %s%u",
-                       set_path, m->name, k + 1, pt->op, kind, j + 1, m->kind[r], r);
             unsigned bit = pass == 0 ? PVM_ROLE_R : PVM_ROLE_W;
             if (!(fmt->role[j] & bit))
                 continue;
@@ -71,14 +63,16 @@ void mg_pulley_describe(const char *set_path, const fu_macro *m, macro_row *row)
 {
     memset(row, 0, sizeof *row);
     row->m = m;
-    if (pvm_op_by_name(m->name, strlen(m->name)) >= 0)
-        mg_die("%s: macro op %s has the name of a baseline opcode", set_path, m->name);
+    char err[1024];
+    const fu_isa baseline = {baseline_lookup, NULL};
+    if (fu_check_macro(m, &baseline, set_path, err, sizeof err) != 0)
+        mg_die("%s", err);
     unsigned nimm = 0, seen = 0; /* seen: macro registers read or written so far */
     for (unsigned k = 0; k < m->nparts; k++) {
-        unsigned op = part_opcode(set_path, m, k);
+        unsigned op = (unsigned)pvm_op_by_name(m->part[k].op, strlen(m->part[k].op));
         const pvm_op_info *info = &pvm_ops[op];
         const pvm_format_info *fmt = &pvm_formats[info->format];
-        part_roles(set_path, m, k, fmt, row, &seen);
+        part_roles(m, k, fmt, row, &seen);
         for (unsigned i = 0; i < fmt->nimms; i++) {
             row->imm[nimm] = fmt->imm[i];
             row->imm_at[nimm] = (uint8_t)row->imm_bytes;
@@ -93,11 +87,11 @@ void mg_pulley_describe(const char *set_path, const fu_macro *m, macro_row *row)
     row->flags |= PVM_FLAG_MACRO;
     for (unsigned r = 0; r < m->nregs; r++)
         if (!row->role[r])
-            mg_die("%s: macro op %s: macro register %u is neither read nor written", set_path,
-                   m->name, r);
+            mg_die("%s:%u: macro op %s: macro register %u is neither read nor written", set_path,
+                   m->line, m->name, r);
     row->pack = PVM_REGPACK_BYTES(m->nregs);
     if (3 + row->pack + row->imm_bytes > 255)
-        mg_die("%s: macro op %s is longer than 255 bytes", set_path, m->name);
+        mg_die("%s:%u: macro op %s is longer than 255 bytes", set_path, m->line, m->name);
 }
 
 static void print_flags(FILE *out, unsigned flags)

@@ -83,7 +83,7 @@ printf 'pulley-macros 1\nmacro k\n  part xconst8 x0 imm\n  part xadd64 x1 x1 x0\
 expect_status 1 "$PULLEY_MACROGEN" "$tmp/narrow.macros" "$VM_OPS" "$tmp/gen"
 grep -q "macro op k: part 1, xconst8, is matched as xconst64" "$tmp/err" || fail "narrow part: $(cat "$tmp/err")"
 expect_status 1 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/narrow.macros"
-grep -q "narrow.macros: macro op k: part 1, xconst8, is matched as xconst64" "$tmp/err" ||
+grep -q "narrow.macros:3: macro op k: part 1, xconst8, is matched as xconst64" "$tmp/err" ||
     fail "narrow part evaluated: $(cat "$tmp/err")"
 expect_status 2 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/set.macros" --emit-macros "$tmp/x"
 expect_status 2 "$PULLEY_NGRAMS" "$base" --evaluate "$tmp/set.macros" --objective total

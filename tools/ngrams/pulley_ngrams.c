@@ -21,6 +21,7 @@
 #include "pipeline.h"
 #include "ngrams_report.h"
 #include "ngrams_evaluation.h"
+#include "set_check.h"
 #include "shapes.h"
 
 
@@ -146,23 +147,16 @@ static int evaluate_file(an_profile *p, const char *file, an_format fmt)
         fprintf(stderr, "pulley-ngrams: out of memory\n");
         goto out;
     }
-    for (size_t k = 0; k < set.n; k++) {
+    /* What the generator refuses has no saving to predict. */
+    if (ng_check_set(p, &set, file, err, sizeof err) != 0) {
+        fprintf(stderr, "pulley-ngrams: %s\n", err);
+        goto out;
+    }
+    for (size_t k = 0; k < set.n; k++)
         if (fu_pattern_of(&set.macros[k], opcode_or_none, p, &pats[k], err, sizeof err) != 0) {
             fprintf(stderr, "pulley-ngrams: %s: %s\n", file, err);
             goto out;
         }
-        for (unsigned j = 0; j < pats[k].n; j++) {
-            unsigned op = pats[k].op[j];
-            if (op < p->nops && p->opwide[op] != op) {
-                const char *wide = p->opnames[p->opwide[op]];
-                fprintf(stderr,
-                        "pulley-ngrams: %s: macro op %s: part %u, %s, is matched as %s (the same"
-                        " with a wider immediate): name %s\n",
-                        file, set.macros[k].name, j + 1, set.macros[k].part[j].op, wide, wide);
-                goto out;
-            }
-        }
-    }
     if (an_evaluate(p, pats, set.n, marginal, time_marginal, per_bench) != 0) {
         fprintf(stderr, "pulley-ngrams: out of memory\n");
         goto out;
