@@ -171,22 +171,26 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
 }
 
 /* The run's functions, decoded from their code with isa unless
- * `from_rows` (load_rows builds their instructions). */
+ * `from_rows` (load_rows builds their instructions); *sizes (the caller
+ * frees it) gets each one's code bytes. */
 static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa *isa,
-                          int from_rows)
+                          int from_rows, int64_t **sizes)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db, "SELECT id, name, code FROM functions WHERE run_id = ?1 ORDER BY id",
                                 -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run->id);
-    size_t cap = 0;
+    size_t cap = 0, scap = 0;
     an_fbuild *b = from_rows ? NULL : malloc(sizeof *b);
     if (!from_rows && !b)
         rc = SQLITE_NOMEM;
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (BASE_GROW(run->funcs, cap, run->nfuncs + 1, 16) != 0)
+        if (BASE_GROW(run->funcs, cap, run->nfuncs + 1, 16) != 0 ||
+            BASE_GROW(*sizes, scap, run->nfuncs + 1, 16) != 0) {
+            rc = SQLITE_NOMEM;
             break;
+        }
         an_func *f = &run->funcs[run->nfuncs++];
         memset(f, 0, sizeof *f);
         f->id = sqlite3_column_int64(st, 0);
@@ -194,6 +198,7 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
         f->serial = p->nfuncs++;
         const uint8_t *code = sqlite3_column_blob(st, 2);
         size_t size = (size_t)sqlite3_column_bytes(st, 2);
+        (*sizes)[run->nfuncs - 1] = (int64_t)size;
         if (!f->name ||
             (size && !from_rows && decode_function(f, isa, code, size, b, &run->unanalysed) != 0)) {
             rc = SQLITE_NOMEM;
@@ -205,74 +210,94 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* One row of pc_samples or exec_counts: function index, offset, value. */
-typedef struct count_row {
-    uint32_t func, off;
-    double value;
-} count_row;
-
-/* rows[0..n) grouped by function (a counting sort, order kept inside a
- * function), into a new array; NULL when out of memory. */
-static count_row *group_by_function(const count_row *rows, size_t n, size_t nfuncs)
+/* What is wrong with a row's integer column `col` (NULL:
+ * nothing): it must be an integer, and not negative. */
+static const char *bad_integer(sqlite3_stmt *st, int col)
 {
-    size_t *next = calloc(nfuncs + 1, sizeof *next);
-    count_row *out = malloc((n ? n : 1) * sizeof *out);
-    if (next && out) {
-        for (size_t r = 0; r < n; r++)
-            next[rows[r].func + 1]++;
-        for (size_t f = 1; f <= nfuncs; f++)
-            next[f] += next[f - 1];
-        for (size_t r = 0; r < n; r++)
-            out[next[rows[r].func]++] = rows[r];
-    } else {
-        free(out);
-        out = NULL;
+    switch (sqlite3_column_type(st, col)) {
+    case SQLITE_INTEGER: return sqlite3_column_int64(st, col) < 0 ? "is negative" : NULL;
+    case SQLITE_NULL: return "is NULL";
+    case SQLITE_FLOAT: return "is not an integer (a real number)";
+    case SQLITE_TEXT: return "is not an integer (text)";
+    default: return "is not an integer (a blob)";
     }
-    free(next);
-    return out;
 }
 
-/* Add each row's value to the count of the instruction it names.  The
- * rows come in table order (for pc_samples, hash order of the pcs): they
- * are grouped by function first, so that the instruction lookups stay in
- * one function at a time instead of jumping all over the profile.
- * Returns 0, -1 (SQLite's error) or -2 (out of memory). */
-static int attach(sqlite3 *db, an_run *run, const char *sql)
+/* Add each row's value to the count of the instruction it names, as the
+ * rows come: nothing is kept per row.  exec_counts is reached through the
+ * run's functions (its key is the function, and it has no index on
+ * run_id); pc_samples through its run_id index.  Every row must name a
+ * function of the run (sizes[i]: run->funcs[i]'s code bytes) and an
+ * offset inside its code, with a value that is a non-negative integer,
+ * and the run's values must add up to at most INT64_MAX.  Returns 0, 1
+ * when a row is damaged (why names it and says what is wrong), -1 on
+ * SQLite's error, -2 when out of memory. */
+static int attach(sqlite3 *db, an_run *run, const int64_t *sizes, char *why, size_t cap)
 {
+    const char *table = run->exact ? "exec_counts" : "pc_samples";
+    const char *value = run->exact ? "count" : "samples";
     sqlite3_stmt *st;
-    count_row *rows = NULL;
-    size_t n = 0, cap = 0;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(db,
+                                run->exact ? "SELECT c.function_id, c.offset, c.count, c.run_id"
+                                             " FROM functions f CROSS JOIN exec_counts c"
+                                             " ON c.function_id = f.id WHERE f.run_id = ?1"
+                                           : "SELECT function_id, offset, samples, run_id"
+                                             " FROM pc_samples WHERE run_id = ?1"
+                                             " AND function_id IS NOT NULL",
+                                -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run->id);
-    while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        an_func *f = find_func(run, sqlite3_column_int64(st, 0));
-        int64_t off = sqlite3_column_int64(st, 1);
-        if (!f || off < 0 || off > UINT32_MAX)
-            continue;
-        if (BASE_GROW(rows, cap, n + 1, 1024) != 0) {
-            rc = SQLITE_NOMEM;
+    an_func *f = NULL;
+    int64_t total = 0;
+    int damaged = 0;
+    while (!damaged && (rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t fid = sqlite3_column_int64(st, 0);
+        if (!f || f->id != fid)
+            f = find_func(run, fid);
+        int64_t off = sqlite3_column_int64(st, 1), v = sqlite3_column_int64(st, 2);
+        int64_t row_run = sqlite3_column_int64(st, 3);
+        const char *off_bad = bad_integer(st, 1), *v_bad = bad_integer(st, 2);
+        char what[160];
+        damaged = 1;
+        if (!f || sqlite3_column_type(st, 0) != SQLITE_INTEGER)
+            snprintf(what, sizeof what, "function_id %" PRId64 " is not a function of run %" PRId64,
+                     fid, run->id);
+        else if (row_run != run->id)
+            snprintf(what, sizeof what, "its run_id is %" PRId64 ", not %" PRId64 ", the run of its function",
+                     row_run, run->id);
+        else if (off_bad)
+            snprintf(what, sizeof what, "offset %s", off_bad);
+        else if (off >= sizes[f - run->funcs])
+            snprintf(what, sizeof what, "offset is past the end of function %s (%" PRId64 " bytes)",
+                     f->name, sizes[f - run->funcs]);
+        else if (v_bad)
+            snprintf(what, sizeof what, "%s %s", value, v_bad);
+        else if (v > INT64_MAX - total)
+            snprintf(what, sizeof what, "the run's %s add up past %" PRId64,
+                     run->exact ? "counts" : "samples", INT64_MAX);
+        else
+            damaged = 0;
+        if (damaged) {
+            /* which row: its function and offset as stored */
+            int t = sqlite3_column_type(st, 1);
+            char o[32];
+            snprintf(o, sizeof o, "%" PRId64, off);
+            snprintf(why, cap, "%s row (function_id %" PRId64 ", offset %s): %s", table, fid,
+                     t == SQLITE_INTEGER ? o : t == SQLITE_NULL ? "NULL" : "not an integer", what);
             break;
         }
-        rows[n++] = (count_row){(uint32_t)(f - run->funcs), (uint32_t)off,
-                                (double)sqlite3_column_int64(st, 2)};
-    }
-    sqlite3_finalize(st);
-    count_row *grouped = rc == SQLITE_DONE ? group_by_function(rows, n, run->nfuncs) : NULL;
-    free(rows);
-    if (rc == SQLITE_DONE && !grouped)
-        rc = SQLITE_NOMEM;
-    for (size_t r = 0; grouped && r < n; r++) {
-        an_func *f = &run->funcs[grouped[r].func];
+        total += v;
         /* An interpreter may record an address inside the instruction
          * it runs (CPython's caller frames keep the last unit of their
          * CALL): it counts for that instruction. */
-        long i = an_insn_containing(f, grouped[r].off);
+        long i = an_insn_containing(f, (uint32_t)off);
         if (i >= 0)
-            f->insns[i].count += grouped[r].value;
+            f->insns[i].count += (double)v;
     }
-    free(grouped);
-    return rc == SQLITE_DONE ? 0 : rc == SQLITE_NOMEM ? -2 : -1;
+    if (!damaged && rc != SQLITE_DONE)
+        snprintf(why, cap, "%s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return damaged ? 1 : rc == SQLITE_DONE ? 0 : rc == SQLITE_NOMEM ? -2 : -1;
 }
 
 /* run->opcost from the costs stored with its opcode table (none: NULL). */
@@ -296,12 +321,14 @@ static int run_costs(an_run *run, const an_profile *p, const an_isa *isa)
 static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *err, size_t cap)
 {
     an_isa isa;
+    int64_t *sizes = NULL;
     if (an_isa_load(db, run->id, p, &isa, err, cap) != 0)
         return -1;
-    int rc = load_functions(db, p, run, &isa, run->operands_stored);
+    int rc = load_functions(db, p, run, &isa, run->operands_stored, &sizes);
     if (rc != 0) {
         snprintf(err, cap, "reading functions: %s", sqlite3_errmsg(db));
         an_isa_free(&isa);
+        free(sizes);
         return -1;
     }
     if (run->operands_stored)
@@ -313,20 +340,12 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *
     if (rc == 0)
         rc = an_check_run(db, run, &isa, version >= 4, run->operands_stored, err, cap);
     an_isa_free(&isa);
-    if (rc != 0)
-        return rc;
     /* Rows naming one instruction add up in attach() (no GROUP BY, which
      * would sort every row first). */
     if (rc == 0)
-        rc = attach(db, run,
-                    run->exact ? "SELECT function_id, offset, count FROM exec_counts WHERE run_id = ?1"
-                               : "SELECT function_id, offset, samples FROM pc_samples "
-                                 "WHERE run_id = ?1 AND function_id IS NOT NULL");
-    if (rc != 0) {
-        snprintf(err, cap, "%s", rc == -2 ? "out of memory" : sqlite3_errmsg(db));
-        return -1;
-    }
-    return 0;
+        rc = attach(db, run, sizes, err, cap);
+    free(sizes);
+    return rc == 1 || rc == 0 ? rc : -1;
 }
 
 /* Why a run is not one to analyse by default, from its row (NULL: it
@@ -349,17 +368,24 @@ static const char *unfinished(sqlite3_stmt *st, char *buf, size_t cap)
     return NULL;
 }
 
+/* Whether run `runs.id` has exact counts, through its functions:
+ * exec_counts has no index on run_id, and scanning it for every run took
+ * most of the time of reading a large collection. */
+#define HAS_COUNTS                                                                                 \
+    "SELECT 1 FROM functions f CROSS JOIN exec_counts c ON c.function_id = f.id"                   \
+    " WHERE f.run_id = runs.id"
+
 /* The runs rows in the columns read_runs takes, for schema `version`. */
 static const char *runs_query(int version)
 {
     return version >= 8 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
-                          " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
+                          " EXISTS (" HAS_COUNTS "),"
                           " operands_stored, isa_name, dispatch_cost FROM runs ORDER BY id"
            : version >= 6 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
-                            " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
+                            " EXISTS (" HAS_COUNTS "),"
                             " operands_stored, isa_name, NULL FROM runs ORDER BY id"
                           : "SELECT id, label, benchmark, exact, outcome, samples_written,"
-                            " EXISTS (SELECT 1 FROM exec_counts c WHERE c.run_id = runs.id),"
+                            " EXISTS (" HAS_COUNTS "),"
                             " 0, isa_name, NULL FROM runs ORDER BY id";
 }
 

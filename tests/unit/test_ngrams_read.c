@@ -2,7 +2,8 @@
  * test_ngrams_read.c - reading profile databases: files that are not
  * profiles are refused with their path in the message, a lock held for a
  * moment is waited for, runs are selected by id and label, opcode rows
- * give the analysis what each instruction writes and where it branches, a bad row refuses its run, bytes that do
+ * give the analysis what each instruction writes and where it branches, a bad row refuses its run, a bad
+ * count or sample row refuses its run naming the row, bytes that do
  * not decode end a function without losing what decoded before them, and
  * an old file's rows (no roles stored) read as the collector migrates them.
  */
@@ -375,6 +376,86 @@ static void damaged_runs_are_refused_or_left_out(void **state)
     tdb_remove(&t);
 }
 
+/* Counts and samples are checked as they are read: each row must be a
+ * non-negative integer at an offset inside a function of its run, and a
+ * run's values must add up to at most INT64_MAX.  A bad row refuses its
+ * run naming the row and what is wrong, or leaves the run out with
+ * --skip-damaged while the others are read. */
+static void bad_count_and_sample_rows_damage_their_run(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sql, *want;
+    } cases[] = {
+        {"UPDATE pc_samples SET samples = -1 WHERE run_id = 1",
+         "run 1 is damaged: pc_samples row (function_id 1, offset 0): samples is negative"},
+        {"UPDATE pc_samples SET samples = 'many' WHERE run_id = 1",
+         "run 1 is damaged: pc_samples row (function_id 1, offset 0): samples is not an integer (text)"},
+        {"UPDATE pc_samples SET samples = 2.5 WHERE run_id = 1",
+         "pc_samples row (function_id 1, offset 0): samples is not an integer (a real number)"},
+        {"UPDATE pc_samples SET offset = NULL WHERE run_id = 1",
+         "run 1 is damaged: pc_samples row (function_id 1, offset NULL): offset is NULL"},
+        {"UPDATE pc_samples SET offset = -2 WHERE run_id = 1",
+         "pc_samples row (function_id 1, offset -2): offset is negative"},
+        {"UPDATE pc_samples SET offset = 4 WHERE run_id = 1",
+         "pc_samples row (function_id 1, offset 4): offset is past the end of function main (4 bytes)"},
+        {"INSERT INTO pc_samples VALUES (1, 3, 0, 0, 1)",
+         "run 1 is damaged: pc_samples row (function_id 3, offset 0): function_id 3 is not a function"
+         " of run 1"},
+        {"INSERT INTO pc_samples VALUES (1, 99, 0, 0, 1)",
+         "pc_samples row (function_id 99, offset 0): function_id 99 is not a function of run 1"},
+        {"UPDATE exec_counts SET count = -3 WHERE offset = 3",
+         "run 2 is damaged: exec_counts row (function_id 2, offset 3): count is negative"},
+        {"UPDATE exec_counts SET count = 'x' WHERE offset = 0",
+         "run 2 is damaged: exec_counts row (function_id 2, offset 0): count is not an integer (text)"},
+        {"UPDATE exec_counts SET count = 9223372036854775807 WHERE offset = 3",
+         "run 2 is damaged: exec_counts row (function_id 2, offset 3): the run's counts add up past"
+         " 9223372036854775807"},
+        {"UPDATE exec_counts SET offset = 7 WHERE offset = 3",
+         "exec_counts row (function_id 2, offset 7): offset is past the end of function main (4 bytes)"},
+        {"UPDATE exec_counts SET run_id = 3 WHERE offset = 3",
+         "run 2 is damaged: exec_counts row (function_id 2, offset 3): its run_id is 3, not 2"},
+    };
+    tcode c = {{0}, 0};
+    TC1(&c, T_XCONST8, 1, 5, 1);
+    TC0(&c, T_RET);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tdb t;
+        an_profile p;
+        char err[512] = "";
+        tdb_create(&t);
+        tdb_run(&t, 1, NULL, "a.wasm", 0);
+        tdb_function(&t, 1, 1, "main", &c);
+        tdb_samples(&t, 1, 1, 0, 5);
+        tdb_run(&t, 2, NULL, "b.wasm", 1);
+        tdb_function(&t, 2, 2, "main", &c);
+        tdb_count(&t, 2, 2, 0, 7);
+        tdb_count(&t, 2, 2, 3, 7);
+        tdb_run(&t, 3, NULL, "c.wasm", 0);
+        tdb_function(&t, 3, 3, "other", &c);
+        tdb_samples(&t, 3, 3, 0, 5);
+        tdb_close(&t);
+        assert_int_equal(read_db(t.path, NULL, &p, err, sizeof err), 3);
+        an_profile_free(&p);
+        assert_int_equal(sqlite3_open(t.path, &t.db), SQLITE_OK);
+        tdb_exec(&t, cases[k].sql);
+        tdb_close(&t);
+        assert_int_equal(read_db(t.path, NULL, &p, err, sizeof err), -1);
+        if (!strstr(err, cases[k].want) || !strstr(err, t.path) || !strstr(err, "--skip-damaged"))
+            fail_msg("%s: '%s'", cases[k].sql, err);
+        an_profile_free(&p);
+        an_runsel sel;
+        an_runsel_init(&sel);
+        sel.skip_damaged = 1;
+        assert_int_equal(read_sel(t.path, &sel, &p, err, sizeof err), 2);
+        assert_int_equal(p.nskipped, 1);
+        assert_int_equal(p.skipped[0].id, strstr(cases[k].want, "exec_counts") ? 2 : 1);
+        assert_non_null(strstr(p.skipped[0].why, "it is damaged: "));
+        an_profile_free(&p);
+        tdb_remove(&t);
+    }
+}
+
 typedef struct edges {
     uint32_t to[8];
     unsigned n;
@@ -608,6 +689,7 @@ int main(void)
         cmocka_unit_test(unfinished_runs_are_left_out_with_their_reason),
         cmocka_unit_test(selections_across_databases_are_explicit),
         cmocka_unit_test(damaged_runs_are_refused_or_left_out),
+        cmocka_unit_test(bad_count_and_sample_rows_damage_their_run),
         cmocka_unit_test(a_cost_that_is_no_positive_number_refuses_the_run),
         cmocka_unit_test(opcode_rows_say_what_an_instruction_reads_and_writes),
         cmocka_unit_test(a_bad_opcode_row_refuses_the_run),
