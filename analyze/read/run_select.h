@@ -32,8 +32,10 @@ enum { AN_SEL_MAX = 64 };
     "                 the others are listed on stderr): ID (of the only database),\n"  \
     "                 DB:ID, label:NAME, kind:exact, kind:sampled, all (every run,\n"  \
     "                 finished or not); one sort adds up, sorts narrow each other\n"    \
-    "  --skip-damaged   leave out runs whose stored code or instructions changed\n"   \
-    "                 since they were written, with a warning (default: refuse)\n"   \
+    "  --skip-damaged   leave out damaged runs, with a warning (default: refuse):\n"  \
+    "                 stored code or instructions changed since they were written,\n" \
+    "                 or rows no collector writes (negative or non-integer counts,\n" \
+    "                 totals past 2^63-1, rows naming no function of the run)\n"     \
     "  --mix-isas     read runs of different instruction sets together (their\n"     \
     "                 opcodes then meet by name; default: refuse)\n"
 
