@@ -299,3 +299,10 @@ CREATE TABLE edge_counts (
   PRIMARY KEY (function_id, from_offset, to_function_id, to_offset)
 ) WITHOUT ROWID;
 CREATE INDEX edge_counts_target ON edge_counts(to_function_id, to_offset);
+
+-- Not in every file: freelist_checked (id INTEGER PRIMARY KEY CHECK
+-- (id = 1), free_pages INTEGER NOT NULL), created by the first collect
+-- that found the file with free pages and checked it whole: how many free
+-- pages it had then, lowered by each later collect as its run takes some
+-- (collect/README.md, "Opening").  No profile data; readers ignore it,
+-- and the version does not change with it.
