@@ -9,8 +9,9 @@
  * transfers inside and between functions, and counts that cannot be
  * attributed; functions written while the program runs (those registered
  * before its first slot) or at its end, each once; two agents writing one
- * database at once; and databases that
- * are foreign, newer or damaged are refused untouched.
+ * database at once; databases that are foreign, newer or damaged are
+ * refused untouched; and a file is read whole only while its freelist has
+ * not been checked.
  *
  * Nothing here depends on how busy the machine is: how many samples land,
  * and on which value, is up to the scheduler, so what is checked holds for
@@ -756,6 +757,78 @@ static void counts_past_int64_max_are_refused(void **state)
     assert_int_equal(sqlite3_close(db), SQLITE_OK);
 }
 
+/* One exact run of the synthetic VM, closed normally. */
+static void collect_one_run(void)
+{
+    pulleyprof_agent *a = open_agent("one", 1);
+    static const uint8_t code[16];
+    int mod = pulleyprof_register_module(a, "synthetic", NULL);
+    int f = pulleyprof_register_function(a, mod, 0, "hot", HOT, code, sizeof code);
+    assert_true(f >= 0);
+    assert_int_equal(pulleyprof_add_exec_count(a, f, 0, 3), 0);
+    char err[768] = "";
+    pulleyprof_summary s;
+    if (pulleyprof_close(a, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+static int64_t query_path(const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    int64_t v = query(db, sql);
+    assert_int_equal(sqlite3_close(db), SQLITE_OK);
+    return v;
+}
+
+/* Overwrite the first bytes of a one-page table's page with junk, behind
+ * SQLite's back. */
+static void damage_table_page(const char *table)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT rootpage FROM sqlite_schema WHERE name = '%s'", table);
+    int64_t page = query_path(sql), size = query_path("PRAGMA page_size");
+    FILE *f = fopen(db_path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, (long)((page - 1) * size), SEEK_SET), 0);
+    for (int i = 0; i < 64; i++)
+        fputc(0xA5, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The whole file is read (quick_check) only when its freelist was not
+ * checked: the first collect into a file with free pages checks it and
+ * records how many free pages it had; a later collect with no more free
+ * pages appends without reading the file whole (its cost does not grow
+ * with the file), so damage away from the pages it writes is not seen;
+ * once rows are deleted (more free pages) the file is read whole again
+ * and the damage refuses the run. */
+static void the_whole_file_is_checked_once_per_freelist(void **state)
+{
+    (void)state;
+    collect_one_run();
+    assert_int_equal(query_path("SELECT count(*) FROM sqlite_schema"
+                                " WHERE name = 'freelist_checked'"), 0);
+    make_db("CREATE TABLE spare (x); INSERT INTO spare VALUES ('kept');"
+            " CREATE TABLE filler AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL"
+            " SELECT i + 1 FROM n WHERE i < 40) SELECT randomblob(8000) AS b FROM n;"
+            " DROP TABLE filler");
+    int64_t free_pages = query_path("PRAGMA freelist_count");
+    assert_true(free_pages > 0);
+    collect_one_run();
+    int64_t checked = query_path("SELECT free_pages FROM freelist_checked");
+    assert_true(checked > 0 && checked <= free_pages);
+
+    damage_table_page("spare");
+    collect_one_run(); /* the freelist was checked: the file is not read whole */
+    assert_true(query_path("SELECT free_pages FROM freelist_checked") <= checked);
+
+    make_db("CREATE TABLE filler2 AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL"
+            " SELECT i + 1 FROM n WHERE i < 80) SELECT randomblob(8000) AS b FROM n;"
+            " DROP TABLE filler2");
+    assert_refused("damaged");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -777,6 +850,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(counts_past_int64_max_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_run_whose_file_was_replaced_is_lost_and_the_new_file_kept,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(the_whole_file_is_checked_once_per_freelist, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
