@@ -13,6 +13,7 @@
 #include "profile_db.h"
 #include "base/error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -455,6 +456,35 @@ static bool file_moved(profile_db *p)
     return moved || !still_there(p, 0);
 }
 
+/* Why the directory of `path` (put in dir) cannot be written, as an errno,
+ * or 0.  SQLite creates a new database there, and beside any database its
+ * WAL files; it reports only "unable to open" or "readonly" when it cannot. */
+static int dir_error(const char *path, char *dir, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    if (n >= cap)
+        return 0; /* not judged here */
+    if (!slash)
+        memcpy(dir, ".", 2);
+    else if (n == 0)
+        memcpy(dir, "/", 2);
+    else {
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    return access(dir, W_OK | X_OK) == 0 ? 0 : errno;
+}
+
+/* path + suffix exists. */
+static bool side_exists(const char *path, const char *suffix)
+{
+    char side[4200];
+    struct stat st;
+    return snprintf(side, sizeof side, "%s%s", path, suffix) < (int)sizeof side &&
+           stat(side, &st) == 0;
+}
+
 int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
 {
     int64_t version = 0;
@@ -465,8 +495,19 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
         err[0] = '\0';
     p->db = NULL;
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    bool exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode))
         return base_fail(err, errcap, "%s: cannot open: is a directory, not a profile database", path);
+    char dir[4096];
+    int derr = dir_error(path, dir, sizeof dir);
+    if (derr && !exists)
+        return base_fail(err, errcap, "%s: cannot create the database: directory %s: %s", path,
+                         dir, strerror(derr));
+    if (derr && access(path, W_OK) == 0 && !(side_exists(path, "-wal") && side_exists(path, "-shm")))
+        return base_fail(err, errcap,
+                         "%s: cannot write the database: its directory %s is not writable (%s), "
+                         "and SQLite keeps its journal (the -wal and -shm files) beside it",
+                         path, dir, strerror(derr));
     if (pthread_mutex_init(&p->lock, NULL) != 0)
         return base_fail(err, errcap, "%s: cannot create a mutex", path);
     /* No mutex of SQLite's own: every thread holds p->lock around its

@@ -5,7 +5,9 @@
 #   sh scripts/bootstrap.sh test [WAST_DIR]  install what is missing, build, run every
 #                                            test (with the Wasm spec suite in WAST_DIR)
 #
-# Packages are installed with apt-get when run as root, or through sudo.
+# Packages are installed with apt-get when run as root, or through sudo;
+# another package manager holding apt's lock is waited for, up to
+# APT_LOCK_WAIT seconds (300; scripts/install_deps.sh).
 # The build goes to ./build (override with BUILD_DIR=...).
 set -eu
 

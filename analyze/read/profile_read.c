@@ -174,7 +174,7 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
  * `from_rows` (load_rows builds their instructions); *sizes (the caller
  * frees it) gets each one's code bytes. */
 static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa *isa,
-                          int from_rows, int64_t **sizes)
+                          int from_rows, int64_t **sizes, char *why, size_t why_cap)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db, "SELECT id, name, code FROM functions WHERE run_id = ?1 ORDER BY id",
@@ -194,6 +194,12 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
         an_func *f = &run->funcs[run->nfuncs++];
         memset(f, 0, sizeof *f);
         f->id = sqlite3_column_int64(st, 0);
+        if (sqlite3_column_type(st, 1) == SQLITE_NULL) {
+            snprintf(why, why_cap, "functions row %" PRId64 ": name is NULL", f->id);
+            sqlite3_finalize(st);
+            free(b);
+            return 1;
+        }
         f->name = dup_col(st, 1);
         f->serial = p->nfuncs++;
         const uint8_t *code = sqlite3_column_blob(st, 2);
@@ -206,6 +212,9 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
         }
     }
     free(b);
+    if (rc != SQLITE_DONE)
+        snprintf(why, why_cap, "reading functions: %s",
+                 rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -324,12 +333,11 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *
     int64_t *sizes = NULL;
     if (an_isa_load(db, run->id, p, &isa, err, cap) != 0)
         return -1;
-    int rc = load_functions(db, p, run, &isa, run->operands_stored, &sizes);
+    int rc = load_functions(db, p, run, &isa, run->operands_stored, &sizes, err, cap);
     if (rc != 0) {
-        snprintf(err, cap, "reading functions: %s", sqlite3_errmsg(db));
         an_isa_free(&isa);
         free(sizes);
-        return -1;
+        return rc;
     }
     if (run->operands_stored)
         rc = load_rows(db, run, &isa, err, cap);
@@ -355,7 +363,9 @@ static const char *unfinished(sqlite3_stmt *st, char *buf, size_t cap)
     const char *outcome = (const char *)sqlite3_column_text(st, 4);
     int exact = sqlite3_column_int(st, 3);
     if (!outcome)
-        return "it did not finish (killed, or still running)";
+        return sqlite3_column_type(st, 10) == SQLITE_NULL
+                   ? "it did not finish (killed, or still running)"
+                   : "it has no recorded outcome (it ended without one)";
     if (strncmp(outcome, "incomplete", 10) == 0 || strcmp(outcome, "not run") == 0 ||
         strncmp(outcome, "collector failed", 16) == 0) {
         snprintf(buf, cap, "%s", outcome);
@@ -380,13 +390,13 @@ static const char *runs_query(int version)
 {
     return version >= 8 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
                           " EXISTS (" HAS_COUNTS "),"
-                          " operands_stored, isa_name, dispatch_cost FROM runs ORDER BY id"
+                          " operands_stored, isa_name, dispatch_cost, end_time FROM runs ORDER BY id"
            : version >= 6 ? "SELECT id, label, benchmark, exact, outcome, samples_written,"
                             " EXISTS (" HAS_COUNTS "),"
-                            " operands_stored, isa_name, NULL FROM runs ORDER BY id"
+                            " operands_stored, isa_name, NULL, end_time FROM runs ORDER BY id"
                           : "SELECT id, label, benchmark, exact, outcome, samples_written,"
                             " EXISTS (" HAS_COUNTS "),"
-                            " 0, isa_name, NULL FROM runs ORDER BY id";
+                            " 0, isa_name, NULL, end_time FROM runs ORDER BY id";
 }
 
 /* A new run at the end of p->runs (not yet counted in p->nruns) from the

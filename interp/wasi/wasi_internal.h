@@ -159,6 +159,7 @@ typedef struct wasi_target {
     int dir;                      /* host fd of that directory (owned) */
     char name[WASI_NAME_MAX + 1]; /* no '/', never "..": "." or a name */
     bool must_dir;                /* the path ended in '/' */
+    unsigned depth;               /* directories between the root and dir */
 } wasi_target;
 
 /* Resolve guest path path[0..len) below host directory `root`, following
@@ -168,6 +169,18 @@ typedef struct wasi_target {
  * WASI_EINVAL for a NUL byte, WASI_ELOOP, WASI_ENAMETOOLONG, or the errno
  * of a component that cannot be opened. */
 uint16_t wasi_resolve(int root, const uint8_t *path, size_t len, bool follow, wasi_target *t);
+
+/* ---- links the guest makes (wasi_links.c) ---------------------------------- */
+
+/* WASI_EPERM unless the link text text[0..len), in a directory `depth`
+ * levels below the guest's directory, leads to a place inside it (some
+ * "..", no more than depth, then names). */
+uint16_t wasi_link_text_check(const char *text, size_t len, unsigned depth);
+/* The file `name` in `dir`, about to move to a directory `depth` levels
+ * below the guest's: a link's text is checked there, and when whole_tree,
+ * a directory's every link below it too.  WASI_EPERM for a link that would
+ * lead out. */
+uint16_t wasi_link_check_moved(int dir, const char *name, unsigned depth, bool whole_tree);
 
 /* ---- guest memory: the only code that knows where it lives --------------- */
 

@@ -216,9 +216,13 @@ WASI_HOST(path_rename)
         close(from.dir);
         return err;
     }
-    /* A trailing '/' on either side: only a directory may move. */
+    /* A trailing '/' on either side: only a directory may move.  A link
+     * moved, or a directory moved up with links below it, must still lead
+     * inside from its new place (wasi_links.c). */
     from.must_dir |= to.must_dir;
-    if (!(err = check_dir(&from)))
+    bool up = wasi_arg32(vm, 0) != wasi_arg32(vm, 3) || to.depth < from.depth;
+    if (!(err = check_dir(&from)) &&
+        !(err = wasi_link_check_moved(from.dir, from.name, to.depth, up)))
         err = finish(&from, renameat(from.dir, from.name, to.dir, to.name));
     else
         close(from.dir);
@@ -241,7 +245,9 @@ WASI_HOST(path_link)
         close(from.dir);
         return err;
     }
-    if (!(err = check_dir(&from)) && !(err = to.must_dir ? slash_create_error(&to) : 0))
+    /* A hard link to a symbolic link is a link at a new depth. */
+    if (!(err = check_dir(&from)) && !(err = to.must_dir ? slash_create_error(&to) : 0) &&
+        !(err = wasi_link_check_moved(from.dir, from.name, to.depth, false)))
         err = finish(&from, linkat(from.dir, from.name, to.dir, to.name, 0));
     else
         close(from.dir);
@@ -250,8 +256,10 @@ WASI_HOST(path_link)
 }
 
 /* (old_path, old_path_len, fd, new_path, new_path_len): a link whose text
- * is old_path.  Absolute texts are refused (EPERM); a relative one that
- * climbs out is harmless to the guest, whose lookups never follow it out. */
+ * is old_path.  A text that would lead the host out of the directory fd
+ * (absolute, or more ".." than the link's depth below it) is refused with
+ * EPERM (wasi_links.c): the guest's own lookups never follow it out, but
+ * the host's would. */
 WASI_HOST(path_symlink)
 {
     uint32_t len = wasi_arg32(vm, 1);
@@ -274,8 +282,9 @@ WASI_HOST(path_symlink)
                           wasi_arg32(vm, 4), false, &t);
     if (err)
         return err;
-    if (t.must_dir) {
-        err = slash_create_error(&t);
+    if (t.must_dir || (err = wasi_link_text_check(copy, len, t.depth))) {
+        if (t.must_dir)
+            err = slash_create_error(&t);
         close(t.dir);
         return err;
     }

@@ -198,8 +198,13 @@ uint16_t wasi_resolve(int root, const uint8_t *path, size_t len, bool follow, wa
     k->rest[len] = '\0';
     k->cur = openat(root, ".", WALK_FLAGS);
     uint16_t err = k->cur < 0 ? wasi_errno(errno) : run(k, follow, t);
-    if (err == WASI_ESUCCESS)
+    if (err == WASI_ESUCCESS) {
         t->dir = k->cur;
+        t->depth = 0;
+        for (size_t i = 0; i < k->done_len; i++)
+            t->depth += k->done[i] == '/';
+        t->depth += k->done_len > 0;
+    }
     else if (k->cur >= 0)
         close(k->cur);
     free(k);

@@ -96,7 +96,11 @@ queries executions
 
 # Usage errors.
 run 2 -o "$db"
-run 2 --freq 0 -- "$PROGRAMS/fib.pasm"
+for bad in 0 -1 -18446744073709551615 1000001 10x ' 5' 99999999999999999999; do
+    run 2 --freq "$bad" -- "$PROGRAMS/fib.pasm"
+    grep -q "^pulley-collect: --freq needs a rate from 1 to 1000000 Hz" "$tmp/err" ||
+        fail "--freq '$bad': $(cat "$tmp/err")"
+done
 run 1 -o "$db" -- "$tmp/missing.pasm"
 run 1 -o "$tmp" -- "$PROGRAMS/fib.pasm"
 grep -q "$tmp: cannot open: is a directory, not a profile database" "$tmp/err" ||
@@ -122,5 +126,23 @@ if [ "$(id -u)" != 0 ] || [ -n "$as" ]; then
     grep -q "^pulley-collect: $ro: the database file is read-only" "$tmp/err" ||
         fail "read-only database: $(cat "$tmp/err")"
     [ "$(cksum < "$ro")" = "$before" ] || fail "read-only database: the file changed"
+    # A directory it may not write: a new database cannot be made there,
+    # nor can one there be written (SQLite's WAL files go beside it); the
+    # message names the directory, not "No such file or directory".
+    chmod 666 "$ro"
+    chmod 555 "$tmp/ro"
+    # shellcheck disable=SC2086
+    expect_status 1 $as "$PULLEY_COLLECT" -o "$tmp/ro/new.db" -- "$PROGRAMS/fib.pasm"
+    grep -q "^pulley-collect: $tmp/ro/new.db: cannot create the database: directory $tmp/ro: Permission denied" \
+        "$tmp/err" || fail "read-only directory, new database: $(cat "$tmp/err")"
+    # shellcheck disable=SC2086
+    expect_status 1 $as "$PULLEY_COLLECT" -o "$ro" --invoke loops -- "$PROGRAMS/loops.pasm" 10
+    grep -q "^pulley-collect: $ro: cannot write the database: its directory $tmp/ro is not writable" \
+        "$tmp/err" || fail "read-only directory, writable database: $(cat "$tmp/err")"
+    [ "$(cksum < "$ro")" = "$before" ] || fail "read-only directory: the database changed"
+    chmod 755 "$tmp/ro"
 fi
+run 1 -o "$tmp/no/such/dir.db" -- "$PROGRAMS/fib.pasm"
+grep -q "^pulley-collect: $tmp/no/such/dir.db: cannot create the database: directory $tmp/no/such: No such file or directory" \
+    "$tmp/err" || fail "missing directory: $(cat "$tmp/err")"
 echo "collect_cli: ok"

@@ -144,6 +144,14 @@ done
 ngrams 0 "$db" --objective total --format json --top 4
 grep -q '"objective": "total"' "$tmp/out" || fail "--objective total: $(cat "$tmp/out")"
 ngrams 2
+# Every bad value of a numeric option is bad usage (exit 2), named.
+for bad in "--max-n 1" "--max-n 9" "--top -1" "--top 99999999999999999999" "--ngrams x" \
+           "--pool 0" "--pool 1e3" "--min-saving 101" "--min-saving nan" "--runs -1" \
+           "--runs 99999999999999999999"; do
+    # shellcheck disable=SC2086 # option and value
+    ngrams 2 "$db" $bad
+    grep -q "^pulley-ngrams: bad .*'${bad#* }'" "$tmp/err" || fail "$bad: $(cat "$tmp/err")"
+done
 ngrams 1 "$db" --runs 99
 grep -q "has no run 99" "$tmp/err" || fail "no run 99: $(cat "$tmp/err")"
 ngrams 1 "$db" --exact

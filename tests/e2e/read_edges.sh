@@ -4,8 +4,10 @@
 #     archived artefact) is read, and nothing is left beside it;
 #   - a byte changed in the stored instructions is found: the run is
 #     refused naming it and its function, or left out with --skip-damaged;
-#   - runs that did not finish (SIGKILL) or hold no samples are left out by
-#     default, each named with its reason, and read when selected by id;
+#   - a function row without a name damages its run, named by its row;
+#   - runs that did not finish (SIGKILL), ended without an outcome or hold
+#     no samples are left out by default, each named with its reason, and
+#     read when selected by id;
 #   - run selection is explicit: an id that names no run, a bare id with
 #     two databases and label: beside --train are errors; a database given
 #     twice is read once;
@@ -70,6 +72,28 @@ for tool in "$PULLEY_NGRAMS" "$PULLEY_REPORT --text"; do
     grep -q "left out run [12] of $tmp/damaged.db: it is damaged: function loops" "$tmp/err" ||
         fail "--skip-damaged: $tool said: $(cat "$tmp/err")"
 done
+
+# ---- a function without a name; a run closed without an outcome ------------
+# The schema says NOT NULL; a file written otherwise (by hand, another
+# writer) is damage named by its row, not "not an error".
+cp "$db" "$tmp/noname.db"
+"$SQLITE3" "$tmp/noname.db" "PRAGMA writable_schema = ON;
+    UPDATE sqlite_master SET sql = replace(sql, 'name      TEXT NOT NULL', 'name      TEXT')
+    WHERE type = 'table' AND name = 'functions'" || fail "cannot drop NOT NULL"
+"$SQLITE3" "$tmp/noname.db" "UPDATE functions SET name = NULL WHERE id =
+    (SELECT min(id) FROM functions WHERE run_id = 2)" || fail "cannot set a NULL name"
+nid=$("$SQLITE3" "$tmp/noname.db" "SELECT id FROM functions WHERE name IS NULL")
+for tool in "$PULLEY_NGRAMS" "$PULLEY_REPORT --text"; do
+    # shellcheck disable=SC2086
+    expect_status 1 $tool "$tmp/noname.db"
+    grep -q "noname.db: run 2 is damaged: functions row $nid: name is NULL" "$tmp/err" ||
+        fail "NULL name: $tool said: $(cat "$tmp/err")"
+done
+cp "$db" "$tmp/nooutcome.db"
+"$SQLITE3" "$tmp/nooutcome.db" "UPDATE runs SET outcome = NULL WHERE id = 2"
+expect_status 0 "$PULLEY_NGRAMS" "$tmp/nooutcome.db"
+grep -q "left out run 2 of $tmp/nooutcome.db: it has no recorded outcome (it ended without one)" \
+    "$tmp/err" || fail "run closed without an outcome: $(cat "$tmp/err")"
 
 # ---- runs that did not finish or hold no samples ----------------------------
 # Run 3 is killed once it has committed samples; run 4 ends before its

@@ -167,6 +167,13 @@ report 1 "$tmp/missing.db" --text
 grep -q "^pulley-report: $tmp/missing.db: " "$tmp/err" || fail "missing file: $(cat "$tmp/err")"
 report 1 "$db" -o "$tmp/no/such/dir/report.html"
 grep -q "^pulley-report: cannot write $tmp/no/such/dir/report.html" "$tmp/err" || fail "unwritable: $(cat "$tmp/err")"
+# Every bad value of a numeric option is bad usage (exit 2), named.
+for bad in "--threshold 101" "--threshold -1" "--functions 0" "--functions 99999999999999999999" \
+           "--context -1" "--top -1" "--top 1001" "--max-n 9" "--runs -1"; do
+    # shellcheck disable=SC2086 # option and value
+    report 2 "$db" --text $bad
+    grep -q "^pulley-report: bad .*'${bad#* }'" "$tmp/err" || fail "$bad: $(cat "$tmp/err")"
+done
 report 0 --help
 grep -q '^usage: pulley-report' "$tmp/out" || fail "--help"
 tail -3 "$tmp/out" | grep -q '^Exit status: 0 on success' || fail "--help ends without the exit statuses"

@@ -62,9 +62,11 @@ usage_error "unknown option '--bogus'" --bogus "$fib"
 usage_error 'function main takes 0 arguments, got 1' "$fib" --bogus # the program's
 usage_error "unknown option '-q'" -q "$fib"
 usage_error "option '--invoke' needs an argument" --invoke
-usage_error '--stack needs a positive number of bytes' --stack 0 "$fib"
-usage_error '--stack needs a positive number of bytes' --stack lots "$fib"
-load_error 'stack size 100000000000 is above the maximum' --stack 100000000000 "$fib"
+# Every bad --stack value is bad usage (exit 2), named before anything runs.
+for bad in 0 lots 17 0x11 1073741840 100000000000 99999999999999999999; do
+    usage_error '--stack needs a positive multiple of 16 bytes, at most 1 GiB' --stack "$bad" "$fib"
+done
+expect_status 0 "$PULLEY_RUN" --stack 0x1000 --invoke fib "$fib" 10
 
 # Code that assembles but does not verify never runs.
 printf '.func main\n    nop\n.end\n' >"$tmp/falls.pasm"

@@ -264,6 +264,89 @@ static void test_symlinks_cannot_lead_out(void **state)
     twasi_close(&t);
 }
 
+/* symlink(text, name) by the guest, through directory fd 3. */
+static uint32_t guest_symlink(twasi *t, const char *text, const char *name)
+{
+    uint32_t tl = twasi_str(t, 100, text), nl = twasi_str(t, 600, name);
+    return WASI(t, path_symlink, 100, tl, 3, 600, nl);
+}
+
+/* path_rename or path_link (not following) of from to to, both through fd 3. */
+static uint32_t guest_move(twasi *t, const char *fn, const char *from, const char *to)
+{
+    uint32_t fl = twasi_str(t, 100, from), tl = twasi_str(t, 600, to);
+    if (strcmp(fn, "path_link") == 0)
+        return WASI(t, path_link, 3, 0, 100, fl, 3, 600, tl);
+    return WASI(t, path_rename, 3, 100, fl, 3, 600, tl);
+}
+
+/* Whether box/name exists on the host (a link is not followed). */
+static bool on_host(twasi *t, const char *name)
+{
+    char path[256];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", t->box, name);
+    return lstat(path, &st) == 0;
+}
+
+static void test_guest_links_cannot_lead_out(void **state)
+{
+    (void)state;
+    twasi t = {0};
+    twasi_open_box(&t);
+    assert_int_equal(on_path(&t, "path_create_directory", 3, "sub"), E_SUCCESS);
+    assert_int_equal(on_path(&t, "path_create_directory", 3, "sub/deeper"), E_SUCCESS);
+    twasi_host_write(t.box, "file", "in");
+    twasi_host_write(t.box, "sub/file", "in sub");
+
+    /* Refused, and nothing left on the host. */
+    const char *texts[] = {"../outside", "/etc/passwd", "a/../../x", "a/../x", "./..",
+                           "sub/../../x", "..//outside"};
+    for (size_t i = 0; i < COUNT_OF(texts); i++) {
+        if (guest_symlink(&t, texts[i], "evil") != E_PERM)
+            fail_msg("symlink(\"%s\", \"evil\") was not refused with EPERM", texts[i]);
+        assert_false(on_host(&t, "evil"));
+    }
+    assert_int_equal(guest_symlink(&t, "../../x", "sub/evil"), E_PERM);
+    assert_false(on_host(&t, "sub/evil"));
+
+    /* Links that stay inside are made. */
+    assert_int_equal(guest_symlink(&t, "sub/file", "ok"), E_SUCCESS);
+    assert_int_equal(guest_symlink(&t, "../file", "sub/ok"), E_SUCCESS);
+    assert_int_equal(guest_symlink(&t, "./../.", "sub/root"), E_SUCCESS);
+    assert_int_equal(guest_symlink(&t, "../../file", "sub/deeper/ok"), E_SUCCESS);
+    assert_true(on_host(&t, "ok") && on_host(&t, "sub/ok") && on_host(&t, "sub/deeper/ok"));
+    uint8_t type;
+    assert_int_equal(stat_path(&t, 3, "sub/ok", FOLLOW, &type), E_SUCCESS);
+    assert_int_equal(type, T_REGULAR);
+
+    /* A link moved or hard-linked to a shallower place would lead out. */
+    assert_int_equal(guest_move(&t, "path_rename", "sub/ok", "moved"), E_PERM);
+    assert_int_equal(guest_move(&t, "path_link", "sub/ok", "linked"), E_PERM);
+    assert_false(on_host(&t, "moved") || on_host(&t, "linked"));
+    assert_true(on_host(&t, "sub/ok"));
+    assert_int_equal(guest_move(&t, "path_rename", "sub/ok", "sub/deeper/moved"), E_SUCCESS);
+    assert_int_equal(guest_move(&t, "path_link", "ok", "sub/linked"), E_SUCCESS);
+    /* So would the directory holding one, moved up; at the same depth it may move. */
+    assert_int_equal(guest_move(&t, "path_rename", "sub/deeper", "deeper"), E_PERM);
+    assert_false(on_host(&t, "deeper"));
+    assert_int_equal(guest_move(&t, "path_rename", "sub", "sub2"), E_SUCCESS);
+    assert_int_equal(on_path(&t, "path_unlink_file", 3, "sub2/deeper/ok"), E_SUCCESS);
+    assert_int_equal(on_path(&t, "path_unlink_file", 3, "sub2/deeper/moved"), E_SUCCESS);
+    assert_int_equal(guest_move(&t, "path_rename", "sub2/deeper", "deeper"), E_SUCCESS);
+
+    /* Through a subdirectory's fd, its own ".." is out of reach. */
+    uint32_t fd, len = twasi_str(&t, 100, "sub2");
+    assert_int_equal(WASI(&t, path_open, 3, 0, 100, len, O_DIRECTORY_, ALL_RIGHTS, ALL_RIGHTS,
+                          0, 200),
+                     E_SUCCESS);
+    fd = twasi_u32(&t, 200);
+    uint32_t tl = twasi_str(&t, 100, "../file"), nl = twasi_str(&t, 600, "up");
+    assert_int_equal(WASI(&t, path_symlink, 100, tl, fd, 600, nl), E_PERM);
+    assert_false(on_host(&t, "sub2/up"));
+    twasi_close(&t);
+}
+
 /* ---- bad arguments ------------------------------------------------------- */
 
 static void test_bad_paths_fds_and_pointers(void **state)
@@ -333,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_symlinks_inside_work),
         cmocka_unit_test(test_absolute_paths_and_dot_dot_above_the_directory_are_refused),
         cmocka_unit_test(test_symlinks_cannot_lead_out),
+        cmocka_unit_test(test_guest_links_cannot_lead_out),
         cmocka_unit_test(test_bad_paths_fds_and_pointers),
         cmocka_unit_test(test_directory_rights_limit_what_opens_through_it),
     };

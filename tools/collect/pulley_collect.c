@@ -85,6 +85,8 @@ static int parse_hz(const char *s, unsigned *hz)
 {
     char *end;
     errno = 0;
+    if (*s < '0' || *s > '9') /* strtoul would take "-N" (as 2^64 - N) and spaces */
+        return -1;
     unsigned long v = strtoul(s, &end, 10);
     if (errno || end == s || *end || v == 0 || v > PULLEYPROF_MAX_HZ)
         return -1;

@@ -45,8 +45,8 @@ static cli_tool tool = {
     "\n"
     "Options:\n"
     "  -i, --invoke=NAME  run function NAME instead\n"
-    "  -s, --stack=BYTES  stack size, a multiple of 16 (default: 1 MiB;\n"
-    "                     8 MiB for WebAssembly)\n"
+    "  -s, --stack=BYTES  stack size, a multiple of 16 up to 1 GiB (default:\n"
+    "                     1 MiB; 8 MiB for WebAssembly)\n"
     "  -d, --dir=DIR[::GUEST]  grant a WebAssembly (or WASI) program directory DIR\n"
     "                     (seen as GUEST); may be repeated\n"
     "      --max-memory=SIZE  cap a WebAssembly program's memory at SIZE bytes\n"
@@ -133,8 +133,10 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case 'F': o->no_fuse = true; break;
         case 's':
-            if (parse_u64(optarg, &o->stack) || o->stack == 0)
-                return cli_usage_error(&tool, "--stack needs a positive number of bytes");
+            if (parse_u64(optarg, &o->stack) || o->stack == 0 || o->stack % 16 != 0 ||
+                o->stack > PVM_MAX_STACK)
+                return cli_usage_error(&tool, "--stack needs a positive multiple of 16 bytes, "
+                                              "at most 1 GiB (1073741824)");
             break;
         case 'h': return cli_help(&tool);
         case 'V': return version();

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
         case OPT_TIMEOUT: {
             char *end;
             unsigned long n = strtoul(optarg, &end, 10);
-            if (!*optarg || *end || n > 86400)
+            if (*optarg < '0' || *optarg > '9' || *end || n > 86400) /* not "-N": 2^64 - N */
                 return cli_usage_error(&tool, "--timeout takes a number of seconds");
             o.timeout = (unsigned)n;
             break;

@@ -38,6 +38,12 @@ check 1 "0 passed, 1 failed, 0 skipped" "$tmp/bad.wast"
 status=0
 "$PULLEY_SPEC" >/dev/null 2>&1 || status=$?
 [ "$status" -eq 2 ] || fail "no argument: exit status $status, expected 2"
+# Every bad --timeout is bad usage ("-N" is no large number wrapped round).
+for bad in -1 -18446744073709551515 86401 x ''; do
+    status=0
+    "$PULLEY_SPEC" --timeout="$bad" "$tmp/missing.wast" >/dev/null 2>&1 || status=$?
+    [ "$status" -eq 2 ] || fail "--timeout='$bad': exit status $status, expected 2"
+done
 status=0
 "$PULLEY_SPEC" "$tmp/missing.wast" >/dev/null 2>&1 || status=$?
 [ "$status" -eq 1 ] || fail "missing file: exit status $status, expected 1"
