@@ -186,7 +186,10 @@ def program(work, name, binary):
         instr = {names[k]: n for k, n in cost.items() if k in names and execs.get(names[k])}
     else:
         cost, total = self_costs(f"{work}/{name}.cg")
-        instr = {f[3:]: n for f, n in cost.items() if f and f.startswith("op_")}
+        # op_NAME; a macro op's handler is op_PVMM_NAME (interp/isa.h:
+        # PVM_MACRO_ID_PREFIX)
+        instr = {f[3:][5:] if f.startswith("op_PVMM_") else f[3:]: n
+                 for f, n in cost.items() if f and f.startswith("op_")}
     escape = cost.get("escape_", 0)
     ext = sum(n for op, n in execs.items() if op in extended)
     for op in extended & execs.keys():

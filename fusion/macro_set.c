@@ -29,10 +29,11 @@ static int fail(const parser *ps, const char *fmt, ...)
     return -1;
 }
 
+/* Letters, digits and _, not starting with a digit (of any length: the
+ * length is checked apart, to say so). */
 static int is_identifier(const char *s, size_t len)
 {
-    if (len == 0 || len >= FU_MAX_NAME || !(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') ||
-                                            (s[0] >= 'A' && s[0] <= 'Z')))
+    if (len == 0 || !(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
         return 0;
     for (size_t i = 1; i < len; i++)
         if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
@@ -80,24 +81,49 @@ int fu_kind_ok(const char *kind)
 }
 
 /* A macro register operand "x3", "f0", "r12": its kind (the letters
- * before the number, copied into kind) and its number, or -1. */
-static int parse_reg(const char *w, char kind[FU_MAX_KIND])
+ * before the number, copied into kind) and its number; or -1, failed
+ * saying what is wrong with it. */
+static int parse_reg(const parser *ps, const char *w, char kind[FU_MAX_KIND])
 {
-    size_t k = 0;
-    while (k < FU_MAX_KIND && is_letter(w[k]))
+    size_t k = 0, digits = 0;
+    while (is_letter(w[k]))
         k++;
-    if (k == 0 || k >= FU_MAX_KIND || !(w[k] >= '0' && w[k] <= '9'))
-        return -1;
+    while (w[k + digits] >= '0' && w[k + digits] <= '9')
+        digits++;
+    if (k == 0 || digits == 0 || w[k + digits])
+        return fail(ps, "operand '%s' is neither a macro register (a kind and a number: x0,"
+                        " f1, r2 ...) nor imm", w);
+    if (k >= FU_MAX_KIND)
+        return fail(ps, "operand '%s': its register kind is %zu letters, at most %d", w, k,
+                    FU_MAX_KIND - 1);
     memcpy(kind, w, k);
     kind[k] = '\0';
     if (!fu_kind_ok(kind))
-        return -1;
-    char *end;
-    errno = 0;
-    long n = strtol(w + k, &end, 10);
-    if (*end || errno || n < 0 || n >= FU_MAX_REGS || (w[k] == '0' && w[k + 1]))
-        return -1;
+        return fail(ps, "operand '%s': imm is no register kind (an immediate is 'imm', without"
+                        " a number)", w);
+    if (w[k] == '0' && digits > 1)
+        return fail(ps, "operand '%s': a register number has no leading zero", w);
+    if (digits > 6) /* no number of so many digits is one of a macro op's registers */
+        return fail(ps, "operand '%s': a macro op has at most %d register operands (%s0 to %s%d)",
+                    w, FU_MAX_REGS, kind, kind, FU_MAX_REGS - 1);
+    unsigned long n = 0;
+    for (size_t i = 0; i < digits; i++)
+        n = n * 10 + (unsigned long)(w[k + i] - '0');
+    if (n >= FU_MAX_REGS)
+        return fail(ps, "operand '%s' is register operand %lu: a macro op has at most %d register"
+                        " operands (%s0 to %s%d)", w, n + 1, FU_MAX_REGS, kind, kind,
+                    FU_MAX_REGS - 1);
     return (int)n;
+}
+
+/* Fail unless name (what it is: "macro op name", "opcode name") fits a
+ * fu_macro. */
+static int check_length(const parser *ps, const char *what, const char *name)
+{
+    size_t len = strlen(name);
+    if (len < FU_MAX_NAME)
+        return 0;
+    return fail(ps, "%s %.16s... is %zu characters, at most %d", what, name, len, FU_MAX_NAME - 1);
 }
 
 /* One "part OP OPERAND..." line into the macro being read. */
@@ -109,6 +135,8 @@ static int parse_part(const parser *ps, fu_macro *m, char **w, int n)
         return fail(ps, "macro op %s has more than %d parts", m->name, FU_MAX_PARTS);
     if (!is_identifier(w[1], strlen(w[1])))
         return fail(ps, "'%s' is not an opcode name", w[1]);
+    if (check_length(ps, "opcode name", w[1]) != 0)
+        return -1;
     fu_part *pt = &m->part[m->nparts];
     memset(pt, 0, sizeof *pt);
     snprintf(pt->op, sizeof pt->op, "%s", w[1]);
@@ -122,10 +150,9 @@ static int parse_part(const parser *ps, fu_macro *m, char **w, int n)
             continue;
         }
         char kind[FU_MAX_KIND];
-        int r = parse_reg(w[i], kind);
+        int r = parse_reg(ps, w[i], kind);
         if (r < 0)
-            return fail(ps, "operand '%s' is neither a macro register (a kind and a number: x0,"
-                            " f1, r2 ...) nor imm", w[i]);
+            return -1;
         if (pt->nimms)
             return fail(ps, "register operand %s follows an immediate", w[i]);
         if (pt->nregs == FU_MAX_REGS)
@@ -168,6 +195,11 @@ static int check_macro(const fu_set *s, const fu_macro *m, char *err, size_t cap
 
 int fu_set_add(fu_set *s, const fu_macro *m, char *err, size_t cap)
 {
+    if (!memchr(m->name, '\0', sizeof m->name)) {
+        snprintf(err, cap, "macro op name %.16s... is longer than %d characters", m->name,
+                 FU_MAX_NAME - 1);
+        return -1;
+    }
     if (!is_identifier(m->name, strlen(m->name))) {
         snprintf(err, cap, "'%s' is not a macro op name", m->name);
         return -1;
@@ -207,6 +239,8 @@ static int parse_line(const parser *ps, fu_set *s, fu_macro *m, int *open, int *
             return fail(ps, "macro op %s has no 'end'", m->name);
         if (n != 2 || !is_identifier(w[1], strlen(w[1])))
             return fail(ps, "'macro' takes a name (letters, digits, _)");
+        if (check_length(ps, "macro op name", w[1]) != 0)
+            return -1;
         memset(m, 0, sizeof *m);
         snprintf(m->name, sizeof m->name, "%s", w[1]);
         m->predicted = -1;

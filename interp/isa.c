@@ -24,7 +24,8 @@ const pvm_format_info pvm_formats[PVM_FMT_COUNT] = {
                         {0},                                                   \
                         PVM_FMT_IMM_##name},
 #define MFORMAT(name, nregs, classes, roles, nimms, imms, pack, imm_bytes, imm_at) \
-    [PVM_FMT_##name] = {#name, (nregs), {PVM_LIST_ classes}, {PVM_LIST_ roles}, \
+    [PVM_FMT_##name] = {PVM_MACRO_ID_NAME(#name), (nregs), {PVM_LIST_ classes},  \
+                        {PVM_LIST_ roles},                                     \
                         (pack), (nimms), {PVM_LIST_ imms}, {PVM_LIST_ imm_at},  \
                         (imm_bytes)},
 #include "opcodes.def"
@@ -50,8 +51,8 @@ const pvm_op_info pvm_ops[PVM_OP_END] = {
                        semantics, NULL},
 #define EXT OP
 #define MOP(name, format, flags, semantics, nparts, parts)                     \
-    [PVM_OP_##name] = {#name, PVM_FMT_##format, (flags), PVM_LEN_##name,       \
-                       semantics, &macro_##name},
+    [PVM_OP_##name] = {PVM_MACRO_ID_NAME(#name), PVM_FMT_##format, (flags),    \
+                       PVM_LEN_##name, semantics, &macro_##name},
 #define MEXT MOP
 #include "opcodes.def"
 };

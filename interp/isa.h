@@ -103,6 +103,18 @@ enum {
 /* A parenthesised list of the table, as the elements of an initializer. */
 #define PVM_LIST_(...) __VA_ARGS__
 
+/* A macro op's name and its format's ("M_" and the name) are written into
+ * the rows and handlers pulley-macrogen generates with this prefix
+ * (MOP(PVMM_linux, PVMM_M_linux, ...), OPCODE(PVMM_linux)): a bare name
+ * passed from one X-macro to another is macro-expanded on the way, and
+ * names a compilation environment predefines (linux, unix, errno, EOF,
+ * NULL, M_PI) or this project's (A, HOOK_ARGS) would break the build.  No
+ * macro starts with the prefix.  The names the table gives (pvm_ops[].name,
+ * pvm_formats[].name) are without it: PVM_MACRO_ID_NAME of the identifier
+ * stringised. */
+#define PVM_MACRO_ID_PREFIX "PVMM_"
+#define PVM_MACRO_ID_NAME(str) (&(str)[sizeof PVM_MACRO_ID_PREFIX - 1])
+
 /* ---- operand formats ---------------------------------------------------- */
 
 typedef enum pvm_format {

@@ -49,6 +49,12 @@ foreach(part emit fused)
     "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>;PULLEY_RUN=$<TARGET_FILE:pulley-run>;PULLEY_MACROGEN=$<TARGET_FILE:pulley-macrogen>;SQLITE3=${PULLEY_SQLITE3};PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs;VM_OPS=${PROJECT_SOURCE_DIR}/interp/vm_ops.h;MACROS=${build_macros}")
 endforeach()
 
+# A .macros set the generator refuses, --evaluate refuses with the same
+# FILE:LINE message (the one set of checks, fusion/macro_check.c).
+add_test(NAME e2e_macro_set_checks COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/macro_set_checks.sh)
+set_tests_properties(e2e_macro_set_checks PROPERTIES ENVIRONMENT
+  "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>;PULLEY_MACROGEN=$<TARGET_FILE:pulley-macrogen>;PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs;VM_OPS=${PROJECT_SOURCE_DIR}/interp/vm_ops.h")
+
 # An instruction set that is not Pulley's, written through the public
 # library and read back by the analysis from the stored rows alone.
 pulley_unit_test(test_foreign_isa SOURCES unit/test_foreign_isa.c LIBS pulley_analyze pulley_collect)

@@ -304,7 +304,7 @@ static void part_comment(FILE *out, const mg_part *p)
 void mg_write_handler(FILE *out, const fu_macro *m, const void *row, const mg_bodies *b,
                       const mg_style *st)
 {
-    fprintf(out, "\nOPCODE(%s)\n", m->name);
+    fprintf(out, "\nOPCODE(%s%s)\n", st->name_prefix ? st->name_prefix : "", m->name);
     uint32_t declared = 0;
     unsigned imm = 0;
     for (unsigned k = 0; k < m->nparts; k++) {

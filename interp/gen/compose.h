@@ -61,6 +61,8 @@ typedef struct mg_style {
     /* An identifier of a body, id[0 .. n): 1 when the style wrote it
      * (mg_put ...), 0 to leave it to the common rules. */
     int (*word)(mg_rewrite *rw, const char *id, size_t n);
+    /* Written before the macro op's name in OPCODE(...), or NULL. */
+    const char *name_prefix;
 } mg_style;
 
 /* Write the handler of macro op m (row: the style's description of it)

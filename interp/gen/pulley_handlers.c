@@ -119,6 +119,7 @@ static const mg_style pulley_style = {
     .imm_local = imm_local,
     .check_part = check_part,
     .word = word,
+    .name_prefix = PVM_MACRO_ID_PREFIX, /* as the rows name it (pulley_rows.c) */
 };
 
 void mg_pulley_write_handlers(FILE *out, const macro_row *rows, size_t n, const mg_bodies *b)

@@ -5,7 +5,8 @@
  * opcodes in their wide form, with their operand counts and classes; only
  * the last may branch, call or return), its registers' roles, immediates
  * and flags worked out from its parts, and written as an MFORMAT and an
- * MOP or MEXT row of opcodes.def.
+ * MOP or MEXT row of opcodes.def, its name and its format's prefixed
+ * (PVM_MACRO_ID_PREFIX) so that no macro of the compilation expands them.
  */
 #include "pulley_mode.h"
 
@@ -147,7 +148,8 @@ void mg_pulley_write_rows(FILE *out, const macro_row *rows, size_t n)
         fprintf(out, "\n/* %s: ", m->name);
         for (unsigned k = 0; k < m->nparts; k++)
             fprintf(out, "%s%s", k ? " + " : "", m->part[k].op);
-        fprintf(out, " */\nMFORMAT(M_%s, %u, ", m->name, m->nregs);
+        /* Names with the prefix, never bare (isa.h: PVM_MACRO_ID_PREFIX). */
+        fprintf(out, " */\nMFORMAT(%sM_%s, %u, ", PVM_MACRO_ID_PREFIX, m->name, m->nregs);
         print_list(out, "PVM_REG_", cls, kinds, m->nregs);
         fputs(", ", out);
         print_list(out, "PVM_ROLE_", roles, r->role, m->nregs);
@@ -156,8 +158,9 @@ void mg_pulley_write_rows(FILE *out, const macro_row *rows, size_t n)
         fprintf(out, ", %u, %u, (", r->pack, r->imm_bytes);
         for (unsigned j = 0; j < m->nimms; j++)
             fprintf(out, "%s%u", j ? ", " : "", r->imm_at[j]);
-        fprintf(out, "%s))\n%s(%s, M_%s, ", m->nimms ? "" : "0", r->extended ? "MEXT" : "MOP",
-                m->name, m->name);
+        fprintf(out, "%s))\n%s(%s%s, %sM_%s, ", m->nimms ? "" : "0",
+                r->extended ? "MEXT" : "MOP", PVM_MACRO_ID_PREFIX, m->name, PVM_MACRO_ID_PREFIX,
+                m->name);
         print_flags(out, r->flags);
         fputs(", \"", out);
         print_semantics(out, m);

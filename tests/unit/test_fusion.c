@@ -130,7 +130,11 @@ static void a_bad_macros_file_is_refused_naming_the_line(void **state)
         {"pulley-macros 1\nmacro m\n part a imm x0\n part b\nend\n", "x:3: register operand x0 follows an immediate"},
         {"pulley-macros 1\nmacro m\n part a imm0\nend\n", "x:3: operand 'imm0'"},
         {"pulley-macros 1\nmacro m\n part a r_0\nend\n", "x:3: operand 'r_0'"},
-        {"pulley-macros 1\nmacro m\n part a abcdefghijklmnop0\nend\n", "x:3: operand 'abcdefghijklmnop0'"},
+        {"pulley-macros 1\nmacro m\n part a abcdefghijklmnop0\nend\n",
+         "x:3: operand 'abcdefghijklmnop0': its register kind is 16 letters, at most 15"},
+        {"pulley-macros 1\nmacro m\n part a x01\nend\n", "x:3: operand 'x01': a register number has no leading zero"},
+        {"pulley-macros 1\nmacro m\n part a x99999999999999999999\nend\n",
+         "x:3: operand 'x99999999999999999999': a macro op has at most 16 register operands (x0 to x15)"},
         {"pulley-macros 1\nmacro m\n part a\n part b\n", "x:5: macro op m has no 'end'"},
         {"pulley-macros 1\nmacro m\n part a\n part b\nend\nmacro m\n part a\n part b\nend\n", "x:9: macro op m is defined twice"},
         {"pulley-macros 1\nmacro 9m\n", "x:2: 'macro' takes a name"},
@@ -151,6 +155,63 @@ static void a_bad_macros_file_is_refused_naming_the_line(void **state)
     fu_set s;
     assert_int_equal(fu_set_read(&s, "/nonexistent/x.macros", err, sizeof err), -1);
     assert_non_null(strstr(err, "/nonexistent/x.macros"));
+}
+
+/* A name one past the longest and a 17th register are refused saying so
+ * (the longest name and the 16th register are taken). */
+static void names_and_registers_past_the_limits_are_refused_saying_why(void **state)
+{
+    (void)state;
+    char name[FU_MAX_NAME + 1], text[1024], err[256];
+    fu_set s;
+    for (int len = FU_MAX_NAME - 1; len <= FU_MAX_NAME; len++) {
+        memset(name, 'n', (size_t)len);
+        name[len] = '\0';
+        /* as the op's name */
+        snprintf(text, sizeof text, "pulley-macros 1\nmacro %s\n part a\n part b\nend\n", name);
+        int rc = fu_set_parse(&s, text, strlen(text), "x", err, sizeof err);
+        if (len < FU_MAX_NAME) {
+            assert_int_equal(rc, 0);
+            assert_string_equal(s.macros[0].name, name);
+            fu_set_free(&s);
+        } else {
+            assert_int_equal(rc, -1);
+            assert_string_equal(err, "x:2: macro op name nnnnnnnnnnnnnnnn... is 96 characters, at most 95");
+        }
+        /* as a part's mnemonic */
+        snprintf(text, sizeof text, "pulley-macros 1\nmacro m\n part a\n part %s\nend\n", name);
+        rc = fu_set_parse(&s, text, strlen(text), "x", err, sizeof err);
+        if (len < FU_MAX_NAME) {
+            assert_int_equal(rc, 0);
+            assert_string_equal(s.macros[0].part[1].op, name);
+            fu_set_free(&s);
+        } else {
+            assert_int_equal(rc, -1);
+            assert_string_equal(err, "x:4: opcode name nnnnnnnnnnnnnnnn... is 96 characters, at most 95");
+        }
+    }
+    /* Registers x0 .. x15 are the 16 a macro op may have; x16 is a 17th. */
+    static const char sixteen[] = "pulley-macros 1\nmacro m\n"
+                                  " part a x0 x1 x2 x3 x4 x5 x6 x7\n"
+                                  " part b x8 x9 x10 x11 x12 x13 x14 x15\n";
+    snprintf(text, sizeof text, "%s part c x15\nend\n", sixteen);
+    assert_int_equal(fu_set_parse(&s, text, strlen(text), "x", err, sizeof err), 0);
+    assert_int_equal(s.macros[0].nregs, 16);
+    fu_set_free(&s);
+    snprintf(text, sizeof text, "%s part c x16\nend\n", sixteen);
+    assert_int_equal(fu_set_parse(&s, text, strlen(text), "x", err, sizeof err), -1);
+    assert_string_equal(err, "x:5: operand 'x16' is register operand 17: a macro op has at most 16"
+                             " register operands (x0 to x15)");
+    assert_int_equal(s.n, 0);
+    /* A name with no end in its field is refused when a set is made. */
+    fu_macro m;
+    memset(&m, 0, sizeof m);
+    memset(m.name, 'n', sizeof m.name);
+    m.nparts = 2;
+    fu_set t = {0};
+    assert_int_equal(fu_set_add(&t, &m, err, sizeof err), -1);
+    assert_string_equal(err, "macro op name nnnnnnnnnnnnnnnn... is longer than 95 characters");
+    assert_int_equal(t.n, 0);
 }
 
 /* ---- patterns ------------------------------------------------------------- */
@@ -371,6 +432,7 @@ int main(void)
         cmocka_unit_test(a_macros_file_reads_as_it_is_written),
         cmocka_unit_test(register_kinds_are_the_instruction_sets_words),
         cmocka_unit_test(a_bad_macros_file_is_refused_naming_the_line),
+        cmocka_unit_test(names_and_registers_past_the_limits_are_refused_saying_why),
         cmocka_unit_test(shared_macro_registers_become_equal_registers),
         cmocka_unit_test(a_pattern_from_opcode_numbers_is_the_one_from_names),
         cmocka_unit_test(cover_matches_brute_force),
