@@ -174,15 +174,23 @@ int an_normalise(an_profile *p)
         for (size_t f = 0; f < run->nfuncs; f++)
             for (uint32_t b = 0; b < run->funcs[f].nblocks; b++)
                 run->total += run->funcs[f].blocks[b].freq * run->funcs[f].blocks[b].n;
-        if (run->total > 0)
+        if (run->members > 1)
+            runs_of[run->bench] += run->members_ran;
+        else if (run->total > 0)
             runs_of[run->bench]++;
     }
     for (size_t r = 0; r < p->nruns; r++) {
         an_run *run = &p->runs[r];
-        double scale = run->total > 0 ? 1.0 / (run->total * runs_of[run->bench]) : 0;
+        /* A pool of runs (run_pool.h) sums each block's share of its own
+         * run: the benchmark's runs share its weight of 1. */
+        int pooled = run->members > 1;
+        double scale = pooled ? (runs_of[run->bench] ? 1.0 / (double)runs_of[run->bench] : 0)
+                       : run->total > 0 ? 1.0 / (run->total * runs_of[run->bench])
+                                        : 0;
         for (size_t f = 0; f < run->nfuncs; f++)
             for (uint32_t b = 0; b < run->funcs[f].nblocks; b++)
-                run->funcs[f].blocks[b].weight = run->funcs[f].blocks[b].freq * scale;
+                run->funcs[f].blocks[b].weight =
+                    (pooled ? run->funcs[f].blocks[b].norm : run->funcs[f].blocks[b].freq) * scale;
     }
     free(runs_of);
     return an_time_weights(p);

@@ -2,7 +2,8 @@
  * profile_read.c - open a profile database for reading, check it is one,
  * and load the selected runs: functions decoded with the run's own opcode
  * table, split into blocks, with samples (pc_samples) or exact counts
- * (exec_counts) attached and block frequencies estimated.
+ * (exec_counts) attached and block frequencies estimated; each run is
+ * folded into its pool as soon as it is read (run_pool.h).
  */
 #include "profile_read.h"
 
@@ -20,6 +21,7 @@
 #include "isa_table.h"
 #include "profile_format.h"
 #include "run_check.h"
+#include "run_pool.h"
 
 static int pragma_int(sqlite3 *db, const char *sql, int64_t *out)
 {
@@ -446,8 +448,14 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
             loaded = load_run(db, p, run, (int)version, why, sizeof why);
         int b = loaded == 0 ? an_profile_intern_bench(p, run->benchmark) : 0;
         if (loaded == 0 && b >= 0) {
+            /* Estimated and folded into its pool now: only the pools
+             * stay (run_pool.h). */
             run->bench = (uint32_t)b;
-            p->nruns++;
+            if (an_pool_run(p, run) != 0) {
+                snprintf(err, cap, "run %" PRId64 ": out of memory", id);
+                sqlite3_finalize(st);
+                return -1;
+            }
             added++;
             continue;
         }
@@ -564,12 +572,16 @@ void an_print_skipped(FILE *out, const char *tool, const an_profile *p)
         else
             fprintf(out, "%s: %s: %s\n", tool, s->db, s->why);
     }
-    for (size_t i = 0; i < p->nruns; i++)
-        if (p->runs[i].unanalysed)
+    size_t n = an_profile_nread(p);
+    for (size_t i = 0; i < n; i++) {
+        an_member k = p->nmembers ? p->members[i] : (an_member){.db = p->runs[i].db, .id = p->runs[i].id,
+                                                     .unanalysed = p->runs[i].unanalysed};
+        if (k.unanalysed)
             fprintf(out,
                     "%s: note: run %" PRId64 " of %s: %" PRIu64 " instructions name registers"
                     " the analysis cannot (their kinds are not in the opcode table, or their"
                     " function names more than %d registers): it takes them to read every"
                     " register, and fuses none of them\n",
-                    tool, p->runs[i].id, p->runs[i].db, p->runs[i].unanalysed, AN_FUNC_REGS);
+                    tool, k.id, k.db, k.unanalysed, AN_FUNC_REGS);
+    }
 }
