@@ -109,7 +109,7 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
                                 "SELECT i.function_id, i.offset, i.length, i.opcode, i.regs, i.imms,"
                                 " i.targets, f.size FROM instructions i"
                                 " JOIN functions f ON f.id = i.function_id"
-                                " WHERE f.run_id = ?1 ORDER BY i.function_id, i.offset",
+                                " WHERE f.run_id = ?1 ORDER BY f.id, i.offset",
                                 -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run->id);
