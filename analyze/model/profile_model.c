@@ -3,6 +3,7 @@
  * kinds and benchmarks merged over runs) and freeing it.
  */
 #include "profile_model.h"
+#include "run_pool.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -216,6 +217,7 @@ void an_profile_free(an_profile *p)
         free(p->members[i].benchmark);
     }
     free(p->members);
+    an_pool_free_codes(p);
     for (size_t i = 0; i < p->nskipped; i++) {
         free(p->skipped[i].db);
         free(p->skipped[i].why);

@@ -102,6 +102,18 @@ typedef struct an_implicit {
     uint8_t access; /* AN_READS | AN_WRITES */
 } an_implicit;
 
+/* What decides how a function is built: its code and stored checksum, its
+ * run's opcode table (an_isa_fingerprint) and whether it is built from
+ * the stored rows; equal keys (and names) build equal functions. */
+typedef struct an_code_key {
+    uint64_t code[2]; /* two hashes of its code bytes */
+    uint64_t isa;
+    int64_t checksum;
+    uint32_t size;
+    uint8_t known;    /* the key is set */
+    uint8_t rows;     /* built from stored rows (then it has a checksum) */
+} an_code_key;
+
 typedef struct an_func {
     int64_t id;
     char *name;
@@ -121,6 +133,8 @@ typedef struct an_func {
     const char *db;
     int64_t run_id;
     uint64_t hash; /* of its code as decoded and its name (run_pool.c) */
+    an_code_key key;
+    uint8_t copied; /* built as a copy of an equal function (run_pool.h) */
 } an_func;
 
 typedef struct an_run {
@@ -201,6 +215,7 @@ typedef struct an_profile {
      * then holds the pools. */
     an_member *members;
     size_t nmembers;
+    struct an_code_cache *codes; /* the pools' functions by an_code_key */
 } an_profile;
 
 /* Runs read: the members of the pools, else nruns. */

@@ -109,6 +109,142 @@ static an_func *index_find(const an_run *pool, const an_func *f)
     return NULL;
 }
 
+/* The pools' functions by an_code_key: open addressing, at most half full. */
+typedef struct code_slot {
+    an_code_key key;
+    uint32_t pool, func; /* p->runs[pool].funcs[func] */
+} code_slot;
+
+struct an_code_cache {
+    code_slot *slots; /* key.known 0: empty */
+    size_t cap, len;
+};
+
+void an_code_key_set(an_code_key *k, const uint8_t *code, size_t size, uint64_t isa,
+                     int has_checksum, int64_t checksum, int rows)
+{
+    memset(k, 0, sizeof *k);
+    if ((rows && !has_checksum) || size > UINT32_MAX)
+        return;
+    uint64_t a = 0xcbf29ce484222325ull, b = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < size; i++) {
+        a = (a ^ code[i]) * 0x100000001b3ull;
+        b = (b ^ code[i]) * 0xff51afd7ed558ccdull;
+        b ^= b >> 29;
+    }
+    *k = (an_code_key){{a, b}, isa, has_checksum ? checksum : 0, (uint32_t)size, 1, (uint8_t)(rows != 0)};
+}
+
+static int same_key(const an_code_key *a, const an_code_key *b)
+{
+    return a->known && b->known && a->code[0] == b->code[0] && a->code[1] == b->code[1] &&
+           a->isa == b->isa && a->checksum == b->checksum && a->size == b->size && a->rows == b->rows;
+}
+
+static size_t key_slot(const an_code_key *k, size_t cap)
+{
+    return (size_t)(k->code[0] ^ k->isa ^ (uint64_t)k->checksum) & (cap - 1);
+}
+
+static const an_func *slot_func(const an_profile *p, const code_slot *s)
+{
+    return &p->runs[s->pool].funcs[s->func];
+}
+
+const an_func *an_pool_find_code(const an_profile *p, const an_code_key *k, const char *name)
+{
+    const struct an_code_cache *c = p->codes;
+    if (!c || !k->known || !name)
+        return NULL;
+    for (size_t s = key_slot(k, c->cap); c->slots[s].key.known; s = (s + 1) & (c->cap - 1)) {
+        const an_func *f = slot_func(p, &c->slots[s]);
+        if (same_key(&c->slots[s].key, k) && f->name && strcmp(f->name, name) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+static void code_put(struct an_code_cache *c, const code_slot *e)
+{
+    size_t s = key_slot(&e->key, c->cap);
+    while (c->slots[s].key.known)
+        s = (s + 1) & (c->cap - 1);
+    c->slots[s] = *e;
+    c->len++;
+}
+
+/* Remember that function fi of pool r is built from key k (unless one
+ * with that key and name is already).  0 or -1. */
+static int code_add(an_profile *p, uint32_t r, uint32_t fi)
+{
+    const an_func *f = &p->runs[r].funcs[fi];
+    if (!f->key.known || an_pool_find_code(p, &f->key, f->name))
+        return 0;
+    if (!p->codes && !(p->codes = calloc(1, sizeof *p->codes)))
+        return -1;
+    struct an_code_cache *c = p->codes;
+    if (2 * (c->len + 1) > c->cap) {
+        struct an_code_cache g = {calloc(c->cap ? 2 * c->cap : 256, sizeof *g.slots),
+                                  c->cap ? 2 * c->cap : 256, 0};
+        if (!g.slots)
+            return -1;
+        for (size_t s = 0; s < c->cap; s++)
+            if (c->slots[s].key.known)
+                code_put(&g, &c->slots[s]);
+        free(c->slots);
+        *c = g;
+    }
+    code_put(c, &(code_slot){f->key, r, fi});
+    return 0;
+}
+
+void an_pool_free_codes(an_profile *p)
+{
+    if (p->codes)
+        free(p->codes->slots);
+    free(p->codes);
+    p->codes = NULL;
+}
+
+/* A copy of n elements of size `size` at src (NULL for none); *failed set
+ * when out of memory. */
+static void *dup_array(const void *src, size_t n, size_t size, int *failed)
+{
+    if (!src || n == 0)
+        return NULL;
+    void *d = malloc(n * size);
+    if (!d) {
+        *failed = 1;
+        return NULL;
+    }
+    return memcpy(d, src, n * size);
+}
+
+int an_func_copy_built(an_func *f, const an_func *src, uint64_t *opaque)
+{
+    int failed = 0;
+    f->insns = dup_array(src->insns, src->ninsns, sizeof *src->insns, &failed);
+    f->blocks = dup_array(src->blocks, src->nblocks, sizeof *src->blocks, &failed);
+    f->edges = dup_array(src->edges, src->nedges, sizeof *src->edges, &failed);
+    f->regs = dup_array(src->regs, src->nregs, sizeof *src->regs, &failed);
+    f->implicit = dup_array(src->implicit, src->nimplicit, sizeof *src->implicit, &failed);
+    if (failed)
+        return -1;
+    f->ninsns = src->ninsns;
+    f->nblocks = src->nblocks;
+    f->nedges = src->nedges;
+    f->nregs = src->nregs;
+    f->nimplicit = src->nimplicit;
+    for (uint32_t i = 0; i < f->ninsns; i++) {
+        f->insns[i].count = f->insns[i].norm = 0;
+        *opaque += f->insns[i].opaque;
+    }
+    for (uint32_t b = 0; b < f->nblocks; b++)
+        f->blocks[b].freq = f->blocks[b].norm = f->blocks[b].weight = f->blocks[b].tweight = 0;
+    f->copied = 1;
+    return 0;
+}
+
 static int same_str(const char *a, const char *b)
 {
     return a == b || (a && b && strcmp(a, b) == 0);
@@ -200,16 +336,25 @@ static void add_counts(an_func *g, const an_func *f)
     }
 }
 
-/* Fold run's functions into pool; run keeps none of them.  0 or -1. */
-static int fold(an_run *pool, an_run *run)
+/* Fold run's functions into pool r of p; run keeps none of them.  0 or -1. */
+static int fold(an_profile *p, uint32_t r, an_run *run)
 {
+    an_run *pool = &p->runs[r];
     int rc = 0;
     for (size_t fi = 0; fi < run->nfuncs; fi++) {
         an_func *f = &run->funcs[fi];
         an_func *g = rc == 0 ? index_find(pool, f) : NULL;
         if (g || rc != 0) {
-            if (g)
+            if (g) {
                 add_counts(g, f);
+                /* g also stands for f's key (another checksum, say) */
+                if (f->key.known && !an_pool_find_code(p, &f->key, f->name)) {
+                    an_code_key k = g->key;
+                    g->key = f->key;
+                    rc = code_add(p, r, (uint32_t)(g - pool->funcs));
+                    g->key = k;
+                }
+            }
             free_func(f);
             continue;
         }
@@ -224,6 +369,8 @@ static int fold(an_run *pool, an_run *run)
         if (index_add(pool, (uint32_t)pool->nfuncs) != 0)
             rc = -1;
         pool->nfuncs++;
+        if (rc == 0)
+            rc = code_add(p, r, (uint32_t)(pool->nfuncs - 1));
     }
     run->nfuncs = 0;
     return rc;
@@ -242,23 +389,21 @@ int an_pool_run(an_profile *p, an_run *run)
         run->funcs[f].run_id = run->id;
         run->funcs[f].hash = func_hash(&run->funcs[f]);
     }
-    an_run *pool = NULL;
-    for (size_t r = 0; r < p->nruns && !pool; r++)
-        if (same_kind(&p->runs[r], run))
-            pool = &p->runs[r];
-    if (!pool) {
+    size_t r = 0;
+    while (r < p->nruns && !same_kind(&p->runs[r], run))
+        r++;
+    if (r == p->nruns) {
         run->members = 1;
         run->members_ran = (size_t)ran;
         run->members_counted = (size_t)counted;
-        for (uint32_t f = 0; f < run->nfuncs; f++)
-            if (index_add(run, f) != 0) {
-                an_run_free(run);
-                return -1;
-            }
         p->nruns++;
+        for (uint32_t f = 0; f < run->nfuncs; f++)
+            if (index_add(run, f) != 0 || code_add(p, (uint32_t)r, f) != 0)
+                return -1; /* the pool is the profile's, freed with it */
         return 0;
     }
-    int rc = fold(pool, run);
+    an_run *pool = &p->runs[r];
+    int rc = fold(p, (uint32_t)r, run);
     pool->members++;
     pool->members_ran += (size_t)ran;
     pool->members_counted += (size_t)counted;

@@ -24,4 +24,18 @@
  * freed). */
 int an_pool_run(an_profile *p, an_run *run);
 
+/* Set k from a function's code; isa: its run's table's fingerprint,
+ * checksum: its stored one (has_checksum 0: none), rows: built from the
+ * stored rows.  A function built from rows without a checksum gets no key
+ * (k->known 0): nothing says its rows are those of another. */
+void an_code_key_set(an_code_key *k, const uint8_t *code, size_t size, uint64_t isa,
+                     int has_checksum, int64_t checksum, int rows);
+/* A function of the pools with key k and this name, built already; NULL. */
+const an_func *an_pool_find_code(const an_profile *p, const an_code_key *k, const char *name);
+/* Build f as a copy of src (its counts and frequencies 0), but for its id,
+ * name and serial; *opaque counts its opaque instructions.  0 or -1. */
+int an_func_copy_built(an_func *f, const an_func *src, uint64_t *opaque);
+/* Free the index of the pools' functions by key (an_profile_free does). */
+void an_pool_free_codes(an_profile *p);
+
 #endif

@@ -121,8 +121,8 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
     while (result == 0 && (rc == SQLITE_OK || rc == SQLITE_ROW) &&
            (rc = sqlite3_step(st)) == SQLITE_ROW) {
         an_func *g = find_func(run, sqlite3_column_int64(st, 0));
-        if (!g)
-            continue; /* added since the run was listed */
+        if (!g || g->copied)
+            continue; /* added since the run was listed, or built already */
         if (g != f) {
             f = g;
             icap = 0;
@@ -165,7 +165,7 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
     sqlite3_finalize(st);
     free(b);
     for (size_t i = 0; result == 0 && i < run->nfuncs; i++)
-        if (an_split_blocks(&run->funcs[i]) != 0) {
+        if (!run->funcs[i].copied && an_split_blocks(&run->funcs[i]) != 0) {
             snprintf(why, cap, "out of memory");
             result = -1;
         }
@@ -174,12 +174,18 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
 
 /* The run's functions, decoded from their code with isa unless
  * `from_rows` (load_rows builds their instructions); *sizes (the caller
- * frees it) gets each one's code bytes. */
+ * frees it) gets each one's code bytes.  A function whose code, checksum,
+ * name and opcode table are those of one read before is copied from it
+ * (run_pool.h): an_check_run still checks its rows and checksum. */
 static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa *isa,
-                          int from_rows, int64_t **sizes)
+                          int from_rows, int version, int64_t **sizes)
 {
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, "SELECT id, name, code FROM functions WHERE run_id = ?1 ORDER BY id",
+    uint64_t fp = an_isa_fingerprint(isa);
+    int rc = sqlite3_prepare_v2(db,
+                                version >= 4
+                                    ? "SELECT id, name, code, checksum FROM functions WHERE run_id = ?1 ORDER BY id"
+                                    : "SELECT id, name, code, NULL FROM functions WHERE run_id = ?1 ORDER BY id",
                                 -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run->id);
@@ -201,8 +207,12 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
         const uint8_t *code = sqlite3_column_blob(st, 2);
         size_t size = (size_t)sqlite3_column_bytes(st, 2);
         (*sizes)[run->nfuncs - 1] = (int64_t)size;
-        if (!f->name ||
-            (size && !from_rows && decode_function(f, isa, code, size, b, &run->unanalysed) != 0)) {
+        an_code_key_set(&f->key, code, size, fp, sqlite3_column_type(st, 3) == SQLITE_INTEGER,
+                        sqlite3_column_int64(st, 3), from_rows);
+        const an_func *built = an_pool_find_code(p, &f->key, f->name);
+        if (!f->name || (built && an_func_copy_built(f, built, &run->unanalysed) != 0) ||
+            (size && !built && !from_rows &&
+             decode_function(f, isa, code, size, b, &run->unanalysed) != 0)) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -326,14 +336,17 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *
     int64_t *sizes = NULL;
     if (an_isa_load(db, run->id, p, &isa, err, cap) != 0)
         return -1;
-    int rc = load_functions(db, p, run, &isa, run->operands_stored, &sizes);
+    int rc = load_functions(db, p, run, &isa, run->operands_stored, version, &sizes);
     if (rc != 0) {
         snprintf(err, cap, "reading functions: %s", sqlite3_errmsg(db));
         an_isa_free(&isa);
         free(sizes);
         return -1;
     }
-    if (run->operands_stored)
+    int to_build = 0; /* functions not copied from one read before */
+    for (size_t i = 0; i < run->nfuncs && !to_build; i++)
+        to_build = !run->funcs[i].copied;
+    if (run->operands_stored && to_build)
         rc = load_rows(db, run, &isa, err, cap);
     if (rc == 0 && run_costs(run, p, &isa) != 0) {
         snprintf(err, cap, "out of memory");
