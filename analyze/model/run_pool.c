@@ -45,9 +45,15 @@ static int same_insn(const an_insn *a, const an_insn *b)
            a->imm == b->imm;
 }
 
+static int same_key(const an_code_key *a, const an_code_key *b);
+
 /* Whether f and g are the same code under the same name, as decoded. */
 static int same_func(const an_func *f, const an_func *g)
 {
+    /* Equal keys and names build equal functions (a copy, most often). */
+    if (f->hash == g->hash && same_key(&f->key, &g->key) && f->name && g->name &&
+        strcmp(f->name, g->name) == 0)
+        return 1;
     if (f->hash != g->hash || f->ninsns != g->ninsns || f->nblocks != g->nblocks ||
         f->nedges != g->nedges || f->nregs != g->nregs || f->nimplicit != g->nimplicit ||
         (f->name == NULL) != (g->name == NULL) || (f->name && strcmp(f->name, g->name) != 0))
@@ -241,6 +247,7 @@ int an_func_copy_built(an_func *f, const an_func *src, uint64_t *opaque)
     }
     for (uint32_t b = 0; b < f->nblocks; b++)
         f->blocks[b].freq = f->blocks[b].norm = f->blocks[b].weight = f->blocks[b].tweight = 0;
+    f->hash = src->hash;
     f->copied = 1;
     return 0;
 }
@@ -387,7 +394,8 @@ int an_pool_run(an_profile *p, an_run *run)
     for (size_t f = 0; f < run->nfuncs; f++) {
         run->funcs[f].db = db;
         run->funcs[f].run_id = run->id;
-        run->funcs[f].hash = func_hash(&run->funcs[f]);
+        if (!run->funcs[f].copied) /* a copy has its original's */
+            run->funcs[f].hash = func_hash(&run->funcs[f]);
     }
     size_t r = 0;
     while (r < p->nruns && !same_kind(&p->runs[r], run))
