@@ -21,6 +21,12 @@ pulley_unit_test(test_read_borders SOURCES unit/test_read_borders.c unit/test_ng
   LIBS pulley_ngrams_tool)
 target_compile_definitions(test_read_borders PRIVATE
   NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/format/schema.sql")
+# Runs pooled as they are read: weights and report shares as if kept apart.
+pulley_unit_test(test_run_pool SOURCES unit/test_run_pool.c unit/test_ngrams_db.c
+  LIBS pulley_ngrams_tool pulley_report_tool)
+target_compile_definitions(test_run_pool PRIVATE NGRAMS_SCHEMA_SQL="${PROJECT_SOURCE_DIR}/format/schema.sql"
+  NGRAMS_SCHEMA_V1_SQL="${CMAKE_CURRENT_SOURCE_DIR}/e2e/collect_schema_v1.sql")
+target_include_directories(test_run_pool PRIVATE ${PROJECT_SOURCE_DIR}/format) # func_checksum.h
 pulley_unit_test(test_fusion SOURCES unit/test_fusion.c LIBS pulley_fusion)
 # Registers of any kind and number, windows of registers, liveness.
 pulley_unit_test(test_registers SOURCES unit/test_registers.c LIBS pulley_analyze)

@@ -78,6 +78,15 @@ static void freq_at_costs(an_run *run, const double *cost)
     }
 }
 
+/* A block with samples: only those have a frequency above 0, so the
+ * rounds below visit only them (in the order of the run's functions and
+ * blocks, so that every sum is the one over all instructions). */
+typedef struct sampled_block {
+    an_func *f;
+    an_block *bl;
+    double samples;
+} sampled_block;
+
 /* Samples land on an instruction in proportion to the time it takes, so an
  * expensive instruction collects more of them than a cheap one executed as
  * often, and a block's samples over its length count the blocks that hold
@@ -101,32 +110,55 @@ int an_sampled_freq(an_run *run, size_t nops)
     double *samples = calloc(nops + 1, sizeof *samples);
     double *freq_sum = calloc(nops + 1, sizeof *freq_sum);
     double *next = malloc((nops + 1) * sizeof *next);
-    int rc = cost && samples && freq_sum && next ? 0 : -1;
+    size_t nsb = 0;
+    for (size_t fi = 0; fi < run->nfuncs; fi++)
+        for (uint32_t b = 0; b < run->funcs[fi].nblocks; b++) {
+            const an_block *bl = &run->funcs[fi].blocks[b];
+            for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+                if (run->funcs[fi].insns[i].count > 0) {
+                    nsb++;
+                    break;
+                }
+        }
+    sampled_block *sb = malloc((nsb + 1) * sizeof *sb);
+    int rc = cost && samples && freq_sum && next && sb ? 0 : -1;
     for (size_t op = 0; op <= nops && rc == 0; op++)
         cost[op] = 1;
     for (size_t fi = 0; fi < run->nfuncs && rc == 0; fi++)
         for (uint32_t i = 0; i < run->funcs[fi].ninsns; i++)
             samples[run->funcs[fi].insns[i].op] += run->funcs[fi].insns[i].count;
+    nsb = 0;
+    for (size_t fi = 0; fi < run->nfuncs && rc == 0; fi++)
+        for (uint32_t b = 0; b < run->funcs[fi].nblocks; b++) {
+            an_func *f = &run->funcs[fi];
+            an_block *bl = &f->blocks[b];
+            double s = 0;
+            for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+                s += f->insns[i].count;
+            if (s > 0)
+                sb[nsb++] = (sampled_block){f, bl, s};
+        }
     for (int round = 0; round < COST_ROUNDS && rc == 0; round++) {
-        freq_at_costs(run, cost);
+        for (size_t k = 0; k < nsb; k++) {
+            double c = 0;
+            for (uint32_t i = sb[k].bl->first; i < sb[k].bl->first + sb[k].bl->n; i++)
+                c += cost[sb[k].f->insns[i].op];
+            sb[k].bl->freq = c > 0 ? sb[k].samples / c : 0;
+        }
         for (size_t op = 0; op <= nops; op++)
             freq_sum[op] = 0;
-        for (size_t fi = 0; fi < run->nfuncs; fi++) {
-            const an_func *f = &run->funcs[fi];
-            for (uint32_t i = 0; i < f->ninsns; i++)
-                freq_sum[f->insns[i].op] += f->blocks[f->insns[i].block].freq;
-        }
+        double n = 0, next_sum = 0, change = 0;
+        for (size_t k = 0; k < nsb; k++)
+            for (uint32_t i = sb[k].bl->first; i < sb[k].bl->first + sb[k].bl->n; i++)
+                freq_sum[sb[k].f->insns[i].op] += sb[k].bl->freq;
         for (size_t op = 0; op <= nops; op++)
             next[op] = (samples[op] + COST_PRIOR) / (freq_sum[op] + COST_PRIOR);
-        double n = 0, next_sum = 0, change = 0;
-        for (size_t fi = 0; fi < run->nfuncs; fi++) {
-            const an_func *f = &run->funcs[fi];
-            for (uint32_t i = 0; i < f->ninsns; i++)
-                if (f->blocks[f->insns[i].block].freq > 0) {
+        for (size_t k = 0; k < nsb; k++)
+            if (sb[k].bl->freq > 0)
+                for (uint32_t i = sb[k].bl->first; i < sb[k].bl->first + sb[k].bl->n; i++) {
                     n++;
-                    next_sum += next[f->insns[i].op];
+                    next_sum += next[sb[k].f->insns[i].op];
                 }
-        }
         double scale = n > 0 ? n / next_sum : 1;
         for (size_t op = 0; op <= nops; op++) {
             double c = next[op] * scale, d = c > cost[op] ? c / cost[op] : cost[op] / c;
@@ -143,6 +175,7 @@ int an_sampled_freq(an_run *run, size_t nops)
     free(samples);
     free(freq_sum);
     free(next);
+    free(sb);
     return rc;
 }
 
@@ -174,15 +207,23 @@ int an_normalise(an_profile *p)
         for (size_t f = 0; f < run->nfuncs; f++)
             for (uint32_t b = 0; b < run->funcs[f].nblocks; b++)
                 run->total += run->funcs[f].blocks[b].freq * run->funcs[f].blocks[b].n;
-        if (run->total > 0)
+        if (run->members > 1)
+            runs_of[run->bench] += run->members_ran;
+        else if (run->total > 0)
             runs_of[run->bench]++;
     }
     for (size_t r = 0; r < p->nruns; r++) {
         an_run *run = &p->runs[r];
-        double scale = run->total > 0 ? 1.0 / (run->total * runs_of[run->bench]) : 0;
+        /* A pool of runs (run_pool.h) sums each block's share of its own
+         * run: the benchmark's runs share its weight of 1. */
+        int pooled = run->members > 1;
+        double scale = pooled ? (runs_of[run->bench] ? 1.0 / (double)runs_of[run->bench] : 0)
+                       : run->total > 0 ? 1.0 / (run->total * runs_of[run->bench])
+                                        : 0;
         for (size_t f = 0; f < run->nfuncs; f++)
             for (uint32_t b = 0; b < run->funcs[f].nblocks; b++)
-                run->funcs[f].blocks[b].weight = run->funcs[f].blocks[b].freq * scale;
+                run->funcs[f].blocks[b].weight =
+                    (pooled ? run->funcs[f].blocks[b].norm : run->funcs[f].blocks[b].freq) * scale;
     }
     free(runs_of);
     return an_time_weights(p);

@@ -3,6 +3,7 @@
  * kinds and benchmarks merged over runs) and freeing it.
  */
 #include "profile_model.h"
+#include "run_pool.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -72,6 +73,29 @@ int an_profile_intern_kind(an_profile *p, const char *name)
 int an_profile_intern_bench(an_profile *p, const char *name)
 {
     return intern(&p->benches, &p->nbenches, name ? name : "?");
+}
+
+size_t an_profile_nread(const an_profile *p)
+{
+    return p->nmembers ? p->nmembers : p->nruns;
+}
+
+an_member an_profile_member(const an_profile *p, size_t i)
+{
+    if (p->nmembers)
+        return p->members[i];
+    const an_run *run = &p->runs[i];
+    return (an_member){run->db, run->id, run->label, run->benchmark, run->exact, run->unanalysed};
+}
+
+const char *an_func_db(const an_run *run, const an_func *f)
+{
+    return f->db ? f->db : run->db;
+}
+
+int64_t an_func_run(const an_run *run, const an_func *f)
+{
+    return f->db ? f->run_id : run->id;
 }
 
 size_t an_profile_ninsns(const an_profile *p)
@@ -178,6 +202,7 @@ void an_run_free(an_run *run)
     free(run->benchmark);
     free(run->isa);
     free(run->opcost);
+    free(run->index);
     memset(run, 0, sizeof *run);
 }
 
@@ -186,6 +211,13 @@ void an_profile_free(an_profile *p)
     for (size_t r = 0; r < p->nruns; r++)
         an_run_free(&p->runs[r]);
     free(p->runs);
+    for (size_t i = 0; i < p->nmembers; i++) {
+        free(p->members[i].db);
+        free(p->members[i].label);
+        free(p->members[i].benchmark);
+    }
+    free(p->members);
+    an_pool_free_codes(p);
     for (size_t i = 0; i < p->nskipped; i++) {
         free(p->skipped[i].db);
         free(p->skipped[i].why);

@@ -63,11 +63,15 @@ typedef struct an_insn {
     /* The first immediate that is not a branch offset, else the first. */
     int64_t imm;
     double count;     /* exact executions, or samples */
+    double norm;      /* count / its run's counts, summed over the runs of a
+                       * pool (run_pool.h) */
 } an_insn;
 
 typedef struct an_block {
     uint32_t first, n; /* instructions [first, first + n) */
     double freq;       /* estimated executions (raw units of the run) */
+    double norm;       /* freq / its run's total, summed over the runs of a
+                        * pool (run_pool.h) */
     double weight;     /* freq normalised per benchmark */
     double tweight;    /* a dispatch removed here, in time normalised per
                         * benchmark (time_model.h); 0: no time model */
@@ -98,6 +102,18 @@ typedef struct an_implicit {
     uint8_t access; /* AN_READS | AN_WRITES */
 } an_implicit;
 
+/* What decides how a function is built: its code and stored checksum, its
+ * run's opcode table (an_isa_fingerprint) and whether it is built from
+ * the stored rows; equal keys (and names) build equal functions. */
+typedef struct an_code_key {
+    uint64_t code[2]; /* two hashes of its code bytes */
+    uint64_t isa;
+    int64_t checksum;
+    uint32_t size;
+    uint8_t known;    /* the key is set */
+    uint8_t rows;     /* built from stored rows (then it has a checksum) */
+} an_code_key;
+
 typedef struct an_func {
     int64_t id;
     char *name;
@@ -112,6 +128,13 @@ typedef struct an_func {
     uint32_t nblocks;
     an_edge *edges;
     uint32_t nedges;
+    /* Where it was read (NULL: its run's db and id); in a pool, the first
+     * run that had it (run_pool.h). */
+    const char *db;
+    int64_t run_id;
+    uint64_t hash; /* of its code as decoded and its name (run_pool.c) */
+    an_code_key key;
+    uint8_t copied; /* built as a copy of an equal function (run_pool.h) */
 } an_func;
 
 typedef struct an_run {
@@ -135,7 +158,23 @@ typedef struct an_run {
     double *opcost;
     size_t nopcost;
     double dispatch_cost;
+    /* A pool (run_pool.h): the runs folded into it (0 or 1: a run as
+     * read), those with executed instructions (a total > 0) and with
+     * counts or samples; its functions' index by hash. */
+    size_t members, members_ran, members_counted;
+    uint32_t *index;
+    size_t index_cap;
 } an_run;
+
+/* A run read, as pulley-report's run list and the notes name it. */
+typedef struct an_member {
+    char *db;
+    int64_t id;
+    char *label;     /* may be NULL */
+    char *benchmark;
+    int exact;
+    uint64_t unanalysed;
+} an_member;
 
 /* A macro op stored with a run (opcodes.flags & AN_MACRO, macro_parts):
  * the opcodes of its parts, in order, and which of its register operands
@@ -172,7 +211,20 @@ typedef struct an_profile {
     char **benches;
     size_t nbenches;
     uint32_t nfuncs;  /* functions loaded (serials) */
+    /* The runs read, in order, when runs are pooled (run_pool.h): runs[]
+     * then holds the pools. */
+    an_member *members;
+    size_t nmembers;
+    struct an_code_cache *codes; /* the pools' functions by an_code_key */
 } an_profile;
+
+/* Runs read: the members of the pools, else nruns. */
+size_t an_profile_nread(const an_profile *p);
+/* Run i (< an_profile_nread) of those read, its strings p's. */
+an_member an_profile_member(const an_profile *p, size_t i);
+/* The database and the run function f of run was read from. */
+const char *an_func_db(const an_run *run, const an_func *f);
+int64_t an_func_run(const an_run *run, const an_func *f);
 
 /* Global index of opcode `name` (added if new); -1 on allocation failure
  * or when there are AN_MAX_OPS already. */

@@ -18,7 +18,8 @@ enum { READ_BUSY_TIMEOUT_MS = 30000 };
 
 static int open_with(const char *name, int flags, sqlite3 **db)
 {
-    int rc = sqlite3_open_v2(name, db, flags, NULL);
+    /* Each connection is used by one thread: no mutex around every call. */
+    int rc = sqlite3_open_v2(name, db, flags | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_busy_timeout(*db, READ_BUSY_TIMEOUT_MS);
     if (rc != SQLITE_OK) {

@@ -376,3 +376,45 @@ void an_isa_free(an_isa *isa)
     free(isa->ranges);
     memset(isa, 0, sizeof *isa);
 }
+
+/* FNV-1a over v's bytes. */
+static uint64_t fp_mix(uint64_t h, const void *v, size_t n)
+{
+    const unsigned char *b = v;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+uint64_t an_isa_fingerprint(const an_isa *isa)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < isa->rows.n; i++) {
+        const ot_opcode *o = &isa->rows.ops[i];
+        const an_isa_op *a = &isa->ops[i];
+        uint8_t row[8] = {o->hdr, o->reg_bits, o->nregs, o->pack, o->nimms, o->imm_bytes, o->length,
+                          (uint8_t)(o->declared | o->foreign << 1)};
+        uint8_t op[6] = {a->flags, a->kinds_known, (uint8_t)a->uses, (uint8_t)(a->uses >> 8),
+                         (uint8_t)a->defs, (uint8_t)(a->defs >> 8)};
+        h = fp_mix(h, &o->id, sizeof o->id);
+        h = fp_mix(h, row, sizeof row);
+        h = fp_mix(h, &o->regf, sizeof o->regf);
+        h = fp_mix(h, o->imm, sizeof o->imm);
+        h = fp_mix(h, o->imm_size, sizeof o->imm_size);
+        h = fp_mix(h, &a->gop, sizeof a->gop);
+        h = fp_mix(h, &a->mgop, sizeof a->mgop);
+        h = fp_mix(h, op, sizeof op);
+        h = fp_mix(h, a->kind, sizeof a->kind);
+        h = fp_mix(h, &a->nranges, sizeof a->nranges);
+        for (uint32_t k = 0; k < a->nranges && a->first_range + k < isa->nranges; k++) {
+            const an_range *r = &isa->ranges[a->first_range + k];
+            uint8_t rb[4] = {r->access, r->base, r->open_if_zero, (uint8_t)r->count_imm};
+            h = fp_mix(h, rb, sizeof rb);
+            h = fp_mix(h, &r->offset, sizeof r->offset);
+            h = fp_mix(h, &r->count_add, sizeof r->count_add);
+        }
+    }
+    return h;
+}

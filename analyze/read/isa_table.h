@@ -82,4 +82,9 @@ int an_isa_add_range(an_isa *isa, int64_t opcode, int64_t access, int64_t base, 
 
 void an_isa_free(an_isa *isa);
 
+/* A hash of everything in isa that decides how code and instruction rows
+ * become instructions (its costs excepted): two runs whose tables have the
+ * same build their functions alike (run_pool.h). */
+uint64_t an_isa_fingerprint(const an_isa *isa);
+
 #endif

@@ -2,7 +2,8 @@
  * profile_read.c - open a profile database for reading, check it is one,
  * and load the selected runs: functions decoded with the run's own opcode
  * table, split into blocks, with samples (pc_samples) or exact counts
- * (exec_counts) attached and block frequencies estimated.
+ * (exec_counts) attached and block frequencies estimated; each run is
+ * folded into its pool as soon as it is read (run_pool.h).
  */
 #include "profile_read.h"
 
@@ -20,6 +21,7 @@
 #include "isa_table.h"
 #include "profile_format.h"
 #include "run_check.h"
+#include "run_pool.h"
 
 static int pragma_int(sqlite3 *db, const char *sql, int64_t *out)
 {
@@ -107,7 +109,7 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
                                 "SELECT i.function_id, i.offset, i.length, i.opcode, i.regs, i.imms,"
                                 " i.targets, f.size FROM instructions i"
                                 " JOIN functions f ON f.id = i.function_id"
-                                " WHERE f.run_id = ?1 ORDER BY i.function_id, i.offset",
+                                " WHERE f.run_id = ?1 ORDER BY f.id, i.offset",
                                 -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run->id);
@@ -119,8 +121,8 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
     while (result == 0 && (rc == SQLITE_OK || rc == SQLITE_ROW) &&
            (rc = sqlite3_step(st)) == SQLITE_ROW) {
         an_func *g = find_func(run, sqlite3_column_int64(st, 0));
-        if (!g)
-            continue; /* added since the run was listed */
+        if (!g || g->copied)
+            continue; /* added since the run was listed, or built already */
         if (g != f) {
             f = g;
             icap = 0;
@@ -163,7 +165,7 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
     sqlite3_finalize(st);
     free(b);
     for (size_t i = 0; result == 0 && i < run->nfuncs; i++)
-        if (an_split_blocks(&run->funcs[i]) != 0) {
+        if (!run->funcs[i].copied && an_split_blocks(&run->funcs[i]) != 0) {
             snprintf(why, cap, "out of memory");
             result = -1;
         }
@@ -172,12 +174,19 @@ static int load_rows(sqlite3 *db, an_run *run, const an_isa *isa, char *why, siz
 
 /* The run's functions, decoded from their code with isa unless
  * `from_rows` (load_rows builds their instructions); *sizes (the caller
- * frees it) gets each one's code bytes. */
+ * frees it) gets each one's code bytes.  A function whose code, checksum,
+ * name and opcode table are those of one read before is copied from it
+ * (run_pool.h): an_check_run still checks its rows and checksum. */
 static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa *isa,
-                          int from_rows, int64_t **sizes, char *why, size_t why_cap)
+                          int from_rows, int version, int64_t **sizes, char *why,
+                          size_t why_cap)
 {
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, "SELECT id, name, code FROM functions WHERE run_id = ?1 ORDER BY id",
+    uint64_t fp = an_isa_fingerprint(isa);
+    int rc = sqlite3_prepare_v2(db,
+                                version >= 4
+                                    ? "SELECT id, name, code, checksum FROM functions WHERE run_id = ?1 ORDER BY id"
+                                    : "SELECT id, name, code, NULL FROM functions WHERE run_id = ?1 ORDER BY id",
                                 -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run->id);
@@ -205,8 +214,12 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
         const uint8_t *code = sqlite3_column_blob(st, 2);
         size_t size = (size_t)sqlite3_column_bytes(st, 2);
         (*sizes)[run->nfuncs - 1] = (int64_t)size;
-        if (!f->name ||
-            (size && !from_rows && decode_function(f, isa, code, size, b, &run->unanalysed) != 0)) {
+        an_code_key_set(&f->key, code, size, fp, sqlite3_column_type(st, 3) == SQLITE_INTEGER,
+                        sqlite3_column_int64(st, 3), from_rows);
+        const an_func *built = an_pool_find_code(p, &f->key, f->name);
+        if (!f->name || (built && an_func_copy_built(f, built, &run->unanalysed) != 0) ||
+            (size && !built && !from_rows &&
+             decode_function(f, isa, code, size, b, &run->unanalysed) != 0)) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -333,13 +346,16 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *
     int64_t *sizes = NULL;
     if (an_isa_load(db, run->id, p, &isa, err, cap) != 0)
         return -1;
-    int rc = load_functions(db, p, run, &isa, run->operands_stored, &sizes, err, cap);
+    int rc = load_functions(db, p, run, &isa, run->operands_stored, version, &sizes, err, cap);
     if (rc != 0) {
         an_isa_free(&isa);
         free(sizes);
         return rc;
     }
-    if (run->operands_stored)
+    int to_build = 0; /* functions not copied from one read before */
+    for (size_t i = 0; i < run->nfuncs && !to_build; i++)
+        to_build = !run->funcs[i].copied;
+    if (run->operands_stored && to_build)
         rc = load_rows(db, run, &isa, err, cap);
     if (rc == 0 && run_costs(run, p, &isa) != 0) {
         snprintf(err, cap, "out of memory");
@@ -456,8 +472,14 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
             loaded = load_run(db, p, run, (int)version, why, sizeof why);
         int b = loaded == 0 ? an_profile_intern_bench(p, run->benchmark) : 0;
         if (loaded == 0 && b >= 0) {
+            /* Estimated and folded into its pool now: only the pools
+             * stay (run_pool.h). */
             run->bench = (uint32_t)b;
-            p->nruns++;
+            if (an_pool_run(p, run) != 0) {
+                snprintf(err, cap, "run %" PRId64 ": out of memory", id);
+                sqlite3_finalize(st);
+                return -1;
+            }
             added++;
             continue;
         }
@@ -574,12 +596,16 @@ void an_print_skipped(FILE *out, const char *tool, const an_profile *p)
         else
             fprintf(out, "%s: %s: %s\n", tool, s->db, s->why);
     }
-    for (size_t i = 0; i < p->nruns; i++)
-        if (p->runs[i].unanalysed)
+    size_t n = an_profile_nread(p);
+    for (size_t i = 0; i < n; i++) {
+        an_member k = p->nmembers ? p->members[i] : (an_member){.db = p->runs[i].db, .id = p->runs[i].id,
+                                                     .unanalysed = p->runs[i].unanalysed};
+        if (k.unanalysed)
             fprintf(out,
                     "%s: note: run %" PRId64 " of %s: %" PRIu64 " instructions name registers"
                     " the analysis cannot (their kinds are not in the opcode table, or their"
                     " function names more than %d registers): it takes them to read every"
                     " register, and fuses none of them\n",
-                    tool, p->runs[i].id, p->runs[i].db, p->runs[i].unanalysed, AN_FUNC_REGS);
+                    tool, k.id, k.db, k.unanalysed, AN_FUNC_REGS);
+    }
 }

@@ -25,27 +25,43 @@ static const an_func *find(const an_run *run, int64_t id)
     return lo < run->nfuncs && run->funcs[lo].id == id ? &run->funcs[lo] : NULL;
 }
 
+/* The global opcodes of stored opcodes below MEMO_OPS, looked up once. */
+enum { MEMO_OPS = 512 };
+typedef struct op_memo {
+    int32_t gop[MEMO_OPS]; /* -2: not looked up yet */
+} op_memo;
+
 /* The global opcode of stored opcode `id`, or -1. */
-static long global_op(const an_isa *isa, int64_t id)
+static long global_op(const an_isa *isa, op_memo *m, int64_t id)
 {
     if (id < 0 || id > UINT32_MAX)
         return -1;
+    if (id < MEMO_OPS && m->gop[id] != -2)
+        return m->gop[id];
     const ot_opcode *op = ot_table_find(&isa->rows, (uint32_t)id);
-    return op ? isa->ops[op - isa->rows.ops].gop : -1;
+    long g = op ? isa->ops[op - isa->rows.ops].gop : -1;
+    if (id < MEMO_OPS)
+        m->gop[id] = (int32_t)g;
+    return g;
 }
 
 /* Fold function f's rows at the cursor (the run's rows by function and
  * offset) into its checksum h, stepping past them; 1 with why when a row
  * is not the instruction f's code decodes to at its offset. */
 static int check_rows(sqlite3_stmt *rows, int *more, const an_func *f, const an_isa *isa,
-                      int operands_stored, uint64_t *h, char *why, size_t cap)
+                      op_memo *memo, int operands_stored, uint64_t *h, char *why, size_t cap)
 {
+    long i = -1;
     while (*more == SQLITE_ROW && sqlite3_column_int64(rows, 0) == f->id) {
         int64_t off = sqlite3_column_int64(rows, 1), len = sqlite3_column_int64(rows, 2);
         int64_t op = sqlite3_column_int64(rows, 3);
-        long i = off >= 0 && off <= UINT32_MAX ? an_insn_at(f, (uint32_t)off) : -1;
+        /* Rows come by offset: most often the instruction after the last. */
+        if (i + 1 < (long)f->ninsns && f->insns[i + 1].off == off)
+            i++;
+        else
+            i = off >= 0 && off <= UINT32_MAX ? an_insn_at(f, (uint32_t)off) : -1;
         const an_insn *in = i >= 0 ? &f->insns[i] : NULL;
-        if (!in || in->off != off || in->len != len || global_op(isa, op) != in->op) {
+        if (!in || in->off != off || in->len != len || global_op(isa, memo, op) != in->op) {
             snprintf(why, cap,
                      "function %s: the instruction row at offset 0x%04" PRIx64
                      " is not what its code decodes to",
@@ -62,10 +78,11 @@ static int check_rows(sqlite3_stmt *rows, int *more, const an_func *f, const an_
     return 0;
 }
 
-/* The instruction rows of run ?1, by function and offset. */
+/* The instruction rows of run ?1, by function and offset: ordered by f.id,
+ * which the functions_run index gives, so that SQLite sorts nothing. */
 #define RUN_ROWS                                                                                   \
     " FROM instructions i JOIN functions f ON f.id = i.function_id"                                \
-    " WHERE f.run_id = ?1 ORDER BY i.function_id, i.offset"
+    " WHERE f.run_id = ?1 ORDER BY f.id, i.offset"
 
 int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_checksum,
                  int operands_stored, char *why, size_t cap)
@@ -90,9 +107,13 @@ int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_chec
         rc = sqlite3_bind_int64(funcs, 1, run->id);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(rows, 1, run->id);
-    int result = rc == SQLITE_OK ? 0 : -1;
+    op_memo *memo = malloc(sizeof *memo);
+    if (memo)
+        for (size_t k = 0; k < MEMO_OPS; k++)
+            memo->gop[k] = -2;
+    int result = rc == SQLITE_OK && memo ? 0 : -1;
     if (result != 0)
-        snprintf(why, cap, "checking the functions: %s", sqlite3_errmsg(db));
+        snprintf(why, cap, "checking the functions: %s", memo ? sqlite3_errmsg(db) : "out of memory");
     int more = rc == SQLITE_OK ? sqlite3_step(rows) : rc;
     while (result == 0 && (rc = sqlite3_step(funcs)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(funcs, 0);
@@ -104,7 +125,7 @@ int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_chec
             more = sqlite3_step(rows);
         uint64_t h = pvm_checksum_bytes(PVM_CHECKSUM_START, sqlite3_column_blob(funcs, 1),
                                         (size_t)sqlite3_column_bytes(funcs, 1));
-        result = check_rows(rows, &more, f, isa, operands_stored, &h, why, cap);
+        result = check_rows(rows, &more, f, isa, memo, operands_stored, &h, why, cap);
         if (result == 0 && sqlite3_column_type(funcs, 2) != SQLITE_NULL &&
             (uint64_t)sqlite3_column_int64(funcs, 2) != h) {
             snprintf(why, cap,
@@ -120,5 +141,6 @@ int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_chec
     }
     sqlite3_finalize(funcs);
     sqlite3_finalize(rows);
+    free(memo);
     return result;
 }

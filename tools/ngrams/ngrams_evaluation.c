@@ -27,7 +27,7 @@ static void print_json(FILE *out, const an_evaluation *e)
 {
     fputs("{\n  \"file\": ", out);
     an_json_string(out, e->file);
-    fprintf(out, ",\n  \"runs\": %zu,\n  \"removed\": %.6g,", e->p->nruns,
+    fprintf(out, ",\n  \"runs\": %zu,\n  \"removed\": %.6g,", an_profile_nread(e->p),
             removed_share(e, e->marginal));
     if (e->time_marginal)
         fprintf(out, "\n  \"time_saved\": %.6g,", removed_share(e, e->time_marginal));
@@ -102,7 +102,7 @@ void an_evaluation_print(FILE *out, const an_evaluation *e, an_format fmt)
         if (timed)
             fprintf(out, " and, predicted from the builds' costs, %.2f%% of the time",
                     removed_share(e, e->time_marginal));
-        fprintf(out, " (%zu runs, %zu benchmarks)\n\n", e->p->nruns, e->p->nbenches);
+        fprintf(out, " (%zu runs, %zu benchmarks)\n\n", an_profile_nread(e->p), e->p->nbenches);
         an_table_print(out, &ops, fmt);
         fputc('\n', out);
         an_table_print(out, &benches, fmt);

@@ -107,13 +107,15 @@ static void json_share(FILE *out, const an_report *r, const an_gram *g)
 static void json_runs(FILE *out, const an_report *r)
 {
     fprintf(out, "{\n  \"runs\": [");
-    for (size_t i = 0; i < r->p->nruns; i++) {
+    for (size_t i = 0; i < an_profile_nread(r->p); i++) {
         const an_run *run = &r->p->runs[i];
+        const an_member *m = r->p->nmembers ? &r->p->members[i] : NULL;
         fprintf(out, "%s\n    {\"db\": ", i ? "," : "");
-        an_json_string(out, run->db);
-        fprintf(out, ", \"id\": %" PRId64 ", \"benchmark\": ", run->id);
-        an_json_string(out, run->benchmark ? run->benchmark : "");
-        fprintf(out, ", \"exact\": %s}", run->exact ? "true" : "false");
+        an_json_string(out, m ? m->db : run->db);
+        fprintf(out, ", \"id\": %" PRId64 ", \"benchmark\": ", m ? m->id : run->id);
+        const char *bench = m ? m->benchmark : run->benchmark;
+        an_json_string(out, bench ? bench : "");
+        fprintf(out, ", \"exact\": %s}", (m ? m->exact : run->exact) ? "true" : "false");
     }
     fprintf(out, "\n  ],\n  \"benchmarks\": %zu,\n  \"shares\": ", r->p->nbenches);
     an_json_string(out, an_shares_word(an_profile_shares(r->p)));
@@ -135,8 +137,9 @@ static void json_where(FILE *out, const an_report *r, const an_proposal *pr)
     for (int k = 0; k < AN_WHERE && pr->where[k].weight > 0; k++) {
         const an_run *run = &r->p->runs[pr->where[k].run];
         fputs(k ? ", {\"db\": " : "{\"db\": ", out);
-        an_json_string(out, run->db);
-        fprintf(out, ", \"run\": %" PRId64 ", \"benchmark\": ", run->id);
+        const an_func *f = &run->funcs[pr->where[k].func];
+        an_json_string(out, an_func_db(run, f));
+        fprintf(out, ", \"run\": %" PRId64 ", \"benchmark\": ", an_func_run(run, f));
         an_json_string(out, run->benchmark ? run->benchmark : "");
         fputs(", \"function\": ", out);
         an_json_string(out, run->funcs[pr->where[k].func].name);
@@ -205,7 +208,7 @@ static void print_json(FILE *out, const an_report *r)
     if (r->test_marginal) {
         fprintf(out, "\n  ],\n  \"test\": {\"label\": ");
         an_json_string(out, r->test_label);
-        fprintf(out, ", \"runs\": %zu, \"benchmarks\": %zu, \"removed\": %.6g}", r->test->nruns,
+        fprintf(out, ", \"runs\": %zu, \"benchmarks\": %zu, \"removed\": %.6g}", an_profile_nread(r->test),
                 r->test->nbenches, test_removed(r));
         fprintf(out, ",\n  \"ngrams\": [");
     } else {
@@ -370,7 +373,7 @@ static void print_tables(FILE *out, const an_report *r, an_format fmt, double ne
     if (an_profile_timed(r->p))
         fprintf(out, " and, predicted from the builds' costs, %.2f%% of the time",
                 r->nprops ? 100 * r->props[r->nprops - 1].time_cumulative : 0.0);
-    fprintf(out, " (%zu runs, %zu benchmarks)\n\n", r->p->nruns, r->p->nbenches);
+    fprintf(out, " (%zu runs, %zu benchmarks)\n\n", an_profile_nread(r->p), r->p->nbenches);
     an_shares_note(r->p, note, sizeof note);
     fprintf(out, "%s\n\n", note);
     if (r->choice && r->p->nbenches > 1)
@@ -392,7 +395,7 @@ static void print_tables(FILE *out, const an_report *r, an_format fmt, double ne
         fprintf(out, "%s\n\n", note);
     if (r->test_marginal)
         fprintf(out, "On the runs labelled %s (%zu runs, %zu benchmarks) they remove %.2f%%\n\n",
-                r->test_label, r->test->nruns, r->test->nbenches, test_removed(r));
+                r->test_label, an_profile_nread(r->test), r->test->nbenches, test_removed(r));
     layout l;
     an_table t;
     layout_make(&l, r, fmt, 0);

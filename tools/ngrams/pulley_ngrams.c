@@ -207,7 +207,7 @@ static int emit_macros(const an_profile *p, const an_proposals *res, const char 
     len += (size_t)snprintf(comment + len, sizeof comment - len,
                             "%s ops chosen by pulley-ngrams %s from %zu runs of %zu "
                             "benchmarks,\n%sremoving %.2f%% of their dispatches",
-                            built ? "macro" : "Macro", PULLEY_VERSION, p->nruns, p->nbenches,
+                            built ? "macro" : "Macro", PULLEY_VERSION, an_profile_nread(p), p->nbenches,
                             built ? "these alone " : "",
                             res->n ? 100 * res->props[res->n - 1].cumulative : 0.0);
     if (an_profile_timed(p))
@@ -398,7 +398,7 @@ static int mine(an_profile *prof, ngrams_options *o, char **dbs, int ndbs, int a
     int progress = !o->quiet && ninsns >= AN_PROGRESS_INSNS;
     if (progress)
         fprintf(stderr, "pulley-ngrams: %zu runs, %u functions, %zu instructions; mining...\n",
-                prof->nruns, prof->nfuncs, ninsns);
+                an_profile_nread(prof), prof->nfuncs, ninsns);
     an_proposals_opts po = {.max_n = (unsigned)o->max_n, .top = (size_t)o->top,
                             .pool = (size_t)o->pool, .min_saving = o->min_saving,
                             .objective = o->objective, .ngrams = (size_t)o->ngrams,

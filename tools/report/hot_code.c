@@ -25,12 +25,18 @@ static int run_scales(const an_profile *p, double *scale)
             for (uint32_t i = 0; i < run->funcs[f].ninsns; i++)
                 total += run->funcs[f].insns[i].count;
         scale[r] = total;
-        if (total > 0 && runs_of[run->bench]++ == 0)
+        size_t n = run->members > 1 ? run->members_counted : total > 0;
+        if (n && runs_of[run->bench] == 0)
             benches++;
+        runs_of[run->bench] += n;
     }
+    /* A pool of runs (run_pool.h): its instructions' norms sum their
+     * shares of their own runs. */
     for (size_t r = 0; r < p->nruns; r++)
-        scale[r] = scale[r] > 0 ? 1.0 / (scale[r] * (double)runs_of[p->runs[r].bench] * (double)benches)
-                                : 0;
+        scale[r] = scale[r] <= 0 ? 0
+                   : p->runs[r].members > 1
+                       ? 1.0 / ((double)runs_of[p->runs[r].bench] * (double)benches)
+                       : 1.0 / (scale[r] * (double)runs_of[p->runs[r].bench] * (double)benches);
     free(runs_of);
     return 0;
 }
@@ -64,7 +70,7 @@ static int fill_func(hc_func *h, const an_profile *p, uint32_t r, uint32_t fi, d
         return -1;
     for (uint32_t i = 0; i < f->ninsns; i++) {
         h->count += f->insns[i].count;
-        h->insn_share[i] = f->insns[i].count * scale;
+        h->insn_share[i] = (p->runs[r].members > 1 ? f->insns[i].norm : f->insns[i].count) * scale;
         h->share += h->insn_share[i];
         if (h->insn_share[i] > h->insn_share[h->hottest])
             h->hottest = i;

@@ -217,7 +217,7 @@ static int build(report *r, options *o, char **dbs, int ndbs)
     size_t ninsns = an_profile_ninsns(&r->prof);
     int progress = !o->quiet && ninsns >= AN_PROGRESS_INSNS;
     if (progress)
-        fprintf(stderr, "pulley-report: %zu runs, %u functions, %zu instructions\n", r->prof.nruns,
+        fprintf(stderr, "pulley-report: %zu runs, %u functions, %zu instructions\n", an_profile_nread(&r->prof),
                 r->prof.nfuncs, ninsns);
     if (hc_build(&r->prof, &r->view) != 0)
         goto oom;
@@ -227,7 +227,7 @@ static int build(report *r, options *o, char **dbs, int ndbs)
             fprintf(stderr, "pulley-report: choosing %ld macro ops...\n", o->top);
         if (o->top > 0 && rp_proposals_compute(&r->prof, (unsigned)o->max_n, (size_t)o->top, 0, &r->props) != 0)
             goto oom;
-        if (!(r->runs = calloc(r->prof.nruns, sizeof *r->runs)))
+        if (!(r->runs = calloc(an_profile_nread(&r->prof), sizeof *r->runs)))
             goto oom;
         if (rp_read_runs(&r->prof, r->runs, err, sizeof err) != 0) {
             fprintf(stderr, "pulley-report: %s\n", err);
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
     if (status == 0)
         status = output(&r, &o);
     if (r.runs)
-        rp_free_runs(r.runs, r.prof.nruns);
+        rp_free_runs(r.runs, an_profile_nread(&r.prof));
     free(r.runs);
     rp_proposals_free(&r.props);
     hc_free(&r.view);

@@ -13,11 +13,12 @@
 #include "blocks.h"
 #include "db_open.h"
 
-/* Is run r the first of the profile read from its database? */
+/* Is run r the first of the profile's runs read from its database? */
 static int first_of_db(const an_profile *p, size_t r)
 {
+    const char *db = an_profile_member(p, r).db;
     for (size_t k = 0; k < r; k++)
-        if (strcmp(p->runs[k].db, p->runs[r].db) == 0)
+        if (strcmp(an_profile_member(p, k).db, db) == 0)
             return 0;
     return 1;
 }
@@ -79,9 +80,10 @@ static int read_run(sqlite3_stmt *st, int64_t id, rp_run_info *info)
 
 int rp_read_runs(const an_profile *p, rp_run_info *info, char *err, size_t cap)
 {
-    memset(info, 0, p->nruns * sizeof *info);
-    for (size_t r = 0; r < p->nruns; r++) {
-        const char *path = p->runs[r].db;
+    size_t nread = an_profile_nread(p);
+    memset(info, 0, nread * sizeof *info);
+    for (size_t r = 0; r < nread; r++) {
+        const char *path = an_profile_member(p, r).db;
         if (!first_of_db(p, r))
             continue;
         sqlite3 *db;
@@ -91,9 +93,9 @@ int rp_read_runs(const an_profile *p, rp_run_info *info, char *err, size_t cap)
         int rc = sqlite3_prepare_v2(db, run_sql, -1, &st, NULL);
         if (rc != SQLITE_OK)
             return fail(db, path, "reading runs", rc, err, cap);
-        for (size_t k = r; k < p->nruns && rc == SQLITE_OK; k++)
-            if (strcmp(p->runs[k].db, path) == 0)
-                rc = read_run(st, p->runs[k].id, &info[k]);
+        for (size_t k = r; k < nread && rc == SQLITE_OK; k++)
+            if (strcmp(an_profile_member(p, k).db, path) == 0)
+                rc = read_run(st, an_profile_member(p, k).id, &info[k]);
         if (rc != SQLITE_OK) {
             sqlite3_finalize(st);
             if (rc == SQLITE_NOTFOUND) {
@@ -141,16 +143,20 @@ static int read_function_text(sqlite3_stmt *st, hc_func *h)
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* The database function h was read from. */
+static const char *db_of(const an_profile *p, const hc_func *h)
+{
+    return an_func_db(&p->runs[h->run], h->f);
+}
+
 int rp_read_text(const an_profile *p, hc_func *funcs, size_t n, char *err, size_t cap)
 {
-    for (size_t r = 0; r < p->nruns; r++) {
-        const char *path = p->runs[r].db;
-        if (!first_of_db(p, r))
-            continue;
-        int wanted = 0;
-        for (size_t k = 0; k < n && !wanted; k++)
-            wanted = strcmp(p->runs[funcs[k].run].db, path) == 0;
-        if (!wanted)
+    for (size_t r = 0; r < n; r++) {
+        const char *path = db_of(p, &funcs[r]);
+        int seen = 0;
+        for (size_t k = 0; k < r && !seen; k++)
+            seen = strcmp(db_of(p, &funcs[k]), path) == 0;
+        if (seen)
             continue;
         sqlite3 *db;
         sqlite3_stmt *st;
@@ -160,8 +166,8 @@ int rp_read_text(const an_profile *p, hc_func *funcs, size_t n, char *err, size_
                                     -1, &st, NULL);
         if (rc != SQLITE_OK)
             return fail(db, path, "reading instructions", rc, err, cap);
-        for (size_t k = 0; k < n && rc == SQLITE_OK; k++)
-            if (!funcs[k].text && strcmp(p->runs[funcs[k].run].db, path) == 0)
+        for (size_t k = r; k < n && rc == SQLITE_OK; k++)
+            if (!funcs[k].text && strcmp(db_of(p, &funcs[k]), path) == 0)
                 rc = read_function_text(st, &funcs[k]);
         sqlite3_finalize(st);
         if (rc != SQLITE_OK)

@@ -124,7 +124,7 @@ static void run_summary(FILE *out, const rp_html *h)
     an_shares_note(p, note, sizeof note);
     fprintf(out, "<section id=\"runs\">\n<h2>Runs</h2>\n<p class=\"note\">%zu run%s of %zu benchmark%s; "
                  "%zu of %zu functions executed.  ",
-            p->nruns, p->nruns == 1 ? "" : "s", p->nbenches, p->nbenches == 1 ? "" : "s",
+            an_profile_nread(p), an_profile_nread(p) == 1 ? "" : "s", p->nbenches, p->nbenches == 1 ? "" : "s",
             h->v->nfuncs, h->v->nall);
     rp_html_escape(out, note);
     fputs("</p>\n", out);
@@ -133,8 +133,9 @@ static void run_summary(FILE *out, const rp_html *h)
           "<th class=\"r\">samples taken</th><th class=\"r\">dropped</th><th class=\"r\">host %</th>"
           "<th>outcome</th><th>build</th><th>host</th><th>command line</th></tr>\n",
           out);
-    for (size_t r = 0; r < p->nruns; r++) {
-        const an_run *run = &p->runs[r];
+    for (size_t r = 0; r < an_profile_nread(p); r++) {
+        an_member m = an_profile_member(p, r);
+        const an_member *run = &m;
         const rp_run_info *in = &h->runs[r];
         fputs("<tr>", out);
         const char *base = strrchr(run->db, '/');
@@ -207,7 +208,7 @@ static void hot_functions(FILE *out, const rp_html *h)
         }
         fputs("</td>", out);
         cell(out, NULL, run->benchmark);
-        fprintf(out, "<td class=\"r\">%" PRId64 "</td>", run->id);
+        fprintf(out, "<td class=\"r\">%" PRId64 "</td>", an_func_run(run, f->f));
         if (neff > 0)
             fprintf(out, "<td class=\"r\" title=\"95%% interval: +-%.2f points\">",
                     100 * an_share_halfwidth(f->share, neff));

@@ -47,8 +47,8 @@ static void heading(const fn_ctx *c, size_t k)
     fprintf(c->out, "</span> <span class=\"fshare\">%.2f%%</span></h2>\n<p class=\"meta\">",
             100 * c->hf->share);
     rp_html_escape(c->out, run->benchmark ? run->benchmark : "?");
-    fprintf(c->out, ", run %" PRId64 " of <span class=\"mono\">", run->id);
-    rp_html_escape(c->out, run->db);
+    fprintf(c->out, ", run %" PRId64 " of <span class=\"mono\">", an_func_run(run, f));
+    rp_html_escape(c->out, an_func_db(run, f));
     fprintf(c->out, "</span> &middot; %.0f %s &middot; %" PRIu32 " instructions in %" PRIu32
                     " blocks, %" PRIu32 " back-edge%s &middot; <a href=\"#hot\">all hot functions</a></p>\n",
             c->hf->count, run->exact ? "executions" : "samples", f->ninsns, f->nblocks, c->hf->nloops,

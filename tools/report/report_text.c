@@ -43,7 +43,7 @@ static void summary(FILE *out, const an_profile *p, const hc_view *v, const rp_t
     fputs("Hot code of ", out);
     for (size_t b = 0; b < p->nbenches; b++)
         fprintf(out, "%s%s", b ? ", " : "", printable(p->benches[b], name, sizeof name));
-    fprintf(out, ": %zu run%s", p->nruns, p->nruns == 1 ? "" : "s");
+    fprintf(out, ": %zu run%s", an_profile_nread(p), an_profile_nread(p) == 1 ? "" : "s");
     if (v->any_sampled)
         fprintf(out, ", %.0f samples", samples);
     if (v->any_exact)
@@ -108,7 +108,7 @@ static void function(FILE *out, const an_profile *p, const hc_view *v, const hc_
         snprintf(ci, sizeof ci, " +-%.2f", 100 * an_share_halfwidth(h->share, neff));
     fprintf(out, "\n%s%8.2f%%%s  #%zu %s%s  (%s, run %" PRId64 ", %.0f %s, %" PRIu32 " instructions)\n",
             color, 100 * h->share, ci, k + 1, printable(h->f->name, name, sizeof name), *color ? RESET : "",
-            printable(run->benchmark ? run->benchmark : "?", bench, sizeof bench), run->id, h->count,
+            printable(run->benchmark ? run->benchmark : "?", bench, sizeof bench), an_func_run(run, h->f), h->count,
             run->exact ? "executions" : "samples", h->f->ninsns);
     int gap = 0;
     for (uint32_t i = 0; i < h->f->ninsns; i++) {
