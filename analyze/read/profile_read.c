@@ -322,8 +322,9 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *
 {
     an_isa isa;
     int64_t *sizes = NULL;
-    if (an_isa_load(db, run->id, p, &isa, err, cap) != 0)
-        return -1;
+    int loaded = an_isa_load(db, run->id, p, &isa, err, cap);
+    if (loaded != 0)
+        return loaded;
     int rc = load_functions(db, p, run, &isa, run->operands_stored, &sizes);
     if (rc != 0) {
         snprintf(err, cap, "reading functions: %s", sqlite3_errmsg(db));
@@ -414,6 +415,18 @@ static an_run *new_run(an_profile *p, sqlite3_stmt *st, const an_run_facts *fact
     return run;
 }
 
+/* What is wrong with the runs row at st (NULL: nothing the selection and
+ * reading rely on): exact must be 0 or 1, samples_written NULL or a
+ * non-negative integer. */
+static const char *bad_run_row(sqlite3_stmt *st)
+{
+    if (sqlite3_column_type(st, 3) != SQLITE_INTEGER || (uint64_t)sqlite3_column_int64(st, 3) > 1)
+        return "runs.exact is neither 0 nor 1";
+    if (sqlite3_column_type(st, 5) != SQLITE_NULL && bad_integer(st, 5))
+        return "runs.samples_written is no non-negative integer";
+    return NULL;
+}
+
 static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *sel, int version,
                      char *err, size_t cap)
 {
@@ -423,8 +436,11 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
     int rc = sqlite3_prepare_v2(db, runs_query(version), -1, &st, NULL);
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(st, 0);
+        /* A damaged row is read (and refused) as a finished run's. */
+        const char *bad = bad_run_row(st);
         an_run_facts facts = {path, id, (const char *)sqlite3_column_text(st, 1),
-                              sqlite3_column_int(st, 3) != 0, unfinished(st, why, sizeof why)};
+                              sqlite3_column_int(st, 3) != 0,
+                              bad ? NULL : unfinished(st, why, sizeof why)};
         int m = an_runsel_match(sel, &facts);
         if (m == AN_RUN_SKIPPED && an_profile_skip(p, path, id, facts.unfinished) != 0) {
             rc = SQLITE_NOMEM;
@@ -438,11 +454,14 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
             break;
         }
         int loaded = 1;
-        if (sqlite3_column_type(st, 9) != SQLITE_NULL &&
+        if (bad)
+            snprintf(why, sizeof why, "%s", bad);
+        else if (sqlite3_column_type(st, 9) != SQLITE_NULL &&
             (sqlite3_column_type(st, 9) == SQLITE_TEXT ||
              !(run->dispatch_cost > 0 && run->dispatch_cost <= 1e9)))
             snprintf(why, sizeof why, "runs.dispatch_cost is no positive number");
-        else if ((loaded = an_isa_check(db, id, run->operands_stored, why, sizeof why)) == 0)
+        else if ((loaded = an_isa_check(db, id, run->operands_stored, why, sizeof why)) == 0 &&
+                 (loaded = an_check_run_rows(db, id, run->exact, why, sizeof why)) == 0)
             loaded = load_run(db, p, run, (int)version, why, sizeof why);
         int b = loaded == 0 ? an_profile_intern_bench(p, run->benchmark) : 0;
         if (loaded == 0 && b >= 0) {
