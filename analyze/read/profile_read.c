@@ -93,6 +93,8 @@ static int cmp_func_id(const void *a, const void *b)
 static an_func *find_func(an_run *run, int64_t id)
 {
     an_func key = {.id = id};
+    if (run->nfuncs == 0) /* funcs NULL: no bsearch over nothing */
+        return NULL;
     return bsearch(&key, run->funcs, run->nfuncs, sizeof key, cmp_func_id);
 }
 
