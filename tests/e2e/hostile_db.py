@@ -17,6 +17,7 @@ import importlib.util
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -90,8 +91,15 @@ def main():
     try:
         good = os.path.join(tmp, "good.db")
         loops = os.path.join(ENV["PROGRAMS"], "loops.pasm")
-        collect(good, "--freq", "2000", "--invoke", "loops", "--", loops, "20000")
+        collect(good, "--freq", "5000", "--invoke", "loops", "--", loops, "5000")
         collect(good, "--exact", "--invoke", "loops", "--", loops, "300")
+        # Run 1 has samples in at least two places (sample_sum_overflow).
+        con = sqlite3.connect(good)
+        (places,) = con.execute("SELECT count(*) FROM pc_samples WHERE run_id = 1"
+                                " AND function_id IS NOT NULL").fetchone()
+        con.close()
+        if places < 2:
+            sys.exit("FAIL: run 1 has samples in %d places, not 2 or more" % places)
         # The good profile reads as normal everywhere: both runs, no word.
         for what, cmd in tools(good, os.path.join(tmp, "good.html")):
             rc, err = check("good", what, cmd, 0, None)
