@@ -51,18 +51,18 @@ def check(case, what, cmd, status, message, env=None, path=None):
     where = "%s: %s" % (case, what)
     if rc < 0 or rc >= 128:
         failures.append("%s: ended by signal %d: %s" % (where, -rc if rc < 0 else rc - 128, err[-2000:]))
-        return rc, err
+        return rc, err, out
     if "Sanitizer" in err or "runtime error" in err:
         failures.append("%s: sanitizer report: %s" % (where, err[-3000:]))
-        return rc, err
+        return rc, err, out
     if status is not None and rc != status:
         failures.append("%s: exit status %d, expected %d; stderr: %s" % (where, rc, status, err.strip()[:600]))
-        return rc, err
+        return rc, err, out
     if message and message not in err:
         failures.append("%s: expected a message with '%s'; stderr: %s" % (where, message, err.strip()[:600]))
     if path and rc != 0 and path not in err:
         failures.append("%s: the message does not name the file: %s" % (where, err.strip()[:600]))
-    return rc, err
+    return rc, err, out
 
 
 def collect(db, *args):
@@ -102,7 +102,7 @@ def main():
             sys.exit("FAIL: run 1 has samples in %d places, not 2 or more" % places)
         # The good profile reads as normal everywhere: both runs, no word.
         for what, cmd in tools(good, os.path.join(tmp, "good.html")):
-            rc, err = check("good", what, cmd, 0, None)
+            rc, err, _ = check("good", what, cmd, 0, None)
             if err.strip() and not err.startswith("pulley-report: wrote "):
                 failures.append("good: %s said: %s" % (what, err.strip()))
         for q in SQLEXT_QUERIES:
@@ -130,13 +130,17 @@ def main():
                     failures.append("%s: %s: refused, yet wrote %s" % (name, what, html))
                 if c["damaged_run"] is not None:
                     left = "left out run %d of %s: it is damaged" % (c["damaged_run"], db)
-                    check(name, what + " --skip-damaged", cmd + ["--skip-damaged"], 0, left)
+                    rc, _, out = check(name, what + " --skip-damaged", cmd + ["--skip-damaged"], 0, left)
+                    # ... and the other run is read.
+                    if rc == 0 and what == "pulley-ngrams" and "(1 runs, 1 benchmarks)" not in out:
+                        failures.append("%s: --skip-damaged did not read the other run: %s"
+                                        % (name, out[:300]))
             # The extension: no query crashes; with a message expected, one
             # of them is refused with it (each reads only part of a run).
             refused = []
             for q in SQLEXT_QUERIES:
                 cmd, env = shell(db, q)
-                rc, err = check(name, "sqlext " + q, cmd, None, None, env=env)
+                rc, err, _ = check(name, "sqlext " + q, cmd, None, None, env=env)
                 # The shell ends with 1, or SQLite's result code for a file
                 # it cannot open as a database (11 malformed, 26 not a db).
                 if rc != 0 and c["sqlext"] is not None and c["sqlext"] in err:
