@@ -402,8 +402,9 @@ def _(con):
       note="the readers take samples from pc_samples, not the chunks; the extension decodes "
            "the chunk and must refuse it")
 def _(con):
-    con.execute("UPDATE sample_chunks SET data = substr(data, 1, 8) || zeroblob(length(data) - 8)"
-                " WHERE id = (SELECT min(id) FROM sample_chunks WHERE run_id = 1)")
+    (chunk, data) = one(con, "SELECT id, data FROM sample_chunks WHERE run_id = 1 ORDER BY id LIMIT 1")
+    con.execute("UPDATE sample_chunks SET data = ? WHERE id = ?",
+                (bytes(data[:8]) + b"\x5a" * (len(data) - 8), chunk))
 
 
 # ---- below SQLite ---------------------------------------------------------------
