@@ -73,15 +73,16 @@ set_tests_properties(test_collect_codec test_collect_agent test_collect_misuse
   test_collect_code_life test_fusion_api e2e_collect_cli e2e_collect_reliability
   e2e_collect_wasm e2e_collect_edges e2e_collect_exact e2e_collect_misuse e2e_installed_library
   PROPERTIES LABELS library)
+# A report ends the process (status 66) and fails the test; known
+# reports that are no race are in tests/tsan.supp, each saying why.
+set(pulley_tsan_env
+  "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1 suppressions=${CMAKE_CURRENT_SOURCE_DIR}/tsan.supp")
 if(PULLEY_TSAN)
-  # A report ends the process (status 66) and fails the test; known
-  # reports that are no race are in tests/tsan.supp, each saying why.
   get_property(library_tests DIRECTORY PROPERTY TESTS)
   foreach(t ${library_tests})
     get_test_property(${t} LABELS labels)
     if(labels MATCHES "library")
-      set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT
-        "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1 suppressions=${CMAKE_CURRENT_SOURCE_DIR}/tsan.supp")
+      set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT "${pulley_tsan_env}")
     endif()
   endforeach()
 endif()
