@@ -354,6 +354,43 @@ def _(con):
                 (fid, off))
 
 
+def set_operand_text(con, column, value, which):
+    """Set `column` of the instruction of run 1's hottest function whose
+    row `which` (SQL) selects, its checksum NULL (not checked)."""
+    fid = hot_function(con, 1)
+    con.execute("UPDATE functions SET checksum = NULL WHERE id = ?", (fid,))
+    (off,) = one(con, "SELECT offset FROM instructions WHERE function_id = ? AND %s"
+                      " ORDER BY offset LIMIT 1" % which, (fid,))
+    con.execute("UPDATE instructions SET %s = ? WHERE function_id = ? AND offset = ?" % column,
+                (value, fid, off))
+
+
+@case("insn_regs_garbage", "one instruction row of run 1: regs 'x1 banana'; checksum NULL",
+      "run 1 is damaged: function", damaged_run=1)
+def _(con):
+    set_operand_text(con, "regs", "x1 banana", "regs != ''")
+
+
+@case("insn_imms_overflow",
+      "one instruction row of run 1: imms '99999999999999999999999'; checksum NULL",
+      "run 1 is damaged: function", damaged_run=1)
+def _(con):
+    set_operand_text(con, "imms", "99999999999999999999999", "imms != ''")
+
+
+@case("insn_targets_outside",
+      "one branch row of run 1: targets '-5 1000000'; checksum NULL",
+      "run 1 is damaged: function", damaged_run=1)
+def _(con):
+    set_operand_text(con, "targets", "-5 1000000", "targets != ''")
+
+
+@case("insn_regs_too_many", "one instruction row of run 1: 300 register numbers; checksum NULL",
+      "run 1 is damaged: function", damaged_run=1)
+def _(con):
+    set_operand_text(con, "regs", " ".join(["1"] * 300), "regs != ''")
+
+
 @case("checksum_mismatch", "functions.checksum of one function of run 1: + 1",
       "run 1 is damaged: function", damaged_run=1)
 def _(con):
