@@ -64,6 +64,10 @@ set_tests_properties(e2e_macro_set_checks PROPERTIES ENVIRONMENT
 # An instruction set that is not Pulley's, written through the public
 # library and read back by the analysis from the stored rows alone.
 pulley_unit_test(test_foreign_isa SOURCES unit/test_foreign_isa.c LIBS pulley_analyze pulley_collect)
+set_tests_properties(test_foreign_isa PROPERTIES LABELS library) # the library writes it
+if(PULLEY_TSAN)
+  set_property(TEST test_foreign_isa APPEND PROPERTY ENVIRONMENT "${pulley_tsan_env}") # collect_tests
+endif()
 
 # A fleet's collection (bench/fleet/make_fleet.py) gives the same
 # proposals, evaluation and report in one database as over several.

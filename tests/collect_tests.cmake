@@ -45,6 +45,8 @@ set_tests_properties(test_collect_agent e2e_collect_cli e2e_collect_reliability 
 set(outside_cflags "")
 if(PULLEY_SANITIZE)
   set(outside_cflags "-fsanitize=address,undefined")
+elseif(PULLEY_TSAN)
+  set(outside_cflags "-fsanitize=thread")
 endif()
 add_test(NAME e2e_installed_library COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/installed_library.sh)
 set_tests_properties(e2e_installed_library PROPERTIES ENVIRONMENT
@@ -64,3 +66,23 @@ target_link_libraries(misuse_interp PRIVATE pulleyprof)
 add_test(NAME e2e_collect_misuse COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/collect_misuse.sh)
 set_tests_properties(e2e_collect_misuse PROPERTIES ENVIRONMENT
   "MISUSE_INTERP=$<TARGET_FILE:misuse_interp>;PULLEY_REPORT=$<TARGET_FILE:pulley-report>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>;SQLITE3=${PULLEY_SQLITE3}")
+
+# The profiling library's tests (libpulleyprof: collector, agent, catalog,
+# sampler), which a ThreadSanitizer build runs (ctest -L library; .ci/run).
+set_tests_properties(test_collect_codec test_collect_agent test_collect_misuse
+  test_collect_code_life test_fusion_api e2e_collect_cli e2e_collect_reliability
+  e2e_collect_wasm e2e_collect_edges e2e_collect_exact e2e_collect_misuse e2e_installed_library
+  PROPERTIES LABELS library)
+# A report ends the process (status 66) and fails the test; known
+# reports that are no race are in tests/tsan.supp, each saying why.
+set(pulley_tsan_env
+  "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1 suppressions=${CMAKE_CURRENT_SOURCE_DIR}/tsan.supp")
+if(PULLEY_TSAN)
+  get_property(library_tests DIRECTORY PROPERTY TESTS)
+  foreach(t ${library_tests})
+    get_test_property(${t} LABELS labels)
+    if(labels MATCHES "library")
+      set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT "${pulley_tsan_env}")
+    endif()
+  endforeach()
+endif()

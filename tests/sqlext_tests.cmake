@@ -28,3 +28,22 @@ SQLEXT=$<TARGET_FILE_DIR:pulley_sqlext>/pulley_sqlext;SQLEXT_PRELOAD=${sqlext_pr
 # The extension over an outside interpreter's profile (its stored rows).
 set_property(TEST e2e_installed_library APPEND PROPERTY ENVIRONMENT
   "SQLEXT=$<TARGET_FILE_DIR:pulley_sqlext>/pulley_sqlext;SQLEXT_PRELOAD=${sqlext_preload}")
+# Under ThreadSanitizer the shell cannot load the extension (its runtime,
+# preloaded into the uninstrumented sqlite3, crashes the shell): the
+# library's test skips that part, saying so.  The extension has no threads.
+if(PULLEY_TSAN)
+  set_property(TEST e2e_installed_library APPEND PROPERTY ENVIRONMENT
+    "SQLEXT_SKIP=a ThreadSanitizer build")
+endif()
+
+# The readers on hostile profile databases (tests/hostile/hostile_db.py):
+# every case refused or handled with its message, never read as normal,
+# never a crash; the extension refuses what it reads or goes on.
+if(PULLEY_PYTHON3)
+  add_test(NAME e2e_hostile_db COMMAND ${PULLEY_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/hostile_db.py)
+  set_tests_properties(e2e_hostile_db PROPERTIES ENVIRONMENT
+    "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>;PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>;\
+PULLEY_REPORT=$<TARGET_FILE:pulley-report>;SQLITE3=${PULLEY_SQLITE3};\
+PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs;\
+SQLEXT=$<TARGET_FILE_DIR:pulley_sqlext>/pulley_sqlext;SQLEXT_PRELOAD=${sqlext_preload}")
+endif()

@@ -333,8 +333,11 @@ int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err,
                        (const char *)sqlite3_column_text(st, 2), sqlite3_column_int64(st, 3),
                        sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4),
                        (const char *)sqlite3_column_text(st, 5), row_err, sizeof row_err) != 0) {
-            snprintf(err, cap, "run %lld: stored opcode table: %s", (long long)run, row_err);
-            goto fail;
+            /* A row no collector writes: the run is damaged. */
+            snprintf(err, cap, "stored opcode table: %s", row_err);
+            sqlite3_finalize(st);
+            an_isa_free(isa);
+            return 1;
         }
     }
     if (rc != SQLITE_DONE) {

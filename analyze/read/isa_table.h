@@ -52,7 +52,8 @@ typedef struct an_isa {
 } an_isa;
 
 /* Load the opcode table of `run` from db; opcode names are interned in p.
- * Returns 0, or -1 with err. */
+ * Returns 0; 1 with err when one of its rows is none a collector writes
+ * (the run is damaged); -1 with err on other failures. */
 int an_isa_load(sqlite3 *db, int64_t run, an_profile *p, an_isa *isa, char *err, size_t cap);
 
 /* Is run's stored opcode table one to decode its code with?  0; 1 with

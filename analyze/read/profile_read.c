@@ -95,6 +95,8 @@ static int cmp_func_id(const void *a, const void *b)
 static an_func *find_func(an_run *run, int64_t id)
 {
     an_func key = {.id = id};
+    if (run->nfuncs == 0) /* funcs NULL: no bsearch over nothing */
+        return NULL;
     return bsearch(&key, run->funcs, run->nfuncs, sizeof key, cmp_func_id);
 }
 
@@ -203,12 +205,8 @@ static int load_functions(sqlite3 *db, an_profile *p, an_run *run, const an_isa 
         an_func *f = &run->funcs[run->nfuncs++];
         memset(f, 0, sizeof *f);
         f->id = sqlite3_column_int64(st, 0);
-        if (sqlite3_column_type(st, 1) == SQLITE_NULL) {
-            snprintf(why, why_cap, "functions row %" PRId64 ": name is NULL", f->id);
-            sqlite3_finalize(st);
-            free(b);
-            return 1;
-        }
+        /* A NULL name was refused before (an_check_run_rows): NULL here
+         * is out of memory. */
         f->name = dup_col(st, 1);
         f->serial = p->nfuncs++;
         const uint8_t *code = sqlite3_column_blob(st, 2);
@@ -281,7 +279,9 @@ static int attach(sqlite3 *db, an_run *run, const int64_t *sizes, char *why, siz
         const char *off_bad = bad_integer(st, 1), *v_bad = bad_integer(st, 2);
         char what[160];
         damaged = 1;
-        if (!f || sqlite3_column_type(st, 0) != SQLITE_INTEGER)
+        if (sqlite3_column_type(st, 0) != SQLITE_INTEGER)
+            snprintf(what, sizeof what, "function_id is not an integer");
+        else if (!f)
             snprintf(what, sizeof what, "function_id %" PRId64 " is not a function of run %" PRId64,
                      fid, run->id);
         else if (row_run != run->id)
@@ -344,8 +344,9 @@ static int load_run(sqlite3 *db, an_profile *p, an_run *run, int version, char *
 {
     an_isa isa;
     int64_t *sizes = NULL;
-    if (an_isa_load(db, run->id, p, &isa, err, cap) != 0)
-        return -1;
+    int loaded = an_isa_load(db, run->id, p, &isa, err, cap);
+    if (loaded != 0)
+        return loaded;
     int rc = load_functions(db, p, run, &isa, run->operands_stored, version, &sizes, err, cap);
     if (rc != 0) {
         an_isa_free(&isa);
@@ -440,6 +441,18 @@ static an_run *new_run(an_profile *p, sqlite3_stmt *st, const an_run_facts *fact
     return run;
 }
 
+/* What is wrong with the runs row at st (NULL: nothing the selection and
+ * reading rely on): exact must be 0 or 1, samples_written NULL or a
+ * non-negative integer. */
+static const char *bad_run_row(sqlite3_stmt *st)
+{
+    if (sqlite3_column_type(st, 3) != SQLITE_INTEGER || (uint64_t)sqlite3_column_int64(st, 3) > 1)
+        return "runs.exact is neither 0 nor 1";
+    if (sqlite3_column_type(st, 5) != SQLITE_NULL && bad_integer(st, 5))
+        return "runs.samples_written is no non-negative integer";
+    return NULL;
+}
+
 static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *sel, int version,
                      char *err, size_t cap)
 {
@@ -449,8 +462,11 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
     int rc = sqlite3_prepare_v2(db, runs_query(version), -1, &st, NULL);
     while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(st, 0);
+        /* A damaged row is read (and refused) as a finished run's. */
+        const char *bad = bad_run_row(st);
         an_run_facts facts = {path, id, (const char *)sqlite3_column_text(st, 1),
-                              sqlite3_column_int(st, 3) != 0, unfinished(st, why, sizeof why)};
+                              sqlite3_column_int(st, 3) != 0,
+                              bad ? NULL : unfinished(st, why, sizeof why)};
         int m = an_runsel_match(sel, &facts);
         if (m == AN_RUN_SKIPPED && an_profile_skip(p, path, id, facts.unfinished) != 0) {
             rc = SQLITE_NOMEM;
@@ -464,11 +480,14 @@ static int read_runs(sqlite3 *db, an_profile *p, const char *path, an_runsel *se
             break;
         }
         int loaded = 1;
-        if (sqlite3_column_type(st, 9) != SQLITE_NULL &&
+        if (bad)
+            snprintf(why, sizeof why, "%s", bad);
+        else if (sqlite3_column_type(st, 9) != SQLITE_NULL &&
             (sqlite3_column_type(st, 9) == SQLITE_TEXT ||
              !(run->dispatch_cost > 0 && run->dispatch_cost <= 1e9)))
             snprintf(why, sizeof why, "runs.dispatch_cost is no positive number");
-        else if ((loaded = an_isa_check(db, id, run->operands_stored, why, sizeof why)) == 0)
+        else if ((loaded = an_isa_check(db, id, run->operands_stored, why, sizeof why)) == 0 &&
+                 (loaded = an_check_run_rows(db, id, run->exact, why, sizeof why)) == 0)
             loaded = load_run(db, p, run, (int)version, why, sizeof why);
         int b = loaded == 0 ? an_profile_intern_bench(p, run->benchmark) : 0;
         if (loaded == 0 && b >= 0) {

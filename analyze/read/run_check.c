@@ -144,3 +144,83 @@ int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_chec
     free(memo);
     return result;
 }
+
+/* The first row of `sql` (?1: the run), or SQLITE_DONE; *st is left
+ * stepped on it.  Other results: SQLite's error. */
+static int first_row(sqlite3 *db, const char *sql, int64_t run, sqlite3_stmt **st)
+{
+    int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(*st, 1, run);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(*st);
+    return rc;
+}
+
+int an_check_run_rows(sqlite3 *db, int64_t run, int exact, char *why, size_t cap)
+{
+    /* typeof() and IS NULL look at the record's header, not the code. */
+    static const char *const functions_sql =
+        "SELECT id, name IS NULL, typeof(code), name FROM functions"
+        " WHERE run_id = ?1 AND (name IS NULL OR typeof(code) != 'blob') ORDER BY id LIMIT 1";
+    /* By the key (function_id, offset): ids past either end of the
+     * functions' ids, without a scan of the table. */
+    static const char *const dangling_sql =
+        "SELECT function_id, offset, run_id FROM exec_counts WHERE function_id >"
+        " coalesce((SELECT max(id) FROM functions), -9223372036854775807 - 1) AND run_id = ?1"
+        " UNION ALL SELECT function_id, offset, run_id FROM exec_counts WHERE function_id <"
+        " (SELECT min(id) FROM functions) AND run_id = ?1 LIMIT 1";
+    /* A run without counts: any row on its functions is stray. */
+    static const char *const stray_sql =
+        "SELECT c.function_id, c.offset, c.run_id FROM functions f"
+        " CROSS JOIN exec_counts c ON c.function_id = f.id WHERE f.run_id = ?1 LIMIT 1";
+    sqlite3_stmt *st = NULL;
+    int rc = first_row(db, functions_sql, run, &st);
+    if (rc == SQLITE_ROW) {
+        if (sqlite3_column_int(st, 1))
+            snprintf(why, cap, "functions row %" PRId64 ": its name is NULL",
+                     (int64_t)sqlite3_column_int64(st, 0));
+        else
+            snprintf(why, cap, "function %s (functions row %" PRId64 "): its code is %s, not a blob",
+                     (const char *)sqlite3_column_text(st, 3), (int64_t)sqlite3_column_int64(st, 0),
+                     (const char *)sqlite3_column_text(st, 2));
+        sqlite3_finalize(st);
+        return 1;
+    }
+    for (int q = 0; q < 2 && rc == SQLITE_DONE; q++) {
+        if (q == 1 && exact)
+            break;
+        sqlite3_finalize(st);
+        st = NULL;
+        rc = first_row(db, q == 0 ? dangling_sql : stray_sql, run, &st);
+        if (rc != SQLITE_ROW)
+            continue;
+        int64_t fid = sqlite3_column_int64(st, 0), row_run = sqlite3_column_int64(st, 2);
+        char off[32];
+        if (sqlite3_column_type(st, 1) == SQLITE_INTEGER)
+            snprintf(off, sizeof off, "%" PRId64, (int64_t)sqlite3_column_int64(st, 1));
+        else
+            snprintf(off, sizeof off, "%s", "not an integer");
+        if (q == 0)
+            snprintf(why, cap,
+                     "exec_counts row (function_id %" PRId64 ", offset %s): function_id %" PRId64
+                     " is not a function of run %" PRId64 " (nor of any run)",
+                     fid, off, fid, run);
+        else if (row_run != run)
+            snprintf(why, cap,
+                     "exec_counts row (function_id %" PRId64 ", offset %s): its run_id is %" PRId64
+                     ", not %" PRId64 ", the run of its function",
+                     fid, off, row_run, run);
+        else
+            snprintf(why, cap,
+                     "exec_counts row (function_id %" PRId64 ", offset %s): an exact count in a"
+                     " run without exact counts (runs.exact 0)",
+                     fid, off);
+        sqlite3_finalize(st);
+        return 1;
+    }
+    if (rc != SQLITE_DONE)
+        snprintf(why, cap, "checking the rows of run %" PRId64 ": %s", run, sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}

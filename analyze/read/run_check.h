@@ -23,4 +23,14 @@
 int an_check_run(sqlite3 *db, const an_run *run, const an_isa *isa, int has_checksum,
                  int operands_stored, char *why, size_t cap);
 
+/* Check the rows of `run` its functions are read from and those that
+ * name it without being reached through its functions: every functions
+ * row has a name and its code is a blob; no exec_counts row names the
+ * run with a function id outside every function's (a dangling row the
+ * reading would pass over), and, when the run has no exact counts
+ * (`exact` 0), no exec_counts row is of one of its functions (a row of
+ * another run put on them).  Returns 0, 1 when damaged (why names the
+ * row), -1 when the database cannot be read (why says why). */
+int an_check_run_rows(sqlite3 *db, int64_t run, int exact, char *why, size_t cap);
+
 #endif

@@ -2,7 +2,8 @@
  * fuzz_replay.c - replay inputs through a fuzz target's entry function,
  * without libFuzzer: `fuzz_replay FILE|DIR...` (the Wasm front end) and,
  * built with PULLEY_FUZZ_FUSION_REPLAY, `fuzz_fusion_replay` (fused against
- * unfused runs).  A directory stands for its regular files (not its
+ * unfused runs) and, built with PULLEY_FUZZ_PROFILE_DB_REPLAY,
+ * `fuzz_profile_db_replay` (database images read as profiles).  A directory stands for its regular files (not its
  * subdirectories), in name order.  Prints one line per input and a total;
  * exits 0 when every input went through, and aborts on the first input
  * that breaks an invariant (or a sanitizer stops it, in sanitizer builds).
@@ -26,6 +27,14 @@ static int target(const uint8_t *data, size_t size, pvm_error *why)
     return (int)pulley_fuzz_fusion(data, size);
 }
 enum { DONE = PULLEY_FUSION_SAME };
+#elif defined PULLEY_FUZZ_PROFILE_DB_REPLAY
+#include "fuzz_profile_db.h"
+static const char *const outcome_names[] = {"refused", "no runs", "read"};
+static int target(const uint8_t *data, size_t size, pvm_error *why)
+{
+    return (int)pulley_fuzz_profile_db(data, size, why->msg, sizeof why->msg);
+}
+enum { DONE = -1 }; /* every outcome's message is worth a look */
 #else
 #include "fuzz_wasm_frontend.h"
 static const char *const outcome_names[] = {"rejected", "beyond a VM limit", "translated"};

@@ -2,7 +2,9 @@
 # run_fuzz.sh [SECONDS]: fuzz the Wasm front end (decode + validate +
 # translate + verify) for SECONDS (default 60) with libFuzzer; with
 # MACROS=FILE, fuzz the fusion pass instead (fuzz_fusion: fused and unfused
-# runs of each module agree), on a build with that set of macro ops.
+# runs of each module agree), on a build with that set of macro ops; with
+# TARGET=fuzz_profile_db, fuzz the profile database readers (seeded with
+# tests/fuzz/db_regressions).
 #
 # Configures a clang build with -DPULLEY_FUZZ=ON (BUILD_DIR, default
 # build-fuzz at the top of the repository), builds fuzz_wasm_frontend, makes
@@ -16,6 +18,7 @@
 #              WORKERS    parallel fuzzing processes (default 1; >1 uses -fork)
 #              FUZZ_ARGS  more libFuzzer options
 #              MACROS     a .macros file: fuzz the fusion pass built with it
+#              TARGET     fuzz_profile_db: the database readers instead
 # The corpus grows in BUILD_DIR/fuzz-corpus across runs; crashing inputs land
 # in BUILD_DIR/fuzz-findings/DATE-TIME.  Exit status: 0 no findings, 1 findings, 2 error.
 set -eu
@@ -32,6 +35,7 @@ target=fuzz_wasm_frontend macros=""
 if [ -n "${MACROS:-}" ]; then
   target=fuzz_fusion macros=$(cd "$(dirname "$MACROS")" && pwd)/$(basename "$MACROS")
 fi
+[ "${TARGET:-}" = fuzz_profile_db ] && target=fuzz_profile_db
 CC=clang cmake -S "$root" -B "$build" -G Ninja -DPULLEY_FUZZ=ON -DPULLEY_MACROS="$macros" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" --target "$target"
@@ -42,7 +46,9 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 seeds=$tmp/seeds
 mkdir -p "$seeds" "$tmp/json"
 echo "== seed corpus"
-if [ -d "$spec" ]; then
+if [ "$target" = fuzz_profile_db ]; then
+  cp "$root"/tests/fuzz/db_regressions/* "$seeds/"
+elif [ -d "$spec" ]; then
   for wast in "$spec"/*.wast; do
     name=$(basename "$wast" .wast)
     wast2json --no-check "$wast" -o "$tmp/json/$name.json" >/dev/null 2>&1 || true
@@ -52,15 +58,16 @@ if [ -d "$spec" ]; then
 else
   echo "run_fuzz.sh: no spec suite at $spec; seeding without it" >&2
 fi
-if command -v wat2wasm >/dev/null; then
+if [ "$target" != fuzz_profile_db ] && command -v wat2wasm >/dev/null; then
   for wat in "$root"/tests/wasm/*.wat; do
     wat2wasm --debug-names "$wat" -o "$seeds/repo_$(basename "$wat" .wat).wasm" 2>/dev/null || true
   done
 fi
-cp "$root"/tests/fuzz/regressions/* "$seeds/" 2>/dev/null || true
+[ "$target" = fuzz_profile_db ] || cp "$root"/tests/fuzz/regressions/* "$seeds/" 2>/dev/null || true
 echo "$(ls "$seeds" | wc -l) seed inputs"
 
 corpus=$build/fuzz-corpus
+[ "$target" = fuzz_profile_db ] && corpus=$build/fuzz-corpus-db
 findings=$build/fuzz-findings/$(date +%Y%m%d-%H%M%S) # this run's
 mkdir -p "$corpus" "$findings"
 log=$build/fuzz.log

@@ -555,7 +555,8 @@ static void opcode_rows_say_what_an_instruction_reads_and_writes(void **state)
     an_profile_free(&p);
 }
 
-/* A stored row that does not fit its length refuses the run, naming it. */
+/* A stored row that does not fit its length refuses the run as damaged,
+ * naming it. */
 static void a_bad_opcode_row_refuses_the_run(void **state)
 {
     (void)state;
@@ -570,7 +571,7 @@ static void a_bad_opcode_row_refuses_the_run(void **state)
                      SQLITE_OK);
     tdb_close(&t);
     assert_int_equal(read_db(t.path, "all", &p, err, sizeof err), -1);
-    assert_non_null(strstr(err, "run 1: stored opcode table: opcode xadd64"));
+    assert_non_null(strstr(err, "run 1 is damaged: stored opcode table: opcode xadd64"));
     assert_non_null(strstr(err, "do not fit"));
     an_profile_free(&p);
     tdb_remove(&t);

@@ -167,6 +167,68 @@ static void a_huge_instruction_length_is_a_damaged_row(void **state)
     tdb_remove(&t);
 }
 
+/* A runs row no collector writes: selected as a finished run and refused
+ * (not left out as "no samples" nor read as a sampled run). */
+static void a_runs_row_of_bad_values_is_damaged(void **state)
+{
+    (void)state;
+    tdb t;
+    make_two_runs(&t);
+    damage(&t, "UPDATE runs SET exact = 'yes' WHERE id = 1");
+    refused_as_damaged(&t, (const char *[]){"run 1 is damaged", "runs.exact is neither 0 nor 1"}, 2);
+    damage(&t, "UPDATE runs SET exact = 0, samples_written = -4 WHERE id = 1");
+    refused_as_damaged(&t, (const char *[]){"run 1 is damaged", "runs.samples_written"}, 2);
+    tdb_remove(&t);
+}
+
+/* A function without a name (NOT NULL taken off the table as another
+ * writer could have), and code stored as text. */
+static void a_function_row_without_name_or_blob_is_damaged(void **state)
+{
+    (void)state;
+    tdb t;
+    make_two_runs(&t);
+    damage(&t, "UPDATE functions SET code = hex(code) WHERE run_id = 1");
+    refused_as_damaged(&t, (const char *[]){"run 1 is damaged", "function main (functions row 1):"
+                                            " its code is text, not a blob"}, 2);
+    tdb_remove(&t);
+    make_two_runs(&t);
+    damage(&t, "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = replace(sql,"
+               " 'NOT NULL', '') WHERE name = 'functions'");
+    damage(&t, "UPDATE functions SET name = NULL WHERE id = 1");
+    refused_as_damaged(&t, (const char *[]){"run 1 is damaged", "functions row 1: its name is NULL"},
+                       2);
+    tdb_remove(&t);
+}
+
+/* exec_counts rows the reading would pass over: one of run 2 on a
+ * function of run 1 (sampled), one naming no function at all. */
+static void stray_exec_counts_rows_damage_a_run(void **state)
+{
+    (void)state;
+    tdb t;
+    make_two_runs(&t);
+    damage(&t, "INSERT INTO exec_counts (run_id, function_id, offset, count) VALUES (2, 1, 0, 3)");
+    refused_as_damaged(&t, (const char *[]){"run 1 is damaged", "exec_counts row (function_id 1,"
+                                            " offset 0): its run_id is 2, not 1"}, 2);
+    damage(&t, "DELETE FROM exec_counts; INSERT INTO exec_counts VALUES (1, 99, 0, 3)");
+    refused_as_damaged(&t, (const char *[]){"run 1 is damaged", "function_id 99 is not a function"
+                                            " of run 1 (nor of any run)"}, 2);
+    tdb_remove(&t);
+}
+
+/* An opcode row of a length no opcode has damages its run (was: an
+ * error that --skip-damaged could not pass). */
+static void an_opcode_row_of_impossible_length_is_damaged(void **state)
+{
+    (void)state;
+    tdb t;
+    make_two_runs(&t);
+    damage(&t, "UPDATE opcodes SET length = 1099511627776 WHERE run_id = 1 AND name = 'ret'");
+    refused_as_damaged(&t, (const char *[]){"run 1 is damaged", "stored opcode table: opcode ret"}, 2);
+    tdb_remove(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +237,10 @@ int main(void)
         cmocka_unit_test(a_run_without_an_opcode_table_is_damaged),
         cmocka_unit_test(a_foreign_table_without_operands_is_damaged),
         cmocka_unit_test(a_huge_instruction_length_is_a_damaged_row),
+        cmocka_unit_test(a_runs_row_of_bad_values_is_damaged),
+        cmocka_unit_test(a_function_row_without_name_or_blob_is_damaged),
+        cmocka_unit_test(stray_exec_counts_rows_damage_a_run),
+        cmocka_unit_test(an_opcode_row_of_impossible_length_is_damaged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
