@@ -86,7 +86,7 @@ nid=$("$SQLITE3" "$tmp/noname.db" "SELECT id FROM functions WHERE name IS NULL")
 for tool in "$PULLEY_NGRAMS" "$PULLEY_REPORT --text"; do
     # shellcheck disable=SC2086
     expect_status 1 $tool "$tmp/noname.db"
-    grep -q "noname.db: run 2 is damaged: functions row $nid: name is NULL" "$tmp/err" ||
+    grep -q "noname.db: run 2 is damaged: functions row $nid: its name is NULL" "$tmp/err" ||
         fail "NULL name: $tool said: $(cat "$tmp/err")"
 done
 cp "$db" "$tmp/nooutcome.db"
