@@ -680,16 +680,23 @@ static void a_damaged_profile_database_is_refused(void **state)
     assert_refused("damaged");
 }
 
-/* An agent is open on db_path with one function and exact counts; then
- * `change` runs on the path; close must say the run was lost. */
-static void assert_run_lost(void (*change)(void))
+/* An agent open for an exact run, its one function counted. */
+static pulleyprof_agent *open_counted_run(const char *label)
 {
-    pulleyprof_agent *a = open_agent("lost", 1);
+    pulleyprof_agent *a = open_agent(label, 1);
     static const uint8_t code[16];
     int mod = pulleyprof_register_module(a, "synthetic", NULL);
     int f = pulleyprof_register_function(a, mod, 0, "hot", HOT, code, sizeof code);
     assert_true(f >= 0);
     assert_int_equal(pulleyprof_add_exec_count(a, f, 0, 5), 0);
+    return a;
+}
+
+/* An agent is open on db_path with one function and exact counts; then
+ * `change` runs on the path; close must say the run was lost. */
+static void assert_run_lost(void (*change)(void))
+{
+    pulleyprof_agent *a = open_counted_run("lost");
     change();
     char err[768] = "";
     pulleyprof_summary s;
@@ -760,12 +767,7 @@ static void counts_past_int64_max_are_refused(void **state)
 /* One exact run of the synthetic VM, closed normally. */
 static void collect_one_run(void)
 {
-    pulleyprof_agent *a = open_agent("one", 1);
-    static const uint8_t code[16];
-    int mod = pulleyprof_register_module(a, "synthetic", NULL);
-    int f = pulleyprof_register_function(a, mod, 0, "hot", HOT, code, sizeof code);
-    assert_true(f >= 0);
-    assert_int_equal(pulleyprof_add_exec_count(a, f, 0, 3), 0);
+    pulleyprof_agent *a = open_counted_run("one");
     char err[768] = "";
     pulleyprof_summary s;
     if (pulleyprof_close(a, &s, err, sizeof err) != 0)

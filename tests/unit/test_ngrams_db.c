@@ -8,10 +8,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "profile_read.h"
 #include "test_ngrams_db.h"
 
 static const struct {
@@ -156,4 +158,14 @@ void tc_u32(tcode *c, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
         c->b[c->len++] = (uint8_t)(v >> (8 * i));
+}
+
+int tdb_read(const char *path, int skip_damaged, an_profile *p, char *err, size_t cap)
+{
+    an_runsel sel;
+    an_runsel_init(&sel);
+    sel.skip_damaged = skip_damaged;
+    memset(p, 0, sizeof *p);
+    char *paths[] = {(char *)path};
+    return an_profile_read_all(p, paths, 1, &sel, err, cap);
 }

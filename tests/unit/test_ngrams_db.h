@@ -29,6 +29,11 @@ typedef struct tcode {
 
 /* A new database with the schema, in a temporary file. */
 void tdb_create(tdb *t);
+/* Read the database at path into *p (zeroed first) as the tools do by
+ * default, leaving out damaged runs when skip_damaged: the runs read, or
+ * -1 with err. */
+struct an_profile;
+int tdb_read(const char *path, int skip_damaged, struct an_profile *p, char *err, size_t cap);
 /* Add run `id` (label may be NULL) with the test opcode table: a run that
  * ended with "return" (and holds data once samples or counts are added). */
 void tdb_run(tdb *t, int64_t id, const char *label, const char *benchmark, int exact);

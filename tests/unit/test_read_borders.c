@@ -21,16 +21,6 @@
 #include "profile_read.h"
 #include "test_ngrams_db.h"
 
-static int read_db(const char *path, int skip_damaged, an_profile *p, char *err, size_t cap)
-{
-    an_runsel sel;
-    an_runsel_init(&sel);
-    sel.skip_damaged = skip_damaged;
-    memset(p, 0, sizeof *p);
-    char *paths[] = {(char *)path};
-    return an_profile_read_all(p, paths, 1, &sel, err, cap);
-}
-
 /* Two intact sampled runs (1 and 2), each with one function, `main` and
  * `other`: xconst8 x1, 5; ret.  The file stays closed. */
 static void make_two_runs(tdb *t)
@@ -62,12 +52,12 @@ static void refused_as_damaged(tdb *t, const char *const *words, size_t n)
 {
     an_profile p;
     char err[1024] = "";
-    assert_int_equal(read_db(t->path, 0, &p, err, sizeof err), -1);
+    assert_int_equal(tdb_read(t->path, 0, &p, err, sizeof err), -1);
     for (size_t i = 0; i < n; i++)
         if (!strstr(err, words[i]))
             fail_msg("'%s' not in: %s", words[i], err);
     an_profile_free(&p);
-    assert_int_equal(read_db(t->path, 1, &p, err, sizeof err), 1);
+    assert_int_equal(tdb_read(t->path, 1, &p, err, sizeof err), 1);
     assert_int_equal(p.runs[0].id, 2);
     assert_int_equal(p.nskipped, 1);
     assert_int_equal(p.skipped[0].id, 1);
@@ -83,18 +73,18 @@ static void a_newer_schema_is_refused(void **state)
     an_profile p;
     char err[1024] = "", found[64], known[64], sql[64];
     make_two_runs(&t);
-    assert_int_equal(read_db(t.path, 0, &p, err, sizeof err), 2); /* the current one reads */
+    assert_int_equal(tdb_read(t.path, 0, &p, err, sizeof err), 2); /* the current one reads */
     an_profile_free(&p);
     snprintf(sql, sizeof sql, "PRAGMA user_version = %d", PVMP_SCHEMA_VERSION + 1);
     damage(&t, sql);
-    assert_int_equal(read_db(t.path, 1, &p, err, sizeof err), -1);
+    assert_int_equal(tdb_read(t.path, 1, &p, err, sizeof err), -1);
     snprintf(found, sizeof found, "version %d is newer", PVMP_SCHEMA_VERSION + 1);
     snprintf(known, sizeof known, "(%d)", PVMP_SCHEMA_VERSION);
     if (!strstr(err, t.path) || !strstr(err, found) || !strstr(err, known))
         fail_msg("%s", err);
     an_profile_free(&p);
     damage(&t, "PRAGMA user_version = 99");
-    assert_int_equal(read_db(t.path, 0, &p, err, sizeof err), -1);
+    assert_int_equal(tdb_read(t.path, 0, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "version 99 is newer"));
     an_profile_free(&p);
     tdb_remove(&t);
@@ -154,7 +144,7 @@ static void a_huge_instruction_length_is_a_damaged_row(void **state)
     tdb_close(&t);
     an_profile p;
     char err[1024] = "";
-    assert_int_equal(read_db(t.path, 0, &p, err, sizeof err), 2); /* intact */
+    assert_int_equal(tdb_read(t.path, 0, &p, err, sizeof err), 2); /* intact */
     an_profile_free(&p);
     damage(&t, "UPDATE instructions SET length = 9223372036854775807 WHERE offset = 3");
     refused_as_damaged(&t,

@@ -24,16 +24,6 @@
 #include "profile_read.h"
 #include "test_ngrams_db.h"
 
-static int read_db(const char *path, int skip_damaged, an_profile *p, char *err, size_t cap)
-{
-    an_runsel sel;
-    an_runsel_init(&sel);
-    sel.skip_damaged = skip_damaged;
-    memset(p, 0, sizeof *p);
-    char *paths[] = {(char *)path};
-    return an_profile_read_all(p, paths, 1, &sel, err, cap);
-}
-
 /* The function of pool r named name, or fail. */
 static const an_func *func_named(const an_profile *p, size_t r, const char *name)
 {
@@ -76,7 +66,7 @@ static void runs_of_a_benchmark_share_a_pool(void **state)
     an_profile p;
     char err[512];
     make_fleet(&t);
-    assert_int_equal(read_db(t.path, 0, &p, err, sizeof err), 5);
+    assert_int_equal(tdb_read(t.path, 0, &p, err, sizeof err), 5);
     /* a.wasm sampled, b.wasm, a.wasm exact */
     assert_int_equal(p.nruns, 3);
     assert_int_equal(an_profile_nread(&p), 5);
@@ -141,11 +131,11 @@ static void a_copied_function_is_still_checked(void **state)
     snprintf(sql, sizeof sql, "UPDATE functions SET checksum = %" PRId64, (int64_t)h);
     tdb_exec(&t, sql);
     tdb_close(&t);
-    assert_int_equal(read_db(t.path, 0, &p, err, sizeof err), -1);
+    assert_int_equal(tdb_read(t.path, 0, &p, err, sizeof err), -1);
     if (!strstr(err, "run 2 is damaged: function main:") || !strstr(err, "checksum"))
         fail_msg("%s", err);
     an_profile_free(&p);
-    assert_int_equal(read_db(t.path, 1, &p, err, sizeof err), 1);
+    assert_int_equal(tdb_read(t.path, 1, &p, err, sizeof err), 1);
     assert_int_equal(an_profile_nread(&p), 1);
     assert_int_equal(p.nskipped, 1);
     assert_int_equal(p.skipped[0].id, 2);
