@@ -3,9 +3,10 @@
 # side: wall-time medians of wasm32-wasi programs under each build of this
 # VM (each dispatch mode, baseline and, with -m, macro builds) and, where
 # their paths are given, wasm3 and WAMR's fast interpreter (iwasm), runs
-# interleaved, with ratios to wasm3 and their geometric means.
+# interleaved, with ratios to wasm3 and their geometric means; or, with -c
+# or -C, machine instructions counted by cachegrind instead of time.
 #
-#   sh bench/compare_runtimes.sh [-n RUNS] [-d DIR]... [-m SET.macros]
+#   sh bench/compare_runtimes.sh [-n RUNS] [-c | -C] [-d DIR]... [-m SET.macros]
 #                                [-3 WASM3] [-w IWASM] [-D "goto switch tail"]
 #                                [-W WORK_DIR]
 #
@@ -19,6 +20,17 @@
 # for switch and goto, clang for tail), and per mode again with the macro
 # ops of -m.  A runtime whose path is not given, or a mode a compiler lacks,
 # is skipped and the table says so.  RUNS defaults to 5.
+#
+# -c runs each runtime on each program once under valgrind --tool=cachegrind
+# with its cache simulation, a fixed machine (I1 and D1 32 KiB 8-way, LL
+# 8 MiB 16-way, 64-byte lines, whatever the host has), and prints instead
+# of times the machine instructions executed (Ir) and the I1, D1 and LL
+# data misses, each with its ratio to wasm3 and geometric means: the same
+# figures on every machine, whatever else runs on it.  -C counts the
+# instructions only (no cache simulation, about twice as fast).  Under
+# valgrind a program takes its arguments from NAME.cg.args when there is
+# one (a smaller run), else from NAME.args.  Each run's cachegrind file is
+# kept as WORK_DIR/cg.NAME.RUNTIME, for cg_annotate (per function).
 set -eu
 prog=compare_runtimes.sh
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,10 +39,12 @@ top=$(cd "$here/.." && pwd)
 . "$here/program_dir.sh"
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
-runs=5 dirs="" macros="" wasm3="" iwasm="" modes="goto switch tail" work=""
-while getopts n:d:m:3:w:D:W:h opt; do
+runs=5 dirs="" macros="" wasm3="" iwasm="" modes="goto switch tail" work="" cg=""
+while getopts n:cCd:m:3:w:D:W:h opt; do
     case $opt in
     n) runs=$OPTARG ;;
+    c) cg=yes ;;
+    C) cg=no ;;
     d) dirs="$dirs $(cd "$OPTARG" && pwd)" ;;
     m) macros=$(cd "$(dirname "$OPTARG")" && pwd)/$(basename "$OPTARG") ;;
     3) wasm3=$OPTARG ;;
@@ -85,6 +99,97 @@ for d in $dirs; do
     done
 done
 [ -s "$programs" ] || die "no .wasm programs in$dirs"
+
+# ---- with -c or -C: instructions and misses under cachegrind, then stop ----
+if [ -n "$cg" ]; then
+    need_commands valgrind
+    program_args_variant=cg
+    cg_opts="--tool=cachegrind -q --cache-sim=$cg"
+    [ "$cg" = no ] || cg_opts="$cg_opts --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
+    counts=$work/counts # name label Ir I1mr D1mr+D1mw DLmr+DLmw
+    : >"$counts"
+    rm -f "$work"/out.* "$work"/cg.*
+    while read -r d name; do
+        while read -r label cmd; do
+            echo "$prog: cachegrind: $label on $name" >&2
+            out=$work/out.$name.$label cgf=$work/cg.$name.$label
+            # shellcheck disable=SC2086 # cg_opts are words
+            program_run "$d" "$name" valgrind $cg_opts --log-file="$cgf.log" \
+                --cachegrind-out-file="$cgf" "$cmd" \
+                >"$out" 2>&1 </dev/null || die "$label failed on $name under valgrind (see $out)"
+            program_filter "$d" "$name" "$out"
+            ref=$work/out.$name.reference
+            if [ ! -f "$ref" ]; then
+                cp "$out" "$ref"
+            elif ! cmp -s "$out" "$ref"; then
+                echo "$prog: $label prints something else than $(head -1 "$runtimes" | cut -d' ' -f1) for $name:" >&2
+                diff "$ref" "$out" | head -5 >&2
+                exit 1
+            fi
+            awk -v name="$name" -v label="$label" -v f="$cgf" '
+                /^events:/ { for (i = 2; i <= NF; i++) col[$i] = i }
+                /^summary:/ {
+                    if (!("Ir" in col)) exit 1
+                    for (i = 2; i <= NF; i++) v[i] = $i
+                    printf "%s %s %s %s %s %s\n", name, label, v[col["Ir"]] + 0,
+                        ("I1mr" in col) ? v[col["I1mr"]] + 0 : "-",
+                        ("D1mr" in col) ? v[col["D1mr"]] + v[col["D1mw"]] : "-",
+                        ("DLmr" in col) ? v[col["DLmr"]] + v[col["DLmw"]] : "-"
+                    found = 1
+                }
+                END { if (!found) { printf "%s: no summary line\n", f > "/dev/stderr"; exit 1 } }
+            ' "$cgf" >>"$counts" || die "cannot read the counts of $label on $name in $cgf"
+        done <"$runtimes"
+    done <"$programs"
+    labels=$(cut -d' ' -f1 "$runtimes" | tr '\n' ' ')
+    # cg_table COLUMN SCALE TITLE: one metric (column 3 = Ir, 4 = I1 misses,
+    # 5 = D1 misses, 6 = LL data misses) per program and runtime
+    cg_table() {
+        echo
+        echo "$3; x: the ratio to wasm3's"
+        awk -v labels="$labels" -v c="$1" -v scale="$2" '
+            BEGIN {
+                n = split(labels, L, " ")
+                for (i = 1; i <= n; i++) if (L[i] == "wasm3") ref = i
+                printf "%-14s", "program"
+                for (i = 1; i <= n; i++) printf " %14s", L[i]
+                printf "\n"
+            }
+            !($1 in seen) { seen[$1] = 1; order[++rows] = $1 }
+            { v[$1, $2] = $c }
+            END {
+                for (r = 1; r <= rows; r++) {
+                    p = order[r]
+                    printf "%-14s", p
+                    for (i = 1; i <= n; i++) {
+                        x = v[p, L[i]]
+                        if (ref && x > 0 && v[p, "wasm3"] > 0) {
+                            q = x / v[p, "wasm3"]; lg[i] += log(q); m[i]++
+                            if (q > worst[i]) worst[i] = q
+                            printf " %8.3f %4.2fx", x / scale, q
+                        } else if (x == "-") printf " %14s", "-"
+                        else printf " %14.3f", x / scale
+                    }
+                    printf "\n"
+                }
+                if (!ref) exit
+                printf "%-14s", "geomean x"
+                for (i = 1; i <= n; i++) if (m[i]) printf " %14.3f", exp(lg[i] / m[i]); else printf " %14s", "-"
+                printf "\n%-14s", "worst x"
+                for (i = 1; i <= n; i++) if (m[i]) printf " %14.3f", worst[i]; else printf " %14s", "-"
+                printf "\n"
+            }' "$counts"
+    }
+    cg_table 3 1e9 "Machine instructions executed (Ir, billions), cachegrind"
+    if [ "$cg" = yes ]; then
+        cg_table 4 1e6 "I1 misses (millions; 32 KiB 8-way, 64-byte lines)"
+        cg_table 5 1e6 "D1 misses, reads and writes (millions; 32 KiB 8-way)"
+        cg_table 6 1e6 "LL data misses (millions; 8 MiB 16-way)"
+    fi
+    [ -z "$skipped" ] || echo "skipped:$skipped"
+    echo "per function: cg_annotate $work/cg.NAME.RUNTIME" >&2
+    exit 0
+fi
 
 # run_one LABEL COMMAND DIR NAME: time one run, check its output
 run_one() {

@@ -4,6 +4,9 @@
 #
 #   DIR/NAME.wasm    the program
 #   DIR/NAME.args    its arguments, one per line (none if missing)
+#   DIR/NAME.V.args  the arguments instead when program_args_variant=V is
+#                    set and the file exists (compare_runtimes.sh -c sets
+#                    V=cg: a smaller run under valgrind)
 #   DIR/NAME.ignore  an extended regular expression of the output lines
 #                    that differ from run to run (timings), left out of
 #                    the check of its output
@@ -17,9 +20,13 @@ program_run() {
     pd_dir=$1 pd_name=$2
     shift 2
     set -- "$@" "$pd_dir/$pd_name.wasm"
-    if [ -f "$pd_dir/$pd_name.args" ]; then
+    pd_args=$pd_dir/$pd_name.args
+    if [ -n "${program_args_variant:-}" ] && [ -f "$pd_dir/$pd_name.$program_args_variant.args" ]; then
+        pd_args=$pd_dir/$pd_name.$program_args_variant.args
+    fi
+    if [ -f "$pd_args" ]; then
         while IFS= read -r pd_arg || [ -n "$pd_arg" ]; do set -- "$@" "$pd_arg"; done \
-            <"$pd_dir/$pd_name.args"
+            <"$pd_args"
     fi
     "$@"
 }
