@@ -24,10 +24,11 @@
 # -c runs each runtime on each program once under valgrind --tool=cachegrind
 # with its cache simulation, a fixed machine (I1 and D1 32 KiB 8-way, LL
 # 8 MiB 16-way, 64-byte lines, whatever the host has), and prints instead
-# of times the machine instructions executed (Ir) and the I1, D1 and LL
-# data misses, each with its ratio to wasm3 and geometric means: the same
-# figures on every machine, whatever else runs on it.  -C counts the
-# instructions only (no cache simulation, about twice as fast).  Under
+# of times the machine instructions executed (Ir), the I1, D1 and LL
+# data misses and the conditional and indirect branches mispredicted (its
+# simple branch predictor), each with its ratio to wasm3 and geometric
+# means: the same figures on every machine, whatever else runs on it.  -C
+# counts the instructions only (no simulation, about twice as fast).  Under
 # valgrind a program takes its arguments from NAME.cg.args when there is
 # one (a smaller run), else from NAME.args.  Each run's cachegrind file is
 # kept as WORK_DIR/cg.NAME.RUNTIME, for cg_annotate (per function).
@@ -105,8 +106,8 @@ if [ -n "$cg" ]; then
     need_commands valgrind
     program_args_variant=cg
     cg_opts="--tool=cachegrind -q --cache-sim=$cg"
-    [ "$cg" = no ] || cg_opts="$cg_opts --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-    counts=$work/counts # name label Ir I1mr D1mr+D1mw DLmr+DLmw
+    [ "$cg" = no ] || cg_opts="$cg_opts --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 --branch-sim=yes"
+    counts=$work/counts # name label Ir I1mr D1mr+D1mw DLmr+DLmw Bcm Bim
     : >"$counts"
     rm -f "$work"/out.* "$work"/cg.*
     while read -r d name; do
@@ -131,10 +132,12 @@ if [ -n "$cg" ]; then
                 /^summary:/ {
                     if (!("Ir" in col)) exit 1
                     for (i = 2; i <= NF; i++) v[i] = $i
-                    printf "%s %s %s %s %s %s\n", name, label, v[col["Ir"]] + 0,
+                    printf "%s %s %s %s %s %s %s %s\n", name, label, v[col["Ir"]] + 0,
                         ("I1mr" in col) ? v[col["I1mr"]] + 0 : "-",
                         ("D1mr" in col) ? v[col["D1mr"]] + v[col["D1mw"]] : "-",
-                        ("DLmr" in col) ? v[col["DLmr"]] + v[col["DLmw"]] : "-"
+                        ("DLmr" in col) ? v[col["DLmr"]] + v[col["DLmw"]] : "-",
+                        ("Bcm" in col) ? v[col["Bcm"]] + 0 : "-",
+                        ("Bim" in col) ? v[col["Bim"]] + 0 : "-"
                     found = 1
                 }
                 END { if (!found) { printf "%s: no summary line\n", f > "/dev/stderr"; exit 1 } }
@@ -143,7 +146,8 @@ if [ -n "$cg" ]; then
     done <"$programs"
     labels=$(cut -d' ' -f1 "$runtimes" | tr '\n' ' ')
     # cg_table COLUMN SCALE TITLE: one metric (column 3 = Ir, 4 = I1 misses,
-    # 5 = D1 misses, 6 = LL data misses) per program and runtime
+    # 5 = D1 misses, 6 = LL data misses, 7 and 8 = conditional and indirect
+    # branches mispredicted) per program and runtime
     cg_table() {
         echo
         echo "$3; x: the ratio to wasm3's"
@@ -185,6 +189,8 @@ if [ -n "$cg" ]; then
         cg_table 4 1e6 "I1 misses (millions; 32 KiB 8-way, 64-byte lines)"
         cg_table 5 1e6 "D1 misses, reads and writes (millions; 32 KiB 8-way)"
         cg_table 6 1e6 "LL data misses (millions; 8 MiB 16-way)"
+        cg_table 7 1e6 "Conditional branches mispredicted (millions; cachegrind's simulated predictor)"
+        cg_table 8 1e6 "Indirect branches mispredicted (millions; dispatch, calls through tables, returns)"
     fi
     [ -z "$skipped" ] || echo "skipped:$skipped"
     echo "per function: cg_annotate $work/cg.NAME.RUNTIME" >&2
