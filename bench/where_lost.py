@@ -24,6 +24,7 @@ import sqlite3
 import sys
 from collections import defaultdict
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from op_costs import cost_lines  # noqa: E402  (callgrind.out parser)
 
