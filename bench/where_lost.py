@@ -3,9 +3,9 @@
 
     python3 bench/where_lost.py VM.cg VM.db WASM3.cg [TOP]
 
-VM.cg is a callgrind.out file of this VM's pulley-run (a tail-dispatch
-build: each opcode's handler is its own function op_<mnemonic>) running a
-program, VM.db the profile database of pulley-collect --exact running it
+VM.cg is a cachegrind.out (or callgrind.out) file of this VM's pulley-run
+(a tail-dispatch build: each opcode's handler is its own function
+op_<mnemonic>) running a program, VM.db the profile database of pulley-collect --exact running it
 the same way, WASM3.cg a callgrind.out file (--dump-instr=yes) of wasm3
 running it.  wasm3's executions of an operation are the Ir of the first
 (lowest) address of its function: each execution enters there once.
@@ -280,7 +280,8 @@ def main(argv):
         nocall = max(0, entries - made)    # at least this many invocations call nothing
         tot_n += nocall * vm_per
         tot_ir += nocall * ir_per
-        rows.append((nocall * ir_per, names[fid], entries, made, saves, vm_per))
+        if nocall:
+            rows.append((nocall * ir_per, names[fid], entries, made, saves, vm_per))
     rows.sort(reverse=True)
     print()
     print(f"Frames of invocations that call nothing (at least entries - calls made): "

@@ -4,6 +4,9 @@
 # (memory accesses, calls and their saves, moves, arithmetic, branches),
 # this VM's costliest opcodes beside wasm3's costliest functions, what the
 # calls cost, and the estimates behind bench/RESULTS.md's proposals.
+# (This VM runs under cachegrind, which gives the same self cost per
+# function: callgrind follows its tail-called handlers as nested calls and
+# runs out of memory on a long program.)
 #
 #   sh bench/where_lost.sh -3 WASM3 [-b BUILD_DIR] [-W WORK_DIR] [-t TOP]
 #                          PROGRAM.wasm [ARG...]
@@ -11,14 +14,14 @@
 # BUILD_DIR (default build/) must be a tail-dispatch build of this VM
 # (clang, -DPULLEY_DISPATCH=tail: every handler its own function
 # op_<mnemonic>) with pulley-run, pulley-collect and pulley-collect-exact.
-# The program runs three times: pulley-run under valgrind --tool=callgrind,
+# The program runs three times: pulley-run under valgrind --tool=cachegrind,
 # pulley-collect --exact (executions of every VM instruction), and WASM3
-# under callgrind --dump-instr=yes (an operation's executions are the Ir
+# under callgrind --dump-instr=yes --pop-on-jump (an operation's executions are the Ir
 # of its function's first instruction); the outputs of the two VMs must be
 # the same (less the lines PROGRAM's NAME.ignore beside it matches, as for
 # compare_runtimes.sh).  Valgrind runs a program 20 to 100 times slower: give small
 # arguments.  The files stay in WORK_DIR (default: a new directory in
-# /tmp): vm.cg, vm.db, wasm3.cg, for callgrind_annotate and SQL.  The
+# /tmp): vm.cg (cg_annotate), vm.db (SQL), wasm3.cg (callgrind_annotate).  The
 # report (markdown tables) is bench/where_lost.py's.
 set -eu
 prog=where_lost.sh
@@ -54,16 +57,17 @@ nm "$run" 2>/dev/null | grep -q ' op_nop$' ||
 mkdir -p "$work"
 echo "$prog: working in $work" >&2
 
-echo "$prog: this VM under callgrind" >&2
-valgrind -q --tool=callgrind --callgrind-out-file="$work/vm.cg" "$run" "$program" "$@" \
-    >"$work/vm.out" 2>"$work/vm.err" </dev/null || die "pulley-run failed under callgrind (see $work/vm.err)"
+echo "$prog: this VM under cachegrind" >&2
+valgrind -q --tool=cachegrind --cache-sim=no --cachegrind-out-file="$work/vm.cg" "$run" "$program" "$@" \
+    >"$work/vm.out" 2>"$work/vm.err" </dev/null || die "pulley-run failed under cachegrind (see $work/vm.err)"
 echo "$prog: this VM's exact counts" >&2
 rm -f "$work/vm.db"
 "$build/bin/pulley-collect" --exact -o "$work/vm.db" --label where_lost -- "$program" "$@" \
     >"$work/collect.out" 2>"$work/collect.err" </dev/null ||
     die "pulley-collect --exact failed (see $work/collect.err)"
 echo "$prog: wasm3 under callgrind" >&2
-valgrind -q --tool=callgrind --dump-instr=yes --callgrind-out-file="$work/wasm3.cg" "$wasm3" "$program" "$@" \
+valgrind -q --tool=callgrind --dump-instr=yes --pop-on-jump --callgrind-out-file="$work/wasm3.cg" \
+    "$wasm3" "$program" "$@" \
     >"$work/wasm3.out" 2>"$work/wasm3.err" </dev/null || die "wasm3 failed under callgrind (see $work/wasm3.err)"
 ignore=${program%.wasm}.ignore # the lines that vary, as for compare_runtimes.sh
 if [ -f "$ignore" ]; then
