@@ -28,7 +28,7 @@
 # data misses and the conditional and indirect branches mispredicted (its
 # simple branch predictor), each with its ratio to wasm3 and geometric
 # means: the same figures on every machine, whatever else runs on it.  -C
-# counts the instructions only (no simulation, about twice as fast).  Under
+# counts the instructions only (no simulation, about 3.5x as fast).  Under
 # valgrind a program takes its arguments from NAME.cg.args when there is
 # one (a smaller run), else from NAME.args.  Each run's cachegrind file is
 # kept as WORK_DIR/cg.NAME.RUNTIME, for cg_annotate (per function).
