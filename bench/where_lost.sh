@@ -16,11 +16,13 @@
 # op_<mnemonic>) with pulley-run, pulley-collect and pulley-collect-exact.
 # The program runs three times: pulley-run under valgrind --tool=cachegrind,
 # pulley-collect --exact (executions of every VM instruction), and WASM3
-# under callgrind --dump-instr=yes --pop-on-jump (an operation's executions are the Ir
-# of its function's first instruction); the outputs of the two VMs must be
-# the same (less the lines PROGRAM's NAME.ignore beside it matches, as for
-# compare_runtimes.sh).  Valgrind runs a program 20 to 100 times slower: give small
-# arguments.  The files stay in WORK_DIR (default: a new directory in
+# under callgrind --dump-instr=yes --pop-on-jump (an operation's executions
+# are the Ir of its function's first instruction); the outputs of the two
+# VMs must be the same (less the lines PROGRAM's NAME.ignore beside it
+# matches, as for compare_runtimes.sh).  The callgrind run is the slow one,
+# about 150 times the program's time (3 to 4 minutes for Lua or CoreMark
+# here): give small arguments where the program allows.  The files stay
+# in WORK_DIR (default: a new directory in
 # /tmp): vm.cg (cg_annotate), vm.db (SQL), wasm3.cg (callgrind_annotate).  The
 # report (markdown tables) is bench/where_lost.py's.
 set -eu
