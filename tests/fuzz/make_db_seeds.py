@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""make_db_seeds.py GOOD.db: regenerate tests/fuzz/db_regressions/ from a
+"""make_db_seeds.py GOOD.db: regenerate tests/data/fuzz_db/ from a
 good profile (run 1 sampled, run 2 exact, as tests/e2e/hostile_db.py
 collects it).
 
@@ -54,7 +54,7 @@ def main(argv):
     if len(argv) != 2:
         sys.stderr.write("usage: make_db_seeds.py GOOD.db\n")
         return 2
-    out = os.path.join(HERE, "db_regressions")
+    out = os.path.join(HERE, "..", "data", "fuzz_db")
     tmp = tempfile.mkdtemp()
     try:
         good = os.path.join(tmp, "good.db")

@@ -4,7 +4,7 @@
 # MACROS=FILE, fuzz the fusion pass instead (fuzz_fusion: fused and unfused
 # runs of each module agree), on a build with that set of macro ops; with
 # TARGET=fuzz_profile_db, fuzz the profile database readers (seeded with
-# tests/fuzz/db_regressions).
+# tests/data/fuzz_db).
 #
 # Configures a clang build with -DPULLEY_FUZZ=ON (BUILD_DIR, default
 # build-fuzz at the top of the repository), builds fuzz_wasm_frontend, makes
@@ -47,7 +47,7 @@ seeds=$tmp/seeds
 mkdir -p "$seeds" "$tmp/json"
 echo "== seed corpus"
 if [ "$target" = fuzz_profile_db ]; then
-  cp "$root"/tests/fuzz/db_regressions/* "$seeds/"
+  cp "$root"/tests/data/fuzz_db/* "$seeds/"
 elif [ -d "$spec" ]; then
   for wast in "$spec"/*.wast; do
     name=$(basename "$wast" .wast)
