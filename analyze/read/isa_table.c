@@ -263,19 +263,15 @@ int an_isa_check(sqlite3 *db, int64_t run, int operands_stored, char *why, size_
         sqlite3_prepare_v2(db, "SELECT reg_bits FROM opcodes LIMIT 0", -1, &st, NULL) == SQLITE_OK;
     sqlite3_finalize(st);
     st = NULL;
-    int rc = sqlite3_prepare_v2(
-        db,
-        has_reg_bits
-            ? "SELECT (SELECT count(*) FROM opcodes WHERE run_id = ?1),"
-              " (SELECT count(*) FROM opcodes WHERE run_id = ?1 AND reg_bits = 0),"
-              " d.name, d.first, d.second FROM (SELECT 1) LEFT JOIN"
-              " (SELECT name, min(id) AS first, max(id) AS second FROM opcodes WHERE run_id = ?1"
-              "  GROUP BY name HAVING count(*) > 1 ORDER BY first LIMIT 1) d"
-            : "SELECT (SELECT count(*) FROM opcodes WHERE run_id = ?1), 0,"
-              " d.name, d.first, d.second FROM (SELECT 1) LEFT JOIN"
-              " (SELECT name, min(id) AS first, max(id) AS second FROM opcodes WHERE run_id = ?1"
-              "  GROUP BY name HAVING count(*) > 1 ORDER BY first LIMIT 1) d",
-        -1, &st, NULL);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT (SELECT count(*) FROM opcodes WHERE run_id = ?1), %s,"
+             " d.name, d.first, d.second FROM (SELECT 1) LEFT JOIN"
+             " (SELECT name, min(id) AS first, max(id) AS second FROM opcodes WHERE run_id = ?1"
+             "  GROUP BY name HAVING count(*) > 1 ORDER BY first LIMIT 1) d",
+             has_reg_bits ? "(SELECT count(*) FROM opcodes WHERE run_id = ?1 AND reg_bits = 0)"
+                          : "0");
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run);
     if (rc == SQLITE_OK)
