@@ -42,6 +42,8 @@
  *   DATA(p, a, n)    p = host address of data-space bytes a .. a+n-1 (all
  *                    in the heap or all in the stack), or trap HEAP_OOB
  *                    (past the heap) or MEMORY_FAULT
+ *   HEAP(p, a, off, n)  p = host address of heap bytes u32(a) + s32 off ..
+ *                    + n-1 (a Wasm address and offset), or trap HEAP_OOB
  *   CALL_HOST(fn, ctx)  call a host function, then reload the heap
  *   CHECK_TRUNC(v, lo, hi)  Wasm's trapping float->int range check
  *   NEXT()           go on with the next instruction (in a macro op's
@@ -148,6 +150,20 @@
             p = heap + h_;                                                     \
         else                                                                   \
             TRAP_WITH(h_ < PVM_HEAP_REACH ? PVM_TRAP_HEAP_OOB : PVM_TRAP_MEMORY_FAULT); \
+    } while (0)
+/* A Wasm access: the heap only, the same fast compare, then the heap's last
+ * bytes; the sum of a u32 address and a non-negative offset is below 2^33
+ * (a negative offset, never translated, that takes it below 0 wraps it far
+ * past the heap). */
+#define HEAP(p, a, off, n)                                                     \
+    do {                                                                       \
+        uint64_t h_ = (uint64_t)(uint32_t)(a) + (uint64_t)(int64_t)(off);      \
+        if (LIKELY(h_ < heap_fast_end))                                        \
+            p = heap + h_;                                                     \
+        else if (h_ < vm->memory->size && h_ + (n) <= vm->memory->size)        \
+            p = heap + h_;                                                     \
+        else                                                                   \
+            TRAP_WITH(PVM_TRAP_HEAP_OOB);                                      \
     } while (0)
 #define RELOAD_HEAP()                                                          \
     (heap = vm->memory->bytes, heap_fast_end = HEAP_FAST_END(vm->memory->size))

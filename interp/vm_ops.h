@@ -585,6 +585,127 @@ OPCODE(fstore64)
     NEXT();
 END_OPCODE
 
+/* ---- Wasm heap accesses: a u32 address and an offset in the heap ------- */
+
+OPCODE(xload8_u_g32)
+    uint8_t *p;
+    HEAP(p, X(B), IMM_S32, 1);
+    X(A) = *p;
+    NEXT();
+END_OPCODE
+
+OPCODE(xload8_s32_g32)
+    uint8_t *p;
+    HEAP(p, X(B), IMM_S32, 1);
+    X(A) = (uint32_t)(int32_t)(int8_t)*p;
+    NEXT();
+END_OPCODE
+
+OPCODE(xload8_s64_g32)
+    uint8_t *p;
+    HEAP(p, X(B), IMM_S32, 1);
+    X(A) = (uint64_t)(int64_t)(int8_t)*p;
+    NEXT();
+END_OPCODE
+
+OPCODE(xload16_u_g32)
+    uint8_t *p;
+    HEAP(p, X(B), IMM_S32, 2);
+    X(A) = pvm_rd16(p);
+    NEXT();
+END_OPCODE
+
+OPCODE(xload16_s32_g32)
+    uint8_t *p;
+    HEAP(p, X(B), IMM_S32, 2);
+    X(A) = (uint32_t)(int32_t)(int16_t)pvm_rd16(p);
+    NEXT();
+END_OPCODE
+
+OPCODE(xload16_s64_g32)
+    uint8_t *p;
+    HEAP(p, X(B), IMM_S32, 2);
+    X(A) = (uint64_t)(int64_t)(int16_t)pvm_rd16(p);
+    NEXT();
+END_OPCODE
+
+OPCODE(xload32_u_g32)
+    uint8_t *p;
+    HEAP(p, X(B), IMM_S32, 4);
+    X(A) = pvm_rd32(p);
+    NEXT();
+END_OPCODE
+
+OPCODE(xload32_s64_g32)
+    uint8_t *p;
+    HEAP(p, X(B), IMM_S32, 4);
+    X(A) = (uint64_t)(int64_t)(int32_t)pvm_rd32(p);
+    NEXT();
+END_OPCODE
+
+OPCODE(xload64_g32)
+    uint8_t *p;
+    HEAP(p, X(B), IMM_S32, 8);
+    X(A) = pvm_rd64(p);
+    NEXT();
+END_OPCODE
+
+OPCODE(fload32_g32)
+    uint8_t *p;
+    HEAP(p, X(B), IMM_S32, 4);
+    FBITS(A) = pvm_rd32(p);
+    NEXT();
+END_OPCODE
+
+OPCODE(fload64_g32)
+    uint8_t *p;
+    HEAP(p, X(B), IMM_S32, 8);
+    FBITS(A) = pvm_rd64(p);
+    NEXT();
+END_OPCODE
+
+OPCODE(xstore8_g32)
+    uint8_t *p;
+    HEAP(p, X(A), IMM_S32, 1);
+    *p = (uint8_t)X(B);
+    NEXT();
+END_OPCODE
+
+OPCODE(xstore16_g32)
+    uint8_t *p;
+    HEAP(p, X(A), IMM_S32, 2);
+    pvm_wr16(p, (uint16_t)X(B));
+    NEXT();
+END_OPCODE
+
+OPCODE(xstore32_g32)
+    uint8_t *p;
+    HEAP(p, X(A), IMM_S32, 4);
+    pvm_wr32(p, (uint32_t)X(B));
+    NEXT();
+END_OPCODE
+
+OPCODE(xstore64_g32)
+    uint8_t *p;
+    HEAP(p, X(A), IMM_S32, 8);
+    pvm_wr64(p, X(B));
+    NEXT();
+END_OPCODE
+
+OPCODE(fstore32_g32)
+    uint8_t *p;
+    HEAP(p, X(A), IMM_S32, 4);
+    pvm_wr32(p, (uint32_t)FBITS(B));
+    NEXT();
+END_OPCODE
+
+OPCODE(fstore64_g32)
+    uint8_t *p;
+    HEAP(p, X(A), IMM_S32, 8);
+    pvm_wr64(p, FBITS(B));
+    NEXT();
+END_OPCODE
+
 OPCODE(bcheck32)
     if (UNLIKELY((uint64_t)(uint32_t)X(A) + IMM_U32 > vm->memory->size))
         TRAP(HEAP_OOB);

@@ -162,7 +162,7 @@ static int setup(tr_func *t)
 int tr_function(tr_module *mod, uint32_t index, pvm_buf *out)
 {
     const pvm_wasm_module *wm = mod->wm;
-    tr_func t = {.mod = mod, .wm = wm, .func = &wm->funcs[index], .heap_addr = TR_NONE_REG,
+    tr_func t = {.mod = mod, .wm = wm, .func = &wm->funcs[index],
                  .type = pvm_wasm_func_type(wm, index), .index = index};
     int rc = setup(&t);
     if (rc == 0)

@@ -158,11 +158,6 @@ typedef struct tr_func {
     size_t last_start;
     pvm_insn last;
 
-    /* x30 holds heap base + x[heap_addr] (the last memory access's address,
-     * TR_NONE_REG: nothing known) until either is written, a call, or a
-     * label: the next access at that address adds nothing. */
-    uint8_t heap_addr;
-
     /* Constants are materialised into the constant pool: the slot
      * registers above the operand stack's current height that no home or
      * hoisted constant uses (cfree, bit r per class, masked by the height
@@ -176,8 +171,6 @@ typedef struct tr_func {
     uint8_t cnext[2]; /* where the next victim search starts */
 } tr_func;
 
-#define TR_NONE_REG 0xFF
-
 /* ---- translate_stack.c: the operand stack and emission ------------------ */
 
 int tr_fail(tr_func *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -190,12 +183,10 @@ void tr_emit_def(tr_func *t, unsigned op, unsigned r0, unsigned r1, unsigned r2,
 /* Re-encode the last instruction to write `to` instead of `from` (class
  * cls), if it is a retargetable definition of `from`.  True if done. */
 bool tr_retarget(tr_func *t, unsigned cls, unsigned from, unsigned to);
-/* Forget the last definition, the heap address in x30 and the constants
- * in the pool (a label is bound here: control may come from elsewhere). */
+/* Forget the last definition and the constants in the pool (a label is bound here: control may come from elsewhere). */
 static inline void tr_label_here(tr_func *t)
 {
     t->last_def = false;
-    t->heap_addr = TR_NONE_REG;
     t->cknown[0] = t->cknown[1] = 0;
 }
 /* The constant pool of the planned function (tr_func.cfree). */

@@ -1,24 +1,24 @@
 /*
- * translate_memory.c - linear memory: every load and store is the
- * heap-base add and the plain access,
+ * translate_memory.c - linear memory: every load and store is one Wasm heap
+ * access (an op of the _g32 family: the u32 address register and the
+ * offset, checked against the heap's size, which is Wasm's bounds check),
  *
- *     xadd64   x30, x31, addr          ; x31 = heap base
- *     xload32_u dst, x30, offset       ; traps heap_oob out of bounds
+ *     xload32_u_g32 dst, addr, offset     ; traps heap_oob out of bounds
  *
- * (the access's own check of the data space is Wasm's bounds check: heap
- * base + u32 address + offset lies in the heap or past it, never below;
- * fusing the two is for the toolkit to discover); memory.size and
- * memory.grow in pages; the bulk operations as host calls.
+ * but for an offset past INT32_MAX (beyond any heap but the largest), where
+ * x30 = heap base (x31) + address + offset feeds the data-space access;
+ * memory.size and memory.grow in pages; the bulk operations as host calls.
  */
 #include "translate_internal.h"
 
 typedef struct tr_access {
-    uint16_t op;
+    uint16_t op;     /* the Wasm heap access */
+    uint16_t data_op; /* the data-space access, for offsets past INT32_MAX */
     bool store;
 } tr_access;
 
-#define L(w, v) [PVM_WASM_OP_##w] = {PVM_OP_##v, false}
-#define ST(w, v) [PVM_WASM_OP_##w] = {PVM_OP_##v, true}
+#define L(w, v) [PVM_WASM_OP_##w] = {PVM_OP_##v##_g32, PVM_OP_##v, false}
+#define ST(w, v) [PVM_WASM_OP_##w] = {PVM_OP_##v##_g32, PVM_OP_##v, true}
 static const tr_access accesses[PVM_WASM_OP_COUNT] = {
     L(I32_LOAD, xload32_u), L(I64_LOAD, xload64), L(F32_LOAD, fload32), L(F64_LOAD, fload64),
     L(I32_LOAD8_S, xload8_s32), L(I32_LOAD8_U, xload8_u),
@@ -45,28 +45,25 @@ static int access(tr_func *t, const pvm_wasm_insn *in, tr_access acc)
         t->dead = true;
         return 0;
     }
-    /* x30 = heap base + address, unless it holds that already (the same
-     * address register, unchanged since the last access). */
-    if (t->heap_addr != addr || addr == TR_SCRATCH1 || addr == TR_SCRATCH2) {
-        tr_emit(t, PVM_OP_xadd64, TR_SCRATCH1, TR_HEAP_BASE, addr, 0);
-        t->heap_addr = addr == TR_SCRATCH1 || addr == TR_SCRATCH2 ? TR_NONE_REG : (uint8_t)addr;
-    }
+    uint16_t op = acc.op;
     int64_t offset = in->offset;
     if (offset > INT32_MAX) {
+        tr_emit(t, PVM_OP_xadd64, TR_SCRATCH1, TR_HEAP_BASE, addr, 0);
         tr_const(t, TR_X, TR_SCRATCH2, (uint64_t)offset);
         tr_emit(t, PVM_OP_xadd64, TR_SCRATCH1, TR_SCRATCH1, TR_SCRATCH2, 0);
-        t->heap_addr = TR_NONE_REG;
+        op = acc.data_op;
+        addr = TR_SCRATCH1;
         offset = 0;
     }
     if (acc.store) {
         unsigned value = tr_operand(t, d + 1, TR_SCRATCH2);
-        tr_emit(t, acc.op, TR_SCRATCH1, value, 0, offset);
+        tr_emit(t, op, addr, value, 0, offset);
         t->height = d;
         return 0;
     }
     unsigned cls = tr_class(info->push);
     unsigned dst = tr_dest(t, d);
-    tr_emit_def(t, acc.op, dst, TR_SCRATCH1, 0, offset);
+    tr_emit_def(t, op, dst, addr, 0, offset);
     tr_dest_done(t, d, cls);
     t->height = d;
     tr_push_reg(t, info->push);

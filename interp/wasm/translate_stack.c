@@ -32,14 +32,12 @@ unsigned tr_class(unsigned valtype)
 
 /* ---- emission ----------------------------------------------------------- */
 
-/* Forget the heap address in x30 when in writes x30 or its register, and
- * the constant of every pool register it writes; a call forgets both (the
- * table states what an instruction writes). */
+/* Forget the constant of every pool register in writes; a call forgets
+ * them all (the table states what an instruction writes). */
 static void note_writes(tr_func *t, const pvm_insn *in)
 {
     const pvm_format_info *fmt = pvm_insn_format(in);
     if (pvm_ops[in->op].flags & PVM_FLAG_CALL) {
-        t->heap_addr = TR_NONE_REG;
         t->cknown[TR_X] = t->cknown[TR_F] = 0;
         return;
     }
@@ -48,8 +46,6 @@ static void note_writes(tr_func *t, const pvm_insn *in)
             continue;
         unsigned cls = fmt->reg[i] == PVM_REG_X ? TR_X : TR_F;
         t->cknown[cls] &= ~(UINT32_C(1) << in->reg[i]);
-        if (cls == TR_X && (in->reg[i] == t->heap_addr || in->reg[i] == TR_SCRATCH1))
-            t->heap_addr = TR_NONE_REG;
     }
 }
 

@@ -453,6 +453,17 @@ static const mem_case mem_cases[] = {
     STORE(xstore32, 32, 0, V, 0x0807060555667788), STORE(xstore32, 33, 0, V, 0x0908070655667788),
     STORE(xstore64, 32, 0, V, V), STORE(xstore64, 33, -1, V, V),
     STORE(fstore32, 32, 0, V, 0x0807060555667788), STORE(fstore64, 32, 8, V, V),
+    /* Wasm heap accesses: the base register holds a heap offset in its low
+     * 32 bits (the upper ones are set and must not count). */
+    LOAD(xload8_u_g32, 2, 0, 0x80), LOAD(xload8_s32_g32, 2, 1, 0xffffff80),
+    LOAD(xload8_s64_g32, 2, 2, 0xffffffffffffff80), LOAD(xload16_u_g32, 1, 0, 0x807f),
+    LOAD(xload16_s32_g32, 1, 1, 0xffff807f), LOAD(xload16_s64_g32, 3, 0, 0xffffffffffff8281),
+    LOAD(xload32_u_g32, 1, 0, 0x8281807f), LOAD(xload32_s64_g32, 3, 3, 0xffffffff84838281),
+    LOAD(xload64_g32, 32, 7, 0x0807060504030201), LOAD(fload32_g32, 2, 0, 0x83828180),
+    LOAD(fload64_g32, 5, 5, 0x8a89888786858483),
+    STORE(xstore8_g32, 33, 9, V, 0x0908070605040388), STORE(xstore16_g32, 35, 0, V, 0x0b0a090807067788),
+    STORE(xstore32_g32, 33, 1, V, 0x0908070655667788), STORE(xstore64_g32, 33, 33, V, V),
+    STORE(fstore32_g32, 32, 0, V, 0x0807060555667788), STORE(fstore64_g32, 32, 8, V, V),
 };
 
 /* Run one load or store; returns 1 if it failed. */
@@ -472,7 +483,10 @@ static int run_mem_case(const mem_case *c)
     pvm_vm *vm = tvm_vm(m);
     uint64_t *data = fmt->reg[load ? 0 : 1] == PVM_REG_F ? &vm->f[data_reg].bits
                                                          : &vm->x[data_reg];
-    vm->x[base_reg] = vm->heap_base + c->at - (uint64_t)(int64_t)c->imm;
+    if (is_wasm_heap_access(c->op))
+        vm->x[base_reg] = UINT64_C(0xa5a5a5a500000000) | (uint32_t)(c->at - (uint32_t)c->imm);
+    else
+        vm->x[base_reg] = vm->heap_base + c->at - (uint64_t)(int64_t)c->imm;
     *data = load ? POISON : c->value;
 
     int failed = 1;

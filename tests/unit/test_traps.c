@@ -286,6 +286,12 @@ static bool is_baseline_access(unsigned op)
            pvm_formats[pvm_ops[op].format].imm[0] == PVM_IMM_OFF32;
 }
 
+/* Those of them that take a data-space address. */
+static bool is_data_space_access(unsigned op)
+{
+    return is_baseline_access(op) && !is_wasm_heap_access(op);
+}
+
 static bool is_load(unsigned op)
 {
     return strstr(pvm_ops[op].name, "load") != NULL;
@@ -313,7 +319,7 @@ static void test_memory_edges_for_every_width(void **state)
     (void)state;
     int failures = 0;
     for (unsigned op = 0; op < PVM_OP_END; op++) {
-        if (!is_baseline_access(op))
+        if (!is_data_space_access(op))
             continue;
         uint64_t w = access_bytes(op);
         assert_true(w == 1 || w == 2 || w == 4 || w == 8);
@@ -360,6 +366,54 @@ static void test_memory_edges_for_every_width(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* A Wasm heap access reads the low 32 bits of its base register as a heap
+ * offset and adds its offset without wrapping: it runs iff the bytes lie in
+ * the heap, and anything else is out of bounds (never a memory fault). */
+static void test_wasm_heap_edges_for_every_width(void **state)
+{
+    (void)state;
+    int failures = 0;
+    const uint64_t high = UINT64_C(0xffffffff00000000);
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        if (!is_baseline_access(op) || !is_wasm_heap_access(op))
+            continue;
+        uint64_t w = access_bytes(op);
+        assert_true(w == 1 || w == 2 || w == 4 || w == 8);
+        for (uint64_t grow = 0; grow <= 24; grow += 24) {
+            uint64_t heap = TVM_HEAP + grow;
+            const struct {
+                const char *what;
+                uint64_t base;
+                int64_t imm;
+                bool ok;
+            } edges[] = {
+                {"address 0", 0, 0, true},
+                {"the heap's last bytes", heap - w, 0, true},
+                {"one byte past the end", heap - w + 1, 0, false},
+                {"at the end", heap, 0, false},
+                {"the heap's last bytes by offset", 0, (int64_t)(heap - w), true},
+                {"one past the heap by offset", 1, (int64_t)(heap - w), false},
+                {"upper bits of the base ignored", high | (heap - w), 0, true},
+                {"upper bits ignored, past the end", high | (heap - w + 1), 0, false},
+                {"the largest address", 0xffffffff, 0, false},
+                {"address + offset past 2^32, no wrap", 0xffffffff, 1, false},
+                {"the largest address and offset", 0xffffffff, INT32_MAX, false},
+                {"a negative offset (never translated)", 3, -3, true},
+                {"address + offset below 0", 2, -3, false},
+            };
+            for (size_t i = 0; i < COUNT_OF(edges); i++) {
+                pvm_trap_kind kind = access(op, edges[i].base, (int32_t)edges[i].imm, grow);
+                if (kind != (edges[i].ok ? PVM_TRAP_NONE : PVM_TRAP_HEAP_OOB)) {
+                    print_error("%s, %s (heap grown by %u): %s\n", pvm_ops[op].name,
+                                edges[i].what, (unsigned)grow, pvm_trap_name(kind));
+                    failures++;
+                }
+            }
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
 /* Heaps smaller than the widest access, and every start in them: an access
  * runs iff it ends within the heap (the one-compare fast path admits none
  * of these; the exact check behind it decides). */
@@ -379,7 +433,7 @@ static void test_accesses_to_a_heap_of_fewer_than_8_bytes(void **state)
                 m->heap_min = heap;
                 tvm_add(m, "main", code, COUNT_OF(code));
                 pvm_vm *vm = tvm_vm(m);
-                vm->x[is_load(op) ? 2 : 1] = TVM_STACK + at;
+                vm->x[is_load(op) ? 2 : 1] = is_wasm_heap_access(op) ? at : TVM_STACK + at;
                 pvm_trap_kind kind = pvm_vm_call(vm, 0);
                 pvm_trap_kind want = at + w <= heap ? PVM_TRAP_NONE : PVM_TRAP_HEAP_OOB;
                 if (kind != want) {
@@ -704,6 +758,7 @@ int main(void)
         cmocka_unit_test(test_return_one_past_the_code),
         cmocka_unit_test(test_deep_recursion_overflows_the_stack),
         cmocka_unit_test(test_memory_edges_for_every_width),
+        cmocka_unit_test(test_wasm_heap_edges_for_every_width),
         cmocka_unit_test(test_accesses_to_a_heap_of_fewer_than_8_bytes),
         cmocka_unit_test(test_bcheck32_edges),
         cmocka_unit_test(test_table_edges_for_get_and_set),

@@ -132,5 +132,13 @@ static inline pvm_vm *tvm_vm(pvm_module *m)
     return vm;
 }
 
+/* A Wasm heap access (the _g32 family): its base register holds a 32-bit
+ * heap offset, where the other loads and stores take a data-space address. */
+static inline bool is_wasm_heap_access(unsigned op)
+{
+    const char *name = pvm_ops[op].name;
+    size_t n = name ? strlen(name) : 0;
+    return n > 4 && strcmp(name + n - 4, "_g32") == 0;
+}
 
 #endif
