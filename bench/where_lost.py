@@ -33,7 +33,7 @@ CALL = ("call", "call_indirect", "call_host")
 CALLRET = CALL + ("ret", "push_frame", "pop_frame", "sigcheck", "table_get", "table_size")
 MOVE = ("xmov", "fmov")
 FRAME_BASE = "x29"  # the frame base of translated code (interp/wasm/TRANSLATION.md)
-AREAS = ["memory: heap-base add", "memory: heap access", "memory: frame slots (spills)",
+AREAS = ["memory: heap access", "memory: frame slots (spills)",
          "calls: register saves (push/pop)", "calls: call/ret/frame",
          "moves, constants, globals", "arithmetic, compare", "branches, select",
          "outside handlers (start-up, translation, host)"]
@@ -49,8 +49,6 @@ def vm_area(op):
         return "calls: register saves (push/pop)"
     if op in CALLRET:
         return "calls: call/ret/frame"
-    if op == "xadd64":  # every heap access's base add (translate_memory.c); little else
-        return "memory: heap-base add"
     if "load" in op or "store" in op:
         return "memory: heap access"
     if op in MOVE or re.match(r"[xf]const", op) or "global" in op:

@@ -5,7 +5,7 @@
  * functions without frames, loops free of moves and constants (loaded
  * where a loop is entered when the function calls), a constant loaded once
  * per block, memory
- * accesses as bounds check + heap-base add + plain access, branches on
+ * accesses as one Wasm heap access each, branches on
  * i32.eqz inverted; imports as trampolines, one host import per module and
  * name, so that the translation saves as .pbc and re-assembles; names from
  * the name section, made unique; and every test module passing the
