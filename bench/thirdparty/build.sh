@@ -67,7 +67,7 @@ program() {
     fi
     : >"$out/obj/$1.log"
     : >"$out/$1.args"
-    rm -f "$out/$1.ignore"
+    rm -f "$out/$1.ignore" "$out/$1.cg.args"
     wasm_extra="" native_extra=""
     if "$3" "$src/$2"; then
         built="$built $1"
@@ -89,14 +89,19 @@ program_coremark() { # CoreMark's POSIX port, 2000 iterations
         >"$out/coremark.ignore"
 }
 
+# embed FILE NAME: FILE as a C array (NAME, NAME_len) in OUT_DIR/obj/NAME.h,
+# with coreutils only
+embed() {
+    od -An -v -tu1 "$1" | awk -v name="$2" '
+        BEGIN { printf "static const unsigned char %s[] = {", name }
+        { for (i = 1; i <= NF; i++) { printf "%s%s", (n++ % 16 ? " " : "\n    "), $i "," } }
+        END { printf "\n};\nstatic const unsigned int %s_len = %d;\n", name, n }' \
+        >"$out/obj/$2.h"
+}
+
 program_lua() { # Lua 5.4 running bench.lua, embedded in the binary
     s=$1
-    # bench.lua as a C array (bench_lua, bench_lua_len), with coreutils only
-    od -An -v -tu1 "$here/bench.lua" | awk '
-        BEGIN { printf "static const unsigned char bench_lua[] = {" }
-        { for (i = 1; i <= NF; i++) { printf "%s%s", (n++ % 16 ? " " : "\n    "), $i "," } }
-        END { printf "\n};\nstatic const unsigned int bench_lua_len = %d;\n", n }' \
-        >"$out/obj/bench_lua.h" || return 1
+    embed "$here/bench.lua" bench_lua || return 1
     set --
     for c in "$s"/*.c; do
         case ${c##*/} in lua.c | luac.c | onelua.c | ltests.c) ;; *) set -- "$@" "$c" ;; esac
@@ -106,6 +111,21 @@ program_lua() { # Lua 5.4 running bench.lua, embedded in the binary
         -include $here/lua_wasi_shim.h -lwasi-emulated-process-clocks -lwasi-emulated-signal -lm"
     native_extra="-DLUA_USE_POSIX -lm"
     compile lua -I"$s" -I"$out/obj" "$@" "$here/lua_bench.c"
+}
+
+program_quickjs() { # QuickJS running bench.js, embedded in the binary
+    s=$1
+    [ -f "$s/VERSION" ] || { echo "no $s/VERSION" >>"$out/obj/quickjs.log"; return 1; }
+    embed "$here/bench.js" bench_js || return 1
+    # wasm: no threads (wasi-include/pthread.h), and a shadow stack larger
+    # than the 1 MiB that QuickJS checks its recursion against
+    wasm_extra="-I$here/wasi-include -Wl,-z,stack-size=2097152 -lm"
+    native_extra="-lm -lpthread"
+    compile quickjs -fwrapv -D_GNU_SOURCE "-DCONFIG_VERSION=\"$(cat "$s/VERSION")\"" \
+        -I"$s" -I"$out/obj" "$s/quickjs.c" "$s/dtoa.c" "$s/libregexp.c" \
+        "$s/libunicode.c" "$s/cutils.c" "$here/quickjs_bench.c" || return 1
+    echo 1 >"$out/quickjs.args"
+    echo 0.1 >"$out/quickjs.cg.args"
 }
 
 program_zlib() { # deflate and inflate 640 KiB of generated text at levels 1, 6, 9
@@ -143,6 +163,7 @@ program_nussinov() { poly=$1 && polybench nussinov medley/nussinov -DN=640; }
 
 program coremark coremark program_coremark
 program lua lua program_lua
+program quickjs quickjs program_quickjs
 program zlib zlib program_zlib
 program cjson cJSON program_cjson
 program monocypher Monocypher program_monocypher
