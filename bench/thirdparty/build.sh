@@ -6,10 +6,10 @@
 #   sh bench/thirdparty/build.sh -s SRC_DIR [-o OUT_DIR] [-n] [-r RUNNER]
 #
 #   -s SRC_DIR  the sources, one directory each; a missing one is skipped
-#               and listed: coremark lua zlib cJSON Monocypher
-#               PolyBenchC-4.2.1 (README.md says which versions)
-#   -o OUT_DIR  where NAME.wasm, NAME.args and NAME.ignore go (default
-#               build/thirdparty)
+#               and listed: coremark lua quickjs sqlite zlib cJSON
+#               Monocypher PolyBenchC-4.2.1 (README.md says which versions)
+#   -o OUT_DIR  where NAME.wasm, NAME.args, NAME.cg.args and NAME.ignore go
+#               (default build/thirdparty)
 #   -n          also build each natively (gcc -O2, OUT_DIR/native/NAME) and
 #               check that RUNNER prints what the native build prints
 #               (stdout and stderr, less the lines NAME.ignore matches)
@@ -128,6 +128,18 @@ program_quickjs() { # QuickJS running bench.js, embedded in the binary
     echo 0.1 >"$out/quickjs.cg.args"
 }
 
+program_sqlite() { # the SQLite amalgamation, an in-memory database (sqlite_bench.c)
+    s=$1
+    native_extra="-lm"
+    wasm_extra="-lm"
+    # no threads, no extensions, no files: its VFS is the driver's
+    compile sqlite -DSQLITE_OS_OTHER=1 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
+        -DSQLITE_TEMP_STORE=3 -DSQLITE_DEFAULT_MEMSTATUS=0 -I"$s" "$s/sqlite3.c" \
+        "$here/sqlite_bench.c" || return 1
+    echo 8000 >"$out/sqlite.args"
+    echo 1000 >"$out/sqlite.cg.args"
+}
+
 program_zlib() { # deflate and inflate 640 KiB of generated text at levels 1, 6, 9
     s=$1
     compile zlib -DDATA_SIZE=655360 -DROUNDS=1 -I"$s" "$s/adler32.c" "$s/crc32.c" \
@@ -164,6 +176,7 @@ program_nussinov() { poly=$1 && polybench nussinov medley/nussinov -DN=640; }
 program coremark coremark program_coremark
 program lua lua program_lua
 program quickjs quickjs program_quickjs
+program sqlite sqlite program_sqlite
 program zlib zlib program_zlib
 program cjson cJSON program_cjson
 program monocypher Monocypher program_monocypher
