@@ -132,7 +132,7 @@ function json(n) { // JSON.stringify and JSON.parse of a nested document
             if (u.active) total += u.score + u.nested.list[1] + u.tags[0].length;
         }
         h = mix(h, total);
-        doc.users[r].score += 1;
+        doc.users[r % n].score += 1;
     }
     return h;
 }

@@ -6,7 +6,7 @@
 #   sh bench/thirdparty/build.sh -s SRC_DIR [-o OUT_DIR] [-n] [-r RUNNER]
 #
 #   -s SRC_DIR  the sources, one directory each; a missing one is skipped
-#               and listed: coremark lua quickjs sqlite zlib cJSON
+#               and listed: coremark lua quickjs sqlite zlib bzip2 cJSON
 #               Monocypher PolyBenchC-4.2.1 (README.md says which versions)
 #   -o OUT_DIR  where NAME.wasm, NAME.args, NAME.cg.args and NAME.ignore go
 #               (default build/thirdparty)
@@ -147,6 +147,14 @@ program_zlib() { # deflate and inflate 640 KiB of generated text at levels 1, 6,
         "$s/zutil.c" "$s/compress.c" "$s/uncompr.c" "$here/zlib_bench.c"
 }
 
+program_bzip2() { # bzip2's block sort: 256 KiB of text at blocks 1, 5, 9; a repetitive buffer
+    s=$1
+    compile bzip2 -I"$s" "$s/blocksort.c" "$s/huffman.c" "$s/crctable.c" "$s/randtable.c" \
+        "$s/compress.c" "$s/decompress.c" "$s/bzlib.c" "$here/bzip2_bench.c" || return 1
+    echo 256 >"$out/bzip2.args"
+    echo 32 >"$out/bzip2.cg.args"
+}
+
 program_cjson() { # print, parse and walk a document of 600 objects, 15 times
     s=$1
     native_extra="-lm"
@@ -178,6 +186,7 @@ program lua lua program_lua
 program quickjs quickjs program_quickjs
 program sqlite sqlite program_sqlite
 program zlib zlib program_zlib
+program bzip2 bzip2 program_bzip2
 program cjson cJSON program_cjson
 program monocypher Monocypher program_monocypher
 program gemm PolyBenchC-4.2.1 program_gemm
