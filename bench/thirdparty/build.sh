@@ -117,9 +117,10 @@ program_quickjs() { # QuickJS running bench.js, embedded in the binary
     s=$1
     [ -f "$s/VERSION" ] || { echo "no $s/VERSION" >>"$out/obj/quickjs.log"; return 1; }
     embed "$here/bench.js" bench_js || return 1
-    # wasm: no threads (wasi-include/pthread.h), and a shadow stack larger
-    # than the 1 MiB that QuickJS checks its recursion against
-    wasm_extra="-I$here/wasi-include -Wl,-z,stack-size=2097152 -lm"
+    # wasm: no threads (wasi-include/pthread.h), malloc_usable_size from
+    # malloc.h (which quickjs.c includes on Linux only), and a shadow stack
+    # larger than the 1 MiB that QuickJS checks its recursion against
+    wasm_extra="-I$here/wasi-include -include malloc.h -Wl,-z,stack-size=2097152 -lm"
     native_extra="-lm -lpthread"
     compile quickjs -fwrapv -D_GNU_SOURCE "-DCONFIG_VERSION=\"$(cat "$s/VERSION")\"" \
         -I"$s" -I"$out/obj" "$s/quickjs.c" "$s/dtoa.c" "$s/libregexp.c" \
