@@ -126,7 +126,7 @@ program_quickjs() { # QuickJS running bench.js, embedded in the binary
         -I"$s" -I"$out/obj" "$s/quickjs.c" "$s/dtoa.c" "$s/libregexp.c" \
         "$s/libunicode.c" "$s/cutils.c" "$here/quickjs_bench.c" || return 1
     echo 1 >"$out/quickjs.args"
-    echo 0.1 >"$out/quickjs.cg.args"
+    echo 0.3 >"$out/quickjs.cg.args"
 }
 
 program_sqlite() { # the SQLite amalgamation, an in-memory database (sqlite_bench.c)
@@ -138,7 +138,7 @@ program_sqlite() { # the SQLite amalgamation, an in-memory database (sqlite_benc
         -DSQLITE_TEMP_STORE=3 -DSQLITE_DEFAULT_MEMSTATUS=0 -I"$s" "$s/sqlite3.c" \
         "$here/sqlite_bench.c" || return 1
     echo 8000 >"$out/sqlite.args"
-    echo 1000 >"$out/sqlite.cg.args"
+    echo 3000 >"$out/sqlite.cg.args"
 }
 
 program_zlib() { # deflate and inflate 640 KiB of generated text at levels 1, 6, 9
