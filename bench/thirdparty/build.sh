@@ -6,10 +6,10 @@
 #   sh bench/thirdparty/build.sh -s SRC_DIR [-o OUT_DIR] [-n] [-r RUNNER]
 #
 #   -s SRC_DIR  the sources, one directory each; a missing one is skipped
-#               and listed: coremark lua zlib cJSON Monocypher
-#               PolyBenchC-4.2.1 (README.md says which versions)
-#   -o OUT_DIR  where NAME.wasm, NAME.args and NAME.ignore go (default
-#               build/thirdparty)
+#               and listed: coremark lua quickjs sqlite zlib bzip2 cJSON
+#               Monocypher PolyBenchC-4.2.1 (README.md says which versions)
+#   -o OUT_DIR  where NAME.wasm, NAME.args, NAME.cg.args and NAME.ignore go
+#               (default build/thirdparty)
 #   -n          also build each natively (gcc -O2, OUT_DIR/native/NAME) and
 #               check that RUNNER prints what the native build prints
 #               (stdout and stderr, less the lines NAME.ignore matches)
@@ -67,7 +67,7 @@ program() {
     fi
     : >"$out/obj/$1.log"
     : >"$out/$1.args"
-    rm -f "$out/$1.ignore"
+    rm -f "$out/$1.ignore" "$out/$1.cg.args"
     wasm_extra="" native_extra=""
     if "$3" "$src/$2"; then
         built="$built $1"
@@ -89,14 +89,19 @@ program_coremark() { # CoreMark's POSIX port, 2000 iterations
         >"$out/coremark.ignore"
 }
 
+# embed FILE NAME: FILE as a C array (NAME, NAME_len) in OUT_DIR/obj/NAME.h,
+# with coreutils only
+embed() {
+    od -An -v -tu1 "$1" | awk -v name="$2" '
+        BEGIN { printf "static const unsigned char %s[] = {", name }
+        { for (i = 1; i <= NF; i++) { printf "%s%s", (n++ % 16 ? " " : "\n    "), $i "," } }
+        END { printf "\n};\nstatic const unsigned int %s_len = %d;\n", name, n }' \
+        >"$out/obj/$2.h"
+}
+
 program_lua() { # Lua 5.4 running bench.lua, embedded in the binary
     s=$1
-    # bench.lua as a C array (bench_lua, bench_lua_len), with coreutils only
-    od -An -v -tu1 "$here/bench.lua" | awk '
-        BEGIN { printf "static const unsigned char bench_lua[] = {" }
-        { for (i = 1; i <= NF; i++) { printf "%s%s", (n++ % 16 ? " " : "\n    "), $i "," } }
-        END { printf "\n};\nstatic const unsigned int bench_lua_len = %d;\n", n }' \
-        >"$out/obj/bench_lua.h" || return 1
+    embed "$here/bench.lua" bench_lua || return 1
     set --
     for c in "$s"/*.c; do
         case ${c##*/} in lua.c | luac.c | onelua.c | ltests.c) ;; *) set -- "$@" "$c" ;; esac
@@ -108,11 +113,47 @@ program_lua() { # Lua 5.4 running bench.lua, embedded in the binary
     compile lua -I"$s" -I"$out/obj" "$@" "$here/lua_bench.c"
 }
 
+program_quickjs() { # QuickJS running bench.js, embedded in the binary
+    s=$1
+    [ -f "$s/VERSION" ] || { echo "no $s/VERSION" >>"$out/obj/quickjs.log"; return 1; }
+    embed "$here/bench.js" bench_js || return 1
+    # wasm: no threads (wasi-include/pthread.h), malloc_usable_size from
+    # malloc.h (which quickjs.c includes on Linux only), and a shadow stack
+    # larger than the 1 MiB that QuickJS checks its recursion against
+    wasm_extra="-I$here/wasi-include -include malloc.h -Wl,-z,stack-size=2097152 -lm"
+    native_extra="-lm -lpthread"
+    compile quickjs -fwrapv -D_GNU_SOURCE "-DCONFIG_VERSION=\"$(cat "$s/VERSION")\"" \
+        -I"$s" -I"$out/obj" "$s/quickjs.c" "$s/dtoa.c" "$s/libregexp.c" \
+        "$s/libunicode.c" "$s/cutils.c" "$here/quickjs_bench.c" || return 1
+    echo 1 >"$out/quickjs.args"
+    echo 0.3 >"$out/quickjs.cg.args"
+}
+
+program_sqlite() { # the SQLite amalgamation, an in-memory database (sqlite_bench.c)
+    s=$1
+    native_extra="-lm"
+    wasm_extra="-lm"
+    # no threads, no extensions, no files: its VFS is the driver's
+    compile sqlite -DSQLITE_OS_OTHER=1 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
+        -DSQLITE_TEMP_STORE=3 -DSQLITE_DEFAULT_MEMSTATUS=0 -I"$s" "$s/sqlite3.c" \
+        "$here/sqlite_bench.c" || return 1
+    echo 8000 >"$out/sqlite.args"
+    echo 3000 >"$out/sqlite.cg.args"
+}
+
 program_zlib() { # deflate and inflate 640 KiB of generated text at levels 1, 6, 9
     s=$1
     compile zlib -DDATA_SIZE=655360 -DROUNDS=1 -I"$s" "$s/adler32.c" "$s/crc32.c" \
         "$s/deflate.c" "$s/inflate.c" "$s/inftrees.c" "$s/inffast.c" "$s/trees.c" \
         "$s/zutil.c" "$s/compress.c" "$s/uncompr.c" "$here/zlib_bench.c"
+}
+
+program_bzip2() { # bzip2's block sort: 256 KiB of text at blocks 1, 5, 9; a repetitive buffer
+    s=$1
+    compile bzip2 -I"$s" "$s/blocksort.c" "$s/huffman.c" "$s/crctable.c" "$s/randtable.c" \
+        "$s/compress.c" "$s/decompress.c" "$s/bzlib.c" "$here/bzip2_bench.c" || return 1
+    echo 256 >"$out/bzip2.args"
+    echo 32 >"$out/bzip2.cg.args"
 }
 
 program_cjson() { # print, parse and walk a document of 600 objects, 15 times
@@ -143,7 +184,10 @@ program_nussinov() { poly=$1 && polybench nussinov medley/nussinov -DN=640; }
 
 program coremark coremark program_coremark
 program lua lua program_lua
+program quickjs quickjs program_quickjs
+program sqlite sqlite program_sqlite
 program zlib zlib program_zlib
+program bzip2 bzip2 program_bzip2
 program cjson cJSON program_cjson
 program monocypher Monocypher program_monocypher
 program gemm PolyBenchC-4.2.1 program_gemm
