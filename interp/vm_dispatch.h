@@ -122,16 +122,17 @@
 
 #define ADDR(r) ADDR_AT(r, IMM_S32)
 #define ADDR_AT(r, off) (X(r) + (uint64_t)(int64_t)(off))
-/* The heap first: it is where translated code's data lives.  One compare
- * admits an access of up to 8 bytes that starts at least 8 bytes before the
- * heap's end: heap_fast_end is heap_size - 7, or 0 for a heap of less than
- * 8 bytes (nothing passes).  An address below heap_base (== stack_size)
- * makes h_ wrap to far above it.  The rest is the slow path: the stack (at
- * least 16 bytes, so stack_size - n cannot wrap), the heap's last 8 bytes
- * (h_ below heap_size, at most PVM_MAX_HEAP, leaves h_ + n far from
- * wrapping), and the traps.  Past the heap (by less than PVM_HEAP_REACH, as
- * far as a Wasm address and offset reach) the access is out of bounds: this
- * check is Wasm's bounds check, so translated code needs no bcheck32. */
+/* The stack first: translated Wasm reaches the heap through the _g32 ops
+ * (HEAP), so its data-space accesses are frame slots and stack arguments.
+ * The stack is at least 16 bytes, so stack_size - n cannot wrap.  Then the
+ * heap: one compare admits an access of up to 8 bytes that starts at least
+ * 8 bytes before the heap's end (heap_fast_end is heap_size - 7, or 0 for a
+ * heap of less than 8 bytes: nothing passes); an address below heap_base
+ * (== stack_size) makes h_ wrap to far above it.  The rest is the slow
+ * path: the heap's last 8 bytes (h_ below heap_size, at most PVM_MAX_HEAP,
+ * leaves h_ + n far from wrapping), and the traps.  Past the heap (by less
+ * than PVM_HEAP_REACH, as far as a Wasm address and offset reach) the
+ * access is out of bounds, anything else a memory fault. */
 #define PVM_HEAP_REACH (UINT64_C(1) << 33)
 #if defined(PULLEY_DISPATCH_TAIL)
 #define HEAP_BASE_ vm->heap_base
@@ -142,10 +143,10 @@
 #define DATA(p, addr, n)                                                       \
     do {                                                                       \
         uint64_t a_ = (addr), h_ = a_ - HEAP_BASE_;                            \
-        if (LIKELY(h_ < heap_fast_end))                                        \
-            p = heap + h_;                                                     \
-        else if (LIKELY(a_ <= vm->stack_size - (n)))                           \
+        if (LIKELY(a_ <= vm->stack_size - (n)))                                \
             p = vm->stack + a_;                                                \
+        else if (LIKELY(h_ < heap_fast_end))                                   \
+            p = heap + h_;                                                     \
         else if (h_ < vm->memory->size && h_ + (n) <= vm->memory->size)        \
             p = heap + h_;                                                     \
         else                                                                   \
