@@ -292,6 +292,14 @@ static bool is_data_space_access(unsigned op)
     return is_baseline_access(op) && !is_wasm_heap_access(op);
 }
 
+/* One access tried: its base register, its offset, and whether it runs. */
+typedef struct access_edge {
+    const char *what;
+    uint64_t base;
+    int64_t imm;
+    bool ok;
+} access_edge;
+
 static bool is_load(unsigned op)
 {
     return strstr(pvm_ops[op].name, "load") != NULL;
@@ -326,12 +334,7 @@ static void test_memory_edges_for_every_width(void **state)
         for (uint64_t grow = 0; grow <= 24; grow += 24) {
             uint64_t heap = TVM_HEAP + grow;
             uint64_t size = TVM_STACK + heap; /* the end of the data space */
-            const struct {
-                const char *what;
-                uint64_t base;
-                int64_t imm;
-                bool ok;
-            } edges[] = {
+            const access_edge edges[] = {
                 {"address 0", 0, 0, true},
                 {"the stack's last bytes", TVM_STACK - w, 0, true},
                 {"from the stack's last bytes into the heap", TVM_STACK - w + 1, 0, w == 1},
@@ -381,12 +384,7 @@ static void test_wasm_heap_edges_for_every_width(void **state)
         assert_true(w == 1 || w == 2 || w == 4 || w == 8);
         for (uint64_t grow = 0; grow <= 24; grow += 24) {
             uint64_t heap = TVM_HEAP + grow;
-            const struct {
-                const char *what;
-                uint64_t base;
-                int64_t imm;
-                bool ok;
-            } edges[] = {
+            const access_edge edges[] = {
                 {"address 0", 0, 0, true},
                 {"the heap's last bytes", heap - w, 0, true},
                 {"one byte past the end", heap - w + 1, 0, false},
