@@ -183,7 +183,8 @@ void tr_emit_def(tr_func *t, unsigned op, unsigned r0, unsigned r1, unsigned r2,
 /* Re-encode the last instruction to write `to` instead of `from` (class
  * cls), if it is a retargetable definition of `from`.  True if done. */
 bool tr_retarget(tr_func *t, unsigned cls, unsigned from, unsigned to);
-/* Forget the last definition and the constants in the pool (a label is bound here: control may come from elsewhere). */
+/* Forget the last definition and the constants in the pool (a label is
+ * bound here: control may come from elsewhere). */
 static inline void tr_label_here(tr_func *t)
 {
     t->last_def = false;
