@@ -41,17 +41,11 @@ static int unexpected_end(const pvm_wasm_reader *r)
     return pvm_wasm_fail(r, r->pos, "unexpected end");
 }
 
-int pvm_wasm_read_u8(pvm_wasm_reader *r, uint8_t *out)
-{
-    if (r->pos >= r->end)
-        return unexpected_end(r);
-    *out = r->bytes[r->pos++];
-    return 0;
-}
+int pvm_wasm_read_u8_at_end(pvm_wasm_reader *r) { return unexpected_end(r); }
 
 /* An LEB128 integer of `bits` bits (32, 33 or 64), signed or not, as the
  * raw two's-complement bits (sign-extended to 64 for signed values). */
-static int read_leb(pvm_wasm_reader *r, unsigned bits, int is_signed, uint64_t *out)
+int pvm_wasm_read_leb(pvm_wasm_reader *r, unsigned bits, bool is_signed, uint64_t *out)
 {
     size_t start = r->pos;
     unsigned max_bytes = (bits + 6) / 7;
@@ -85,42 +79,6 @@ static int read_leb(pvm_wasm_reader *r, unsigned bits, int is_signed, uint64_t *
         }
     }
     *out = v;
-    return 0;
-}
-
-int pvm_wasm_read_u32(pvm_wasm_reader *r, uint32_t *out)
-{
-    uint64_t v = 0;
-    if (read_leb(r, 32, 0, &v))
-        return -1;
-    *out = (uint32_t)v;
-    return 0;
-}
-
-int pvm_wasm_read_s32(pvm_wasm_reader *r, int32_t *out)
-{
-    uint64_t v = 0;
-    if (read_leb(r, 32, 1, &v))
-        return -1;
-    *out = (int32_t)(uint32_t)v;
-    return 0;
-}
-
-int pvm_wasm_read_s33(pvm_wasm_reader *r, int64_t *out)
-{
-    uint64_t v = 0;
-    if (read_leb(r, 33, 1, &v))
-        return -1;
-    *out = (int64_t)v;
-    return 0;
-}
-
-int pvm_wasm_read_s64(pvm_wasm_reader *r, int64_t *out)
-{
-    uint64_t v = 0;
-    if (read_leb(r, 64, 1, &v))
-        return -1;
-    *out = (int64_t)v;
     return 0;
 }
 

@@ -39,11 +39,65 @@ int pvm_wasm_fail(const pvm_wasm_reader *r, size_t at, const char *fmt, ...)
 
 static inline size_t pvm_wasm_left(const pvm_wasm_reader *r) { return r->end - r->pos; }
 
-int pvm_wasm_read_u8(pvm_wasm_reader *r, uint8_t *out);
-int pvm_wasm_read_u32(pvm_wasm_reader *r, uint32_t *out);
-int pvm_wasm_read_s32(pvm_wasm_reader *r, int32_t *out);
-int pvm_wasm_read_s33(pvm_wasm_reader *r, int64_t *out);
-int pvm_wasm_read_s64(pvm_wasm_reader *r, int64_t *out);
+/* The readers of a byte and of LEB128 integers.  Most integers in code
+ * take one byte: that case is read here, inline; the others, and every
+ * failure, by the full readers (wasm_reader.c). */
+int pvm_wasm_read_u8_at_end(pvm_wasm_reader *r);
+int pvm_wasm_read_leb(pvm_wasm_reader *r, unsigned bits, bool is_signed, uint64_t *out);
+
+static inline int pvm_wasm_read_u8(pvm_wasm_reader *r, uint8_t *out)
+{
+    if (r->pos >= r->end)
+        return pvm_wasm_read_u8_at_end(r);
+    *out = r->bytes[r->pos++];
+    return 0;
+}
+
+/* An integer of one byte (bit 7 clear) as its raw bits, sign-extended to
+ * 64 when is_signed; else the full reader's result. */
+static inline int pvm_wasm_leb_bits(pvm_wasm_reader *r, unsigned bits, bool is_signed,
+                                    uint64_t *out)
+{
+    if (r->pos < r->end && r->bytes[r->pos] < 0x80) {
+        uint64_t b = r->bytes[r->pos++];
+        *out = is_signed && (b & 0x40) ? b | ~UINT64_C(0x7f) : b;
+        return 0;
+    }
+    return pvm_wasm_read_leb(r, bits, is_signed, out);
+}
+
+static inline int pvm_wasm_read_u32(pvm_wasm_reader *r, uint32_t *out)
+{
+    uint64_t v = 0;
+    int rc = pvm_wasm_leb_bits(r, 32, false, &v);
+    *out = (uint32_t)v;
+    return rc;
+}
+
+static inline int pvm_wasm_read_s32(pvm_wasm_reader *r, int32_t *out)
+{
+    uint64_t v = 0;
+    int rc = pvm_wasm_leb_bits(r, 32, true, &v);
+    *out = (int32_t)(uint32_t)v;
+    return rc;
+}
+
+static inline int pvm_wasm_read_s33(pvm_wasm_reader *r, int64_t *out)
+{
+    uint64_t v = 0;
+    int rc = pvm_wasm_leb_bits(r, 33, true, &v);
+    *out = (int64_t)v;
+    return rc;
+}
+
+static inline int pvm_wasm_read_s64(pvm_wasm_reader *r, int64_t *out)
+{
+    uint64_t v = 0;
+    int rc = pvm_wasm_leb_bits(r, 64, true, &v);
+    *out = (int64_t)v;
+    return rc;
+}
+
 /* n raw little-endian bytes (n <= 8) as an integer: f32 and f64 bits. */
 int pvm_wasm_read_fixed(pvm_wasm_reader *r, unsigned n, uint64_t *out);
 /* A vector length, checked against the bytes left: each element takes at
