@@ -6,7 +6,7 @@
 # interleaved, with ratios to wasm3 and their geometric means; or, with -c
 # or -C, machine instructions counted by cachegrind instead of time.
 #
-#   sh bench/compare_runtimes.sh [-n RUNS] [-c | -C] [-d DIR]... [-m SET.macros]
+#   sh bench/compare_runtimes.sh [-n RUNS] [-c | -C] [-S] [-d DIR]... [-m SET.macros]
 #                                [-3 WASM3] [-w IWASM] [-D "goto switch tail"]
 #                                [-W WORK_DIR]
 #
@@ -32,6 +32,12 @@
 # valgrind a program takes its arguments from NAME.cg.args when there is
 # one (a smaller run), else from NAME.args.  Each run's cachegrind file is
 # kept as WORK_DIR/cg.NAME.RUNTIME, for cg_annotate (per function).
+#
+# -S counts start-up: each program that has a NAME.startup.args (arguments
+# that make it do next to nothing: an empty script, no rows) runs with
+# them under cachegrind as with -C (or -c when given); the others are
+# left out and listed.  What a runtime does before and after the program's
+# own work is then nearly all it does.
 set -eu
 prog=compare_runtimes.sh
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,12 +46,13 @@ top=$(cd "$here/.." && pwd)
 . "$here/program_dir.sh"
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
-runs=5 dirs="" macros="" wasm3="" iwasm="" modes="goto switch tail" work="" cg=""
-while getopts n:cCd:m:3:w:D:W:h opt; do
+runs=5 dirs="" macros="" wasm3="" iwasm="" modes="goto switch tail" work="" cg="" startup=""
+while getopts n:cCSd:m:3:w:D:W:h opt; do
     case $opt in
     n) runs=$OPTARG ;;
     c) cg=yes ;;
     C) cg=no ;;
+    S) startup=yes ;;
     d) dirs="$dirs $(cd "$OPTARG" && pwd)" ;;
     m) macros=$(cd "$(dirname "$OPTARG")" && pwd)/$(basename "$OPTARG") ;;
     3) wasm3=$OPTARG ;;
@@ -94,17 +101,27 @@ if [ -n "$iwasm" ] && [ -x "$iwasm" ]; then echo "wamr $iwasm" >>"$runtimes"; el
 # ---- the programs ----------------------------------------------------------
 programs=$work/programs # "dir name" lines
 : >"$programs"
+no_startup=""
 for d in $dirs; do
     for w in "$d"/*.wasm; do
-        [ -f "$w" ] && echo "$d $(basename "$w" .wasm)" >>"$programs"
+        [ -f "$w" ] || continue
+        name=$(basename "$w" .wasm)
+        if [ -n "$startup" ] && [ ! -f "$d/$name.startup.args" ]; then
+            no_startup="$no_startup $name"
+        else
+            echo "$d $name" >>"$programs"
+        fi
     done
 done
-[ -s "$programs" ] || die "no .wasm programs in$dirs"
+[ -z "$no_startup" ] || echo "$prog: no NAME.startup.args, left out:$no_startup" >&2
+[ -s "$programs" ] || die "no .wasm programs to run in$dirs"
+if [ -n "$startup" ] && [ -z "$cg" ]; then cg=no; fi
 
 # ---- with -c or -C: instructions and misses under cachegrind, then stop ----
 if [ -n "$cg" ]; then
     need_commands valgrind
     program_args_variant=cg
+    [ -z "$startup" ] || program_args_variant=startup
     cg_opts="--tool=cachegrind -q --cache-sim=$cg"
     [ "$cg" = no ] || cg_opts="$cg_opts --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 --branch-sim=yes"
     counts=$work/counts # name label Ir I1mr D1mr+D1mw DLmr+DLmw Bcm Bim
@@ -184,7 +201,9 @@ if [ -n "$cg" ]; then
                 printf "\n"
             }' "$counts"
     }
-    cg_table 3 1e9 "Machine instructions executed (Ir, billions), cachegrind"
+    what="Machine instructions executed (Ir, billions), cachegrind"
+    [ -z "$startup" ] || what="Start-up (NAME.startup.args): $what"
+    cg_table 3 1e9 "$what"
     if [ "$cg" = yes ]; then
         cg_table 4 1e6 "I1 misses (millions; 32 KiB 8-way, 64-byte lines)"
         cg_table 5 1e6 "D1 misses, reads and writes (millions; 32 KiB 8-way)"

@@ -6,7 +6,8 @@
 #   DIR/NAME.args    its arguments, one per line (none if missing)
 #   DIR/NAME.V.args  the arguments instead when program_args_variant=V is
 #                    set and the file exists (compare_runtimes.sh -c sets
-#                    V=cg: a smaller run under valgrind)
+#                    V=cg: a smaller run under valgrind; -S V=startup: a
+#                    run that does next to nothing)
 #   DIR/NAME.ignore  an extended regular expression of the output lines
 #                    that differ from run to run (timings), left out of
 #                    the check of its output

@@ -8,7 +8,8 @@
 #   -s SRC_DIR  the sources, one directory each; a missing one is skipped
 #               and listed: coremark lua quickjs sqlite zlib bzip2 cJSON
 #               Monocypher PolyBenchC-4.2.1 (README.md says which versions)
-#   -o OUT_DIR  where NAME.wasm, NAME.args, NAME.cg.args and NAME.ignore go
+#   -o OUT_DIR  where NAME.wasm, NAME.args, NAME.cg.args, NAME.startup.args
+#               and NAME.ignore go
 #               (default build/thirdparty)
 #   -n          also build each natively (gcc -O2, OUT_DIR/native/NAME) and
 #               check that RUNNER prints what the native build prints
@@ -67,7 +68,7 @@ program() {
     fi
     : >"$out/obj/$1.log"
     : >"$out/$1.args"
-    rm -f "$out/$1.ignore" "$out/$1.cg.args"
+    rm -f "$out/$1.ignore" "$out/$1.cg.args" "$out/$1.startup.args"
     wasm_extra="" native_extra=""
     if "$3" "$src/$2"; then
         built="$built $1"
@@ -110,7 +111,8 @@ program_lua() { # Lua 5.4 running bench.lua, embedded in the binary
     wasm_extra="-D_WASI_EMULATED_PROCESS_CLOCKS -D_WASI_EMULATED_SIGNAL -I$here/wasi-include
         -include $here/lua_wasi_shim.h -lwasi-emulated-process-clocks -lwasi-emulated-signal -lm"
     native_extra="-DLUA_USE_POSIX -lm"
-    compile lua -I"$s" -I"$out/obj" "$@" "$here/lua_bench.c"
+    compile lua -I"$s" -I"$out/obj" "$@" "$here/lua_bench.c" || return 1
+    echo empty >"$out/lua.startup.args"
 }
 
 program_quickjs() { # QuickJS running bench.js, embedded in the binary
@@ -127,6 +129,7 @@ program_quickjs() { # QuickJS running bench.js, embedded in the binary
         "$s/libunicode.c" "$s/cutils.c" "$here/quickjs_bench.c" || return 1
     echo 1 >"$out/quickjs.args"
     echo 0.3 >"$out/quickjs.cg.args"
+    echo 0 >"$out/quickjs.startup.args"
 }
 
 program_sqlite() { # the SQLite amalgamation, an in-memory database (sqlite_bench.c)
@@ -139,6 +142,7 @@ program_sqlite() { # the SQLite amalgamation, an in-memory database (sqlite_benc
         "$here/sqlite_bench.c" || return 1
     echo 8000 >"$out/sqlite.args"
     echo 3000 >"$out/sqlite.cg.args"
+    echo 0 >"$out/sqlite.startup.args"
 }
 
 program_zlib() { # deflate and inflate 640 KiB of generated text at levels 1, 6, 9

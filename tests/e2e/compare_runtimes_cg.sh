@@ -5,7 +5,9 @@
 # "runtimes" (wasm3 and WAMR's places) that print their arguments.  Checks
 # the options valgrind is given (cache and branch simulation with -c only),
 # that NAME.cg.args replaces NAME.args, the Ir table's values, ratios to
-# wasm3 and geometric mean, that a missing summary line and a runtime that
+# wasm3 and geometric mean, that -S runs the programs with a
+# NAME.startup.args with it and lists the others as left out, that a
+# missing summary line and a runtime that
 # prints something else are refused by name, and that no VM is built with
 # -D "".  Environment: BENCH (the bench/ directory).
 set -eu
@@ -84,6 +86,21 @@ grep -q -e '--cache-sim=no' "$VG_LOG" || fail "-C: no --cache-sim=no"
 grep -q -e 'branch-sim' "$VG_LOG" && fail "-C: branch simulation asked for"
 grep -q '^Machine instructions' "$tmp/out" || fail "-C: no Ir table"
 grep -q 'misses' "$tmp/out" && fail "-C: a miss table: $(cat "$tmp/out")"
+
+# ---- -S: start-up, with NAME.startup.args; programs without one left out ----------
+printf 'e\nf\n' >"$tmp/progs/p.startup.args" # 4 words under valgrind
+: >"$VG_LOG"
+run -S
+grep -q -e '--cache-sim=no' "$VG_LOG" || fail "-S: not counted as with -C"
+grep -q '^Start-up (NAME.startup.args): Machine instructions' "$tmp/out" ||
+    fail "-S: the table's title: $(cat "$tmp/out")"
+[ "$(cat "$tmp/work/out.p.wamr")" = "e f" ] || fail "-S: p.startup.args not used"
+grep -q '^q ' "$tmp/out" && fail "-S: q has no startup.args but ran"
+grep -q 'no NAME.startup.args, left out: q' "$tmp/err" || fail "-S: q not listed: $(cat "$tmp/err")"
+rm "$tmp/progs/p.startup.args"
+expect_status 1 sh "$BENCH/compare_runtimes.sh" -D "" -d "$tmp/progs" -3 "$tmp/bin/fast" \
+    -W "$tmp/work" -S
+grep -q 'no .wasm programs to run' "$tmp/err" || fail "-S, no startup.args: $(cat "$tmp/err")"
 
 # ---- refusals ---------------------------------------------------------------------
 VG_NO_SUMMARY=1 expect_status 1 sh "$BENCH/compare_runtimes.sh" -D "" -d "$tmp/progs" \
