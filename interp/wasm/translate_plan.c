@@ -32,6 +32,9 @@ enum {
      * body, and in all (with those of single loops). */
     MAX_BODY_CONSTS = 64,
     MAX_CONSTS = 256,
+    /* The entries' hash table: at most half full. */
+    CONST_SLOT_BITS = 9,
+    CONST_SLOTS = 1 << CONST_SLOT_BITS,
     /* A hoisted constant costs its load per call, and in a callee-saved
      * register a push and a pop too: it must be used in a loop, or that
      * much more. */
@@ -73,22 +76,8 @@ static bool is_call(unsigned op)
     }
 }
 
-/* The constant entry for (cls, bits) used in the outermost loop at
- * position loop (0: outside loops), added if new and there is room. */
-static tr_creg *const_entry(tr_func *t, unsigned cls, uint64_t bits, uint32_t loop)
-{
-    uint32_t body_consts = 0;
-    for (uint32_t i = 0; i < t->nconsts; i++) {
-        if (t->consts[i].cls == cls && t->consts[i].bits == bits && t->consts[i].lo == loop)
-            return &t->consts[i];
-        body_consts += t->consts[i].lo == 0;
-    }
-    if (t->nconsts == MAX_CONSTS || (loop == 0 && body_consts == MAX_BODY_CONSTS))
-        return NULL;
-    t->consts[t->nconsts] =
-        (tr_creg){.bits = bits, .lo = loop, .cls = (uint8_t)cls, .reg = TR_NOREG};
-    return &t->consts[t->nconsts++];
-}
+_Static_assert(CONST_SLOTS >= 2 * MAX_CONSTS && MAX_CONSTS < UINT16_MAX,
+              "the constants' hash table has room for every entry, as uint16_t");
 
 /* A call: its position, and the loops around it. */
 typedef struct call_site {
@@ -134,8 +123,33 @@ typedef struct scan {
     uint32_t nopen;
     uint32_t *first_region; /* per local: the region of its first reference */
     bool *first_is_set;
+    /* The constants' entries by (class, bits, loop): 1 + index into
+     * t->consts, 0 for a free slot (open addressing); entries for the
+     * whole body so far. */
+    uint16_t const_slot[CONST_SLOTS];
+    uint32_t body_consts;
     bool failed;
 } scan;
+
+/* The constant entry for (cls, bits) used in the outermost loop at
+ * position loop (0: outside loops), added if new and there is room. */
+static tr_creg *const_entry(tr_func *t, scan *sc, unsigned cls, uint64_t bits, uint32_t loop)
+{
+    uint64_t key = (bits ^ ((uint64_t)loop << 1 | cls)) * UINT64_C(0x9E3779B97F4A7C15);
+    uint32_t h = (uint32_t)(key >> (64 - CONST_SLOT_BITS)); /* the best-mixed bits */
+    for (; sc->const_slot[h] != 0; h = (h + 1) & (CONST_SLOTS - 1)) {
+        tr_creg *c = &t->consts[sc->const_slot[h] - 1];
+        if (c->cls == cls && c->bits == bits && c->lo == loop)
+            return c;
+    }
+    if (t->nconsts == MAX_CONSTS || (loop == 0 && sc->body_consts == MAX_BODY_CONSTS))
+        return NULL;
+    sc->body_consts += loop == 0;
+    sc->const_slot[h] = (uint16_t)(t->nconsts + 1);
+    t->consts[t->nconsts] =
+        (tr_creg){.bits = bits, .lo = loop, .cls = (uint8_t)cls, .reg = TR_NOREG};
+    return &t->consts[t->nconsts++];
+}
 
 /* items (n of them, room for *cap) with room for one more: the same or a
  * larger copy; on failure items itself, with *failed set. */
@@ -303,9 +317,9 @@ static void scan_insn(tr_func *t, local_facts *lf, scan *sc, cursor *cur, const 
     case PVM_WASM_OP_I64_CONST:
     case PVM_WASM_OP_F32_CONST:
     case PVM_WASM_OP_F64_CONST:
-        c[0] = const_entry(t, tr_class(pvm_wasm_ops[in->op].push), in->value, 0);
+        c[0] = const_entry(t, sc, tr_class(pvm_wasm_ops[in->op].push), in->value, 0);
         if (cur->loops)
-            c[1] = const_entry(t, tr_class(pvm_wasm_ops[in->op].push), in->value,
+            c[1] = const_entry(t, sc, tr_class(pvm_wasm_ops[in->op].push), in->value,
                                sc->loops[cur->outermost].start);
         for (unsigned k = 0; k < 2; k++)
             if (c[k])
