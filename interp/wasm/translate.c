@@ -270,5 +270,6 @@ pvm_module *pvm_wasm_translate(const pvm_wasm_module *wm, const uint64_t *func_r
         mod.m = NULL;
     }
     free(mod.host_of);
+    free(mod.body);
     return mod.m;
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "translate_internal.h"
-#include "wasm_reader.h"
 
 /* ---- prologue and epilogues ------------------------------------------------ */
 
@@ -172,20 +171,13 @@ int tr_function(tr_module *mod, uint32_t index, pvm_buf *out)
         prologue(&t);
         t.blocks[0] = (tr_block){.fixups = TR_NONE, .else_fixup = TR_NONE};
         t.depth = 1;
-        pvm_error err;
-        pvm_wasm_reader r = pvm_wasm_reader_at(wm->bytes, wm->size, t.func->body_pos,
-                                               t.func->body_end, &err);
-        while (r.pos < r.end && !t.failed) {
-            pvm_wasm_insn in;
-            if (pvm_wasm_insn_read(&r, &in) != 0) {
-                tr_fail(&t, "%s", err.msg);
-                break;
-            }
+        for (uint32_t i = 0; i < t.ninsns && !t.failed; i++) { /* as the plan decoded it */
+            const pvm_wasm_insn *in = &mod->body[i];
             t.pos++;
-            if (t.dead && tr_dead_code(&t, &in))
+            if (t.dead && tr_dead_code(&t, in))
                 continue;
             tr_const_pool_unpin(&t);
-            translate_insn(&t, &in);
+            translate_insn(&t, in);
         }
         if (t.code.failed)
             tr_fail(&t, "out of memory");

@@ -107,6 +107,10 @@ typedef struct tr_module {
     uint32_t *host_of;         /* host import of each function import */
     uint32_t nhosts;           /* host imports of function imports (bulk ones follow) */
     pvm_error *err;
+    /* The body of the function being translated, decoded once by the
+     * plan's pass and read again by the translation: room for cap. */
+    pvm_wasm_insn *body;
+    size_t body_cap;
 } tr_module;
 
 /* The translation of one function. */
@@ -137,6 +141,7 @@ typedef struct tr_func {
     tr_creg *consts;      /* constants of the body, some hoisted */
     uint32_t nconsts;
     uint32_t pos;         /* position of the instruction being translated (from 1) */
+    uint32_t ninsns;      /* instructions of the body, decoded in mod->body */
 
     /* The operand stack model. */
     tr_val *stack;

@@ -1,6 +1,7 @@
 /*
  * translate_plan.c - the register plan of a function, from a first pass
- * over its body: does it call (a leaf keeps its parameters where they
+ * over its body (which leaves the body decoded in mod->body for the
+ * translation): does it call (a leaf keeps its parameters where they
  * arrive), how hot is each local and each constant (uses weighted by 8
  * per enclosing loop), which locals are written before anything reads them
  * (no zeroing), and the live range of each local.
@@ -369,13 +370,22 @@ static int first_pass(tr_func *t, local_facts *lf)
     if (!sc.failed)
         open_region(&sc, 0, false, false); /* the body */
     t->leaf = true;
-    while (r.pos < r.end && !sc.failed) {
-        pvm_wasm_insn in;
-        if (pvm_wasm_insn_read(&r, &in) != 0)
-            break; /* cannot happen: the body is valid */
+    tr_module *mod = t->mod;
+    bool unreadable = false; /* cannot happen: the body was validated */
+    while (r.pos < r.end && !sc.failed && !unreadable) {
+        if (BASE_GROW(mod->body, mod->body_cap, (size_t)cur.pos + 1, 256) != 0) {
+            sc.failed = true;
+            break;
+        }
+        pvm_wasm_insn *in = &mod->body[cur.pos];
+        if (pvm_wasm_insn_read(&r, in) != 0) {
+            unreadable = true;
+            break;
+        }
         cur.pos++;
-        scan_insn(t, lf, &sc, &cur, &in);
+        scan_insn(t, lf, &sc, &cur, in);
     }
+    t->ninsns = cur.pos;
     lf->end = cur.pos + 1;
     if (!sc.failed) {
         sc.regions[0].end = lf->end;
@@ -389,6 +399,8 @@ static int first_pass(tr_func *t, local_facts *lf)
     free(sc.regions);
     free(sc.loops);
     free(sc.refs);
+    if (unreadable)
+        return tr_fail(t, "%s", err.msg);
     return sc.failed ? tr_fail(t, "out of memory") : 0;
 }
 
