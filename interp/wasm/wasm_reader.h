@@ -47,8 +47,10 @@ int pvm_wasm_read_leb(pvm_wasm_reader *r, unsigned bits, bool is_signed, uint64_
 
 static inline int pvm_wasm_read_u8(pvm_wasm_reader *r, uint8_t *out)
 {
-    if (r->pos >= r->end)
+    if (r->pos >= r->end) {
+        *out = 0; /* no byte; written all the same, for the compiler's sake */
         return pvm_wasm_read_u8_at_end(r);
+    }
     *out = r->bytes[r->pos++];
     return 0;
 }
