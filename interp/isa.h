@@ -204,8 +204,8 @@ enum {
     C(const)            /* a register set to a constant */                     \
     C(move)             /* a register copied */                                \
     C(select)           /* one of two registers chosen by a third */           \
-    C(add)              /* integer addition and subtraction */                 \
-    C(multiply)         /* integer multiplication */                           \
+    C(add)              /* addition and subtraction, integer and float */      \
+    C(multiply)         /* multiplication, integer and float */                \
     C(int_alu)          /* other integer arithmetic: division, bitwise,        \
                            shifts, bit counts, sign and zero extension */      \
     C(compare)          /* integer and float comparisons (0 or 1) */           \
@@ -223,7 +223,8 @@ enum {
     C(stack)            /* stack pointer moved or read */                      \
     C(register_save)    /* a register pushed on the stack */                   \
     C(register_restore) /* a register popped from the stack */                 \
-    C(float_arith)      /* float arithmetic, rounding, signs */                \
+    C(float_arith)      /* other float arithmetic: division, min, max,         \
+                           roots, rounding, signs */                           \
     C(convert)          /* int/float conversion, reinterpretation of bits */   \
     C(macro)            /* a macro op: the work of several classes' parts */
 

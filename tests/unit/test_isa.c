@@ -248,6 +248,9 @@ static void every_opcode_has_an_operation_class(void **state)
     assert_int_equal(pvm_ops[PVM_OP_xadd32].opclass, PVM_CLASS_add);
     assert_int_equal(pvm_ops[PVM_OP_xadd64_imm].opclass, PVM_CLASS_add);
     assert_int_equal(pvm_ops[PVM_OP_xmul64].opclass, PVM_CLASS_multiply);
+    assert_int_equal(pvm_ops[PVM_OP_fmul32].opclass, PVM_CLASS_multiply);
+    assert_int_equal(pvm_ops[PVM_OP_fsub64].opclass, PVM_CLASS_add);
+    assert_int_equal(pvm_ops[PVM_OP_fdiv64].opclass, PVM_CLASS_float_arith);
     assert_int_equal(pvm_ops[PVM_OP_xconst8].opclass, PVM_CLASS_const);
     assert_int_equal(pvm_ops[PVM_OP_xload32_u_g32].opclass, PVM_CLASS_heap_load);
     assert_int_equal(pvm_ops[PVM_OP_xload32_u].opclass, PVM_CLASS_load);
