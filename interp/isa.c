@@ -32,7 +32,7 @@ const pvm_format_info pvm_formats[PVM_FMT_COUNT] = {
 };
 
 /* The parts of every macro op of the build (none in the baseline). */
-#define MOP(name, format, flags, class, semantics, nparts, parts)                     \
+#define MOP(name, format, flags, class, semantics, nparts, parts)              \
     static const pvm_macro_info macro_##name = {(nparts), {PVM_LIST_ parts}};
 #define MEXT MOP
 #include "opcodes.def"
