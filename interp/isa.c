@@ -32,7 +32,7 @@ const pvm_format_info pvm_formats[PVM_FMT_COUNT] = {
 };
 
 /* The parts of every macro op of the build (none in the baseline). */
-#define MOP(name, format, flags, semantics, nparts, parts)                     \
+#define MOP(name, format, flags, class, semantics, nparts, parts)              \
     static const pvm_macro_info macro_##name = {(nparts), {PVM_LIST_ parts}};
 #define MEXT MOP
 #include "opcodes.def"
@@ -46,16 +46,28 @@ enum {
 };
 
 const pvm_op_info pvm_ops[PVM_OP_END] = {
-#define OP(name, format, flags, semantics)                                     \
+#define OP(name, format, flags, class, semantics)                              \
     [PVM_OP_##name] = {#name, PVM_FMT_##format, (flags), PVM_LEN_##name,       \
-                       semantics, NULL},
+                       PVM_CLASS_##class, semantics, NULL},
 #define EXT OP
-#define MOP(name, format, flags, semantics, nparts, parts)                     \
+#define MOP(name, format, flags, class, semantics, nparts, parts)              \
     [PVM_OP_##name] = {PVM_MACRO_ID_NAME(#name), PVM_FMT_##format, (flags),    \
-                       PVM_LEN_##name, semantics, &macro_##name},
+                       PVM_LEN_##name, PVM_CLASS_##class, semantics,           \
+                       &macro_##name},
 #define MEXT MOP
 #include "opcodes.def"
 };
+
+static const char *const class_names[PVM_CLASS_COUNT] = {
+#define CLASS_NAME(name) #name,
+    PVM_OP_CLASSES(CLASS_NAME)
+#undef CLASS_NAME
+};
+
+const char *pvm_op_class_name(unsigned opclass)
+{
+    return opclass < PVM_CLASS_COUNT ? class_names[opclass] : NULL;
+}
 
 const pvm_op_info *pvm_op_lookup(unsigned op)
 {

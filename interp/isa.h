@@ -158,11 +158,11 @@ extern const pvm_format_info pvm_formats[PVM_FMT_COUNT];
 /* Opcode numbers: a primary opcode's number is its first byte; an extended
  * opcode's number is 256 + its 16-bit code. */
 typedef enum pvm_op {
-#define OP(name, format, flags, semantics) PVM_OP_##name,
+#define OP(name, format, flags, class, semantics) PVM_OP_##name,
 #include "opcodes.def"
     PVM_OP_PRIMARY_END,
     PVM_OP_EXT_BASE_ = 255, /* so that the first extended opcode is 256 */
-#define EXT(name, format, flags, semantics) PVM_OP_##name,
+#define EXT(name, format, flags, class, semantics) PVM_OP_##name,
 #include "opcodes.def"
     PVM_OP_END
 } pvm_op;
@@ -191,6 +191,50 @@ enum {
 #undef PVM_FLAG_ENUM
 };
 
+/* C(name): the operation classes of the table's class column, by what an
+ * operation does (its operands' kinds and immediates are its format's);
+ * analysis tools group opcodes by them (pulley-dis --opcodes). */
+#define PVM_OP_CLASSES(C)                                                      \
+    C(other)            /* nop */                                              \
+    C(branch)           /* unconditional jump, jump table */                   \
+    C(cond_branch)      /* branch on a register's value */                     \
+    C(call)             /* direct, indirect and host calls */                  \
+    C(return)           /* return to the caller */                             \
+    C(trap)             /* stop with a trap */                                 \
+    C(const)            /* a register set to a constant */                     \
+    C(move)             /* a register copied */                                \
+    C(select)           /* one of two registers chosen by a third */           \
+    C(add)              /* addition and subtraction, integer and float */      \
+    C(multiply)         /* multiplication, integer and float */                \
+    C(int_alu)          /* other integer arithmetic: division, bitwise,        \
+                           shifts, bit counts, sign and zero extension */      \
+    C(compare)          /* integer and float comparisons (0 or 1) */           \
+    C(load)             /* data-space load at a register + offset */           \
+    C(store)            /* data-space store at a register + offset */          \
+    C(heap_load)        /* Wasm heap load, its bounds check folded in */       \
+    C(heap_store)       /* Wasm heap store, its bounds check folded in */      \
+    C(bounds_check)     /* explicit heap bounds check */                       \
+    C(heap)             /* heap base address, size, growth */                  \
+    C(reference)        /* function references and their type checks */        \
+    C(global)           /* global get and set */                               \
+    C(table)            /* table get, set, size, growth */                     \
+    C(frame_push)       /* a call frame pushed (lr, fp saved) */               \
+    C(frame_pop)        /* a call frame popped (lr, fp restored) */            \
+    C(stack)            /* stack pointer moved or read */                      \
+    C(register_save)    /* a register pushed on the stack */                   \
+    C(register_restore) /* a register popped from the stack */                 \
+    C(float_arith)      /* other float arithmetic: division, min, max,         \
+                           roots, rounding, signs */                           \
+    C(convert)          /* int/float conversion, reinterpretation of bits */   \
+    C(macro)            /* a macro op: the work of several classes' parts */
+
+typedef enum pvm_op_class {
+#define PVM_CLASS_ENUM(name) PVM_CLASS_##name,
+    PVM_OP_CLASSES(PVM_CLASS_ENUM)
+#undef PVM_CLASS_ENUM
+    PVM_CLASS_COUNT
+} pvm_op_class;
+
 /* Per-opcode compile-time constants for the interpreter:
  *   PVM_LEN_op   encoded length (for a jump table: without its entries)
  *   PVM_REGS_op  byte offset of the register pack
@@ -201,8 +245,8 @@ enum {
     PVM_LEN_##name = (hdr) + PVM_FMT_PACK_##format + PVM_FMT_IMM_##format,     \
     PVM_FMTOF_##name = PVM_FMT_##format,
 enum {
-#define OP(name, format, flags, semantics) PVM_OP_CONSTANTS(name, format, 1)
-#define EXT(name, format, flags, semantics) PVM_OP_CONSTANTS(name, format, 3)
+#define OP(name, format, flags, class, semantics) PVM_OP_CONSTANTS(name, format, 1)
+#define EXT(name, format, flags, class, semantics) PVM_OP_CONSTANTS(name, format, 3)
 #include "opcodes.def"
 };
 
@@ -226,6 +270,7 @@ typedef struct pvm_op_info {
     uint16_t format;    /* pvm_format (a macro build adds one per macro op) */
     uint8_t flags;      /* PVM_FLAG_* */
     uint8_t length;     /* encoded length (a jump table's entries excluded) */
+    uint8_t opclass;    /* pvm_op_class: what the operation does */
     const char *semantics;
     const pvm_macro_info *macro; /* a macro op's parts; NULL for the others */
 } pvm_op_info;
@@ -237,6 +282,8 @@ extern const pvm_op_info pvm_ops[PVM_OP_END];
 const pvm_op_info *pvm_op_lookup(unsigned op);
 /* The opcode with this mnemonic, or -1. */
 int pvm_op_by_name(const char *name, size_t len);
+/* The name of an operation class ("cond_branch"), or NULL past the last. */
+const char *pvm_op_class_name(unsigned opclass);
 /* The opcode that op is matched as by n-grams and macro ops: the `wide`
  * of its WIDE row (the same operation with a wider immediate), else op. */
 unsigned pvm_op_wide(unsigned op);

@@ -182,13 +182,13 @@ dispatch_:;
 static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
 {
     static const void *const primary_[256] = {
-#define OP(name, format, flags, semantics) [PVM_OP_##name] = &&op_##name,
+#define OP(name, format, flags, class, semantics) [PVM_OP_##name] = &&op_##name,
 #include "opcodes.def"
         [PVM_OP_PRIMARY_END ... PVM_ESCAPE_BYTE - 1] = &&invalid_opcode_,
         [PVM_ESCAPE_BYTE] = &&escape_,
     };
     static const void *const extended_[PVM_OP_EXT_COUNT] = {
-#define EXT(name, format, flags, semantics)                                    \
+#define EXT(name, format, flags, class, semantics)                             \
     [PVM_OP_##name - PVM_OP_EXT_FIRST] = &&op_##name,
 #include "opcodes.def"
     };
@@ -217,19 +217,19 @@ typedef pvm_trap_kind pvm_handler(HANDLER_PARAMS);
 
 /* A row of opcodes.def without a body in vm_ops.h is a compile error. */
 #pragma clang diagnostic error "-Wundefined-internal"
-#define OP(name, format, flags, semantics) static pvm_handler op_##name;
-#define EXT(name, format, flags, semantics) static pvm_handler op_##name;
+#define OP(name, format, flags, class, semantics) static pvm_handler op_##name;
+#define EXT(name, format, flags, class, semantics) static pvm_handler op_##name;
 #include "opcodes.def"
 static pvm_handler escape_, invalid_opcode_;
 
 static pvm_handler *const primary_[256] = {
-#define OP(name, format, flags, semantics) [PVM_OP_##name] = op_##name,
+#define OP(name, format, flags, class, semantics) [PVM_OP_##name] = op_##name,
 #include "opcodes.def"
     [PVM_OP_PRIMARY_END ... PVM_ESCAPE_BYTE - 1] = invalid_opcode_,
     [PVM_ESCAPE_BYTE] = escape_,
 };
 static pvm_handler *const extended_[PVM_OP_EXT_COUNT] = {
-#define EXT(name, format, flags, semantics)                                    \
+#define EXT(name, format, flags, class, semantics)                             \
     [PVM_OP_##name - PVM_OP_EXT_FIRST] = op_##name,
 #include "opcodes.def"
 };

@@ -19,6 +19,7 @@ set(PULLEY_NB_PYTHON /usr/bin/python3 CACHE FILEPATH
 set(quality_env
   "PULLEY_COLLECT=$<TARGET_FILE:pulley-collect>"
   "PULLEY_NGRAMS=$<TARGET_FILE:pulley-ngrams>"
+  "PULLEY_DIS=$<TARGET_FILE:pulley-dis>"
   "BENCH_DIR=${PROJECT_BINARY_DIR}/bench"
   "PROGRAMS=${CMAKE_CURRENT_SOURCE_DIR}/programs"
   "NOTEBOOKS=${PROJECT_SOURCE_DIR}/notebooks"

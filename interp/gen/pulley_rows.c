@@ -162,7 +162,7 @@ void mg_pulley_write_rows(FILE *out, const macro_row *rows, size_t n)
                 r->extended ? "MEXT" : "MOP", PVM_MACRO_ID_PREFIX, m->name, PVM_MACRO_ID_PREFIX,
                 m->name);
         print_flags(out, r->flags);
-        fputs(", \"", out);
+        fputs(", macro, \"", out); /* the class column: isa.h's macro */
         print_semantics(out, m);
         fprintf(out, "\", %u, (", m->nparts);
         for (unsigned k = 0; k < m->nparts; k++) {

@@ -3,7 +3,9 @@
 # --help and --version, bad usage, missing files, syntax errors and bad
 # modules give the right exit status (0 success, 1 failure, 2 bad usage)
 # and a message on stderr prefixed by the tool's name; the default output
-# name; pulley-dis telling .pbc from .pasm by the magic bytes; --hex.
+# name; pulley-dis telling .pbc from .pasm by the magic bytes; --hex;
+# pulley-dis --opcodes (the table as JSON: one opcode a line, its class,
+# the ISA hash of --version; valid JSON where a python3 is at hand).
 # Environment: PULLEY_ASM, PULLEY_DIS (the tools).
 set -eu
 : "${PULLEY_ASM:?}" "${PULLEY_DIS:?}"
@@ -128,5 +130,30 @@ out_is_empty
 expect_status 1 "$PULLEY_DIS" "$tmp/undecodable.pbc"
 err_has "pulley-dis: $tmp/undecodable.pbc: function f, offset 0x0: invalid opcode"
 out_is_empty
+
+# ---- pulley-dis --opcodes ----------------------------------------------------
+expect_status 0 "$PULLEY_DIS" --opcodes
+err_is_empty
+op_line() { grep "^ *{\"name\": \"$1\"," "$tmp/out" || fail "--opcodes: no line for $1"; }
+op_line br_if | grep -q '"class": "cond_branch", "flags": \["BRANCH"\], "format": "Xr_REL", "operands": "x rel32", "roles": "r"' ||
+    fail "--opcodes br_if: $(op_line br_if)"
+op_line xgt32_u_imm | grep -q '"class": "compare", .*"operands": "x x s32", "roles": "w r"' ||
+    fail "--opcodes xgt32_u_imm: $(op_line xgt32_u_imm)"
+op_line xconst8 | grep -q '"wide": "xconst64"' || fail "--opcodes xconst8: $(op_line xconst8)"
+op_line heap_size | grep -q '"number": 256, "extended": true' || fail "--opcodes heap_size: $(op_line heap_size)"
+[ "$(grep -c '^ *{"name": ' "$tmp/out")" -gt 150 ] || fail "--opcodes: too few opcode lines"
+hash=$("$PULLEY_DIS" --version | sed -n 's/.*(ISA \([0-9a-f]*\))$/\1/p')
+grep -q "^{\"isa_hash\": \"$hash\",\$" "$tmp/out" || fail "--opcodes hash is not --version's $hash: $(head -1 "$tmp/out")"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+names = [o["name"] for o in d["opcodes"]]
+assert len(names) == len(set(names)), "names not unique"
+assert all(o["class"] in d["classes"] for o in d["opcodes"]), "a class not listed"
+assert set(o["class"] for o in d["opcodes"]) <= set(d["classes"])' "$tmp/out" ||
+        fail "--opcodes is not the JSON described"
+fi
+expect_status 2 "$PULLEY_DIS" --opcodes "$tmp/undecodable.pbc"
+err_has "pulley-dis: --opcodes takes no input file"
 
 echo "pulley-asm and pulley-dis: command line OK"

@@ -3,15 +3,18 @@
 # and even counts; geomean; Student's t; the log interval; timed;
 # interleave), then bench/quality/rediscover.sh and fidelity.sh end to
 # end on small wasm benchmarks: they collect, analyse and print a
-# well-formed report that agrees with the files they keep (-o).  Which
+# well-formed report that agrees with the files they keep (-o): for
+# rediscover.sh an exact and a sampled column, the families in the
+# baseline as the build's opcode table (pulley-dis --opcodes) says.  Which
 # families are found and how well sampling agrees are measurements, not
-# asserted here.  Also: the opcode classes of families.py all match the
-# real ISA's opcode names (rediscover.sh exits 3 otherwise), -i reuses a
-# database, usage errors.  Skipped (77) without the .wasm benchmarks.
-# Environment: PULLEY_COLLECT, PULLEY_NGRAMS, BENCH_DIR, QUALITY, PYTHON.
+# asserted here.  Also: every family's classes exist in the real table
+# (rediscover.sh exits 3 otherwise), -i reuses a database, -x, usage
+# errors.  Skipped (77) without the .wasm benchmarks.
+# Environment: PULLEY_COLLECT, PULLEY_NGRAMS, PULLEY_DIS, BENCH_DIR,
+# QUALITY, PYTHON.
 set -eu
-: "${PULLEY_COLLECT:?}" "${PULLEY_NGRAMS:?}" "${BENCH_DIR:?}" "${QUALITY:?}" "${PYTHON:?}"
-export PULLEY_COLLECT PULLEY_NGRAMS BENCH_DIR PYTHON
+: "${PULLEY_COLLECT:?}" "${PULLEY_NGRAMS:?}" "${PULLEY_DIS:?}" "${BENCH_DIR:?}" "${QUALITY:?}" "${PYTHON:?}"
+export PULLEY_COLLECT PULLEY_NGRAMS PULLEY_DIS BENCH_DIR PYTHON
 
 . "$(dirname "$0")/lib.sh"
 
@@ -47,75 +50,105 @@ done
 # ---- rediscover.sh ---------------------------------------------------------
 expect_status 0 sh "$QUALITY/rediscover.sh" -o "$tmp/red" -k 12 sha256:2 sort:1 strings:1
 cp "$tmp/out" "$tmp/report"
-grep -q "^Database: $tmp/red/suite.db (runs: label:rediscover, sampled at 10000 Hz)\$" "$tmp/report" ||
+grep -q "^Database: $tmp/red/suite.db (runs: label:rediscover; kinds: exact, sampled; samples at 10000 Hz)\$" "$tmp/report" ||
     fail "rediscover header: $(cat "$tmp/report")"
-# Up to 12 proposals: fewer where a macro build's ops leave less to fuse.
-grep -q -E '^Fusion families among the top ([1-9]|1[0-2]) proposals \(3 runs, 3 benchmarks\)$' "$tmp/report" ||
-    fail "rediscover: not 3 runs, or not 1 to 12 proposals: $(cat "$tmp/report")"
-[ "$(grep -c "^rediscover.sh: collecting " "$tmp/err")" -eq 3 ] || fail "progress: $(cat "$tmp/err")"
-for f in suite.db proposals.json report.txt; do
+# Up to 12 proposals a column: fewer where a macro build's ops leave less to fuse.
+grep -q -E '^Fusion families among the top proposals \(exact: top ([1-9]|1[0-2]), 3 runs, 3 benchmarks; sampled: top ([1-9]|1[0-2]), 3 runs, 3 benchmarks\)$' "$tmp/report" ||
+    fail "rediscover: not 3 runs a column, or not 1 to 12 proposals: $(cat "$tmp/report")"
+[ "$(grep -c "^rediscover.sh: collecting .*, exact\$" "$tmp/err")" -eq 3 ] || fail "progress: $(cat "$tmp/err")"
+[ "$(grep -c "^rediscover.sh: collecting .*, sampled\$" "$tmp/err")" -eq 3 ] || fail "progress: $(cat "$tmp/err")"
+for f in suite.db opcodes.json exact.json sampled.json families.json report.txt; do
     [ -s "$tmp/red/$f" ] || fail "rediscover -o kept no $f"
 done
 cmp -s "$tmp/report" "$tmp/red/report.txt" || fail "report.txt differs from what was printed"
 
-# The table: six families, each yes with a rank and the sequence pulley-ngrams
-# gave that rank, or no; the total; the proposals in no family.  Every
-# proposal is in a family's rank list or in the no-family list, not both.
-"$PYTHON" - "$tmp/report" "$tmp/red/proposals.json" <<'EOF' || fail "rediscover report: $(cat "$tmp/report")"
-import json, re, sys
+# The table: eight families, each in the baseline or not, and per column a
+# rank whose proposal is the one pulley-ngrams gave that rank, or -; the
+# exact column's best macro op; the totals; the proposals in no family.
+# Every proposal of a column is in a family's rank list or in that
+# column's no-family list, not both; the text agrees with families.json.
+"$PYTHON" - "$tmp/report" "$tmp/red" <<'EOF' || fail "rediscover report: $(cat "$tmp/report")"
+import json, os, re, sys
 report = open(sys.argv[1]).read().splitlines()
-props = {p["rank"]: " + ".join(p["ops"]) for p in json.load(open(sys.argv[2]))["proposals"]}
-assert 1 <= len(props) <= 12, props
+d = sys.argv[2]
+rep = json.load(open(os.path.join(d, "families.json")))
+props = {c: {p["rank"]: p["ops"] for p in json.load(open(os.path.join(d, c + ".json")))["proposals"]}
+         for c in ("exact", "sampled")}
+assert all(1 <= len(p) <= 12 for p in props.values()), props
 names = ["compare + branch", "constant + arithmetic", "bounds check + load/store",
-         "frame push + register saves", "argument moves + call", "multiply + add"]
-found, members = 0, set()
-for name in names:
-    rows = [l for l in report if l.startswith(name + "  ")]
-    assert len(rows) == 1, (name, rows)
-    rest = rows[0][len(name):].split()
-    if rest[0] == "yes":
-        found += 1
-        rank = int(rest[1])
-        seq, ranks = " ".join(rest[2:-2]), [int(r) for r in rest[-1].split(",")]
-        assert props[rank] == seq, (name, rank, seq, props[rank])
-        assert rank == min(ranks) and set(ranks) <= set(props), (name, ranks)
-        members |= set(ranks)
-    else:
-        assert rest[:2] == ["no", "-"] and rest[-1] == "-", rows
-assert "Families found: %d of 6" % found in report, found
-i = report.index([l for l in report if l.startswith("Proposals in no family: ")][0])
-n = int(report[i].split(": ")[1])
-others = [int(l.split()[0]) for l in report[i + 1:] if re.match(r"^ +[0-9]+  ", l)]
-assert len(others) == n, (n, others)
-assert not members & set(others) and members | set(others) == set(props), (members, others)
+         "address + load/store", "frame push + register saves",
+         "register restores + frame pop", "argument moves + call", "multiply + add"]
+assert [f["family"] for f in rep["families"]] == names, rep["families"]
+# the build's table has the _imm ops and the _g32 accesses, none of the others' fused ops
+assert [f["family"] for f in rep["families"] if f["in_baseline"]] == names[1:3], rep["families"]
+found = {"exact": 0, "sampled": 0}
+members = {"exact": set(), "sampled": set()}
+for f in rep["families"]:
+    rows = [l for l in report if l.startswith(f["family"] + "  ")]
+    assert len(rows) == 1, (f["family"], rows)
+    cells = rows[0][len(f["family"]):].split()
+    assert cells[0] == ("yes" if f["in_baseline"] else "no"), rows
+    for k, c in enumerate(("exact", "sampled")):
+        col = f["columns"][c]
+        if col["found"]:
+            assert cells[1 + k] == str(col["rank"]), (rows, col)
+            assert props[c][col["rank"]] == col["ops"] and col["rank"] == min(col["ranks"]), col
+            assert set(col["ranks"]) <= set(props[c]), col
+            members[c] |= set(col["ranks"])
+            found[c] += not f["in_baseline"]
+        else:
+            assert cells[1 + k] == "-" and col["ranks"] == [], (rows, col)
+assert found == rep["found"], (found, rep["found"])
+assert "Families not in the baseline found: exact %d, sampled %d (of 6)" % (
+    found["exact"], found["sampled"]) in report, found
+for c in ("exact", "sampled"):
+    i = report.index([l for l in report if l.startswith("Proposals in no family (%s): " % c)][0])
+    n = int(report[i].split(": ")[1])
+    others = []
+    for l in report[i + 1:]:
+        if l.startswith("Proposals in no family"):
+            break
+        if re.match(r"^ +[0-9]+  ", l):
+            others.append(int(l.split()[0]))
+    assert len(others) == n, (c, n, others)
+    assert not members[c] & set(others) and members[c] | set(others) == set(props[c]), (c, members, others)
 EOF
-grep -q '^warning' "$tmp/report" && fail "an opcode class matches no opcode: $(cat "$tmp/report")"
 
-# The database: three runs labelled rediscover, sampled.
+# The database: three exact and three sampled runs labelled rediscover.
 "$PYTHON" - "$tmp/red/suite.db" <<'EOF' || fail "rediscover database"
 import sqlite3, sys
 con = sqlite3.connect(sys.argv[1])
-rows = con.execute("SELECT label, exact, samples_written > 0 FROM runs").fetchall()
-assert sorted(rows) == [("rediscover", 0, 1)] * 3, rows
-assert {r[0] for r in con.execute("SELECT benchmark FROM runs")} == {"sha256.wasm", "sort.wasm", "strings.wasm"}
+rows = con.execute("SELECT label, exact, exact OR samples_written > 0 FROM runs").fetchall()
+assert sorted(rows) == [("rediscover", 0, 1)] * 3 + [("rediscover", 1, 1)] * 3, rows
+for e in (0, 1):
+    assert {r[0] for r in con.execute("SELECT benchmark FROM runs WHERE exact = ?", (e,))} == \
+        {"sha256.wasm", "sort.wasm", "strings.wasm"}
 EOF
 
 # -i: the same database analysed again gives the same table.
 expect_status 0 sh "$QUALITY/rediscover.sh" -k 12 -i "$tmp/red/suite.db"
 sed 1d "$tmp/out" >"$tmp/again"
 sed 1d "$tmp/report" | cmp -s - "$tmp/again" || fail "-i gives another report: $(cat "$tmp/out")"
-grep -q "^Database: $tmp/red/suite.db (runs: all)\$" "$tmp/out" || fail "-i header: $(head -1 "$tmp/out")"
+grep -q "^Database: $tmp/red/suite.db (runs: all; kinds: exact, sampled)\$" "$tmp/out" || fail "-i header: $(head -1 "$tmp/out")"
+# -x: an exact column only.
+expect_status 0 sh "$QUALITY/rediscover.sh" -x -k 5 sha256:1
+grep -q '^Fusion families among the top proposals (exact: top [1-5], 1 runs, 1 benchmarks)$' "$tmp/out" ||
+    fail "-x: $(cat "$tmp/out")"
 
-# Usage errors and a missing benchmark.
+# Usage errors and a missing benchmark or tool.
 expect_status 0 sh "$QUALITY/rediscover.sh" --help
 grep -q '^usage: sh bench/quality/rediscover.sh ' "$tmp/out" || fail "rediscover --help"
+grep -q '^  -B DIR ' "$tmp/out" || fail "rediscover --help: no -B"
 expect_status 2 sh "$QUALITY/rediscover.sh" -k 0 sha256
 expect_status 2 sh "$QUALITY/rediscover.sh" -i "$tmp/red/suite.db" sha256
+expect_status 2 sh "$QUALITY/rediscover.sh" -x -s sha256
 expect_status 2 sh "$QUALITY/rediscover.sh" -q
 expect_status 1 sh "$QUALITY/rediscover.sh" no_such_benchmark
 grep -q "no $BENCH_DIR/no_such_benchmark.wasm" "$tmp/err" || fail "missing benchmark: $(cat "$tmp/err")"
 expect_status 1 sh "$QUALITY/rediscover.sh" -c "$tmp/no-collector" sha256
 grep -q "no pulley-collect at $tmp/no-collector" "$tmp/err" || fail "missing collector: $(cat "$tmp/err")"
+expect_status 1 sh "$QUALITY/rediscover.sh" -d "$tmp/no-dis" sha256
+grep -q "no pulley-dis at $tmp/no-dis" "$tmp/err" || fail "missing pulley-dis: $(cat "$tmp/err")"
 
 # ---- fidelity.sh -----------------------------------------------------------
 expect_status 0 sh "$QUALITY/fidelity.sh" -o "$tmp/fid" sha256:2

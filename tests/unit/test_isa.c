@@ -1,7 +1,8 @@
 /*
  * test_isa.c - the opcode table and what isa.c derives from it: every row is
- * complete and consistent, names and numbers are unique and round-trip, and
- * encodings leave the escape byte free.
+ * complete and consistent, names and numbers are unique and round-trip,
+ * encodings leave the escape byte free, and every opcode has an operation
+ * class (a macro op the class macro).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -209,6 +210,58 @@ static void a_narrow_form_is_its_wide_form_with_a_shorter_immediate(void **state
     assert_true(narrow >= 3);
 }
 
+/* Every opcode has a class, a macro op exactly the class macro; class
+ * names are unique and non-empty; a narrow form is in its wide form's
+ * class; classes say what an op does whatever its format. */
+static void every_opcode_has_an_operation_class(void **state)
+{
+    (void)state;
+    for (unsigned c = 0; c < PVM_CLASS_COUNT; c++) {
+        const char *name = pvm_op_class_name(c);
+        assert_non_null(name);
+        assert_true(strlen(name) > 0);
+        for (unsigned d = 0; d < c; d++)
+            assert_string_not_equal(name, pvm_op_class_name(d));
+    }
+    assert_null(pvm_op_class_name(PVM_CLASS_COUNT));
+    unsigned used[PVM_CLASS_COUNT] = {0};
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        const pvm_op_info *info = pvm_op_lookup(op);
+        if (!info)
+            continue;
+        assert_true(info->opclass < PVM_CLASS_COUNT);
+        assert_int_equal(info->opclass == PVM_CLASS_macro, info->macro != NULL);
+        assert_int_equal(info->opclass, pvm_ops[pvm_op_wide(op)].opclass);
+        used[info->opclass]++;
+    }
+    /* every class but macro names some baseline opcode */
+    for (unsigned c = 0; c < PVM_CLASS_COUNT; c++)
+        if (c != PVM_CLASS_macro)
+            assert_true(used[c] > 0);
+    assert_string_equal(pvm_op_class_name(pvm_ops[PVM_OP_br_if].opclass), "cond_branch");
+    assert_int_equal(pvm_ops[PVM_OP_br_if_not].opclass, PVM_CLASS_cond_branch);
+    assert_int_equal(pvm_ops[PVM_OP_jump].opclass, PVM_CLASS_branch);
+    assert_int_equal(pvm_ops[PVM_OP_xeq32].opclass, PVM_CLASS_compare);
+    assert_int_equal(pvm_ops[PVM_OP_xeq32_imm].opclass, PVM_CLASS_compare);
+    assert_int_equal(pvm_ops[PVM_OP_xgt32_u_imm].opclass, PVM_CLASS_compare);
+    assert_int_equal(pvm_ops[PVM_OP_flt64].opclass, PVM_CLASS_compare);
+    assert_int_equal(pvm_ops[PVM_OP_xadd32].opclass, PVM_CLASS_add);
+    assert_int_equal(pvm_ops[PVM_OP_xadd64_imm].opclass, PVM_CLASS_add);
+    assert_int_equal(pvm_ops[PVM_OP_xmul64].opclass, PVM_CLASS_multiply);
+    assert_int_equal(pvm_ops[PVM_OP_fmul32].opclass, PVM_CLASS_multiply);
+    assert_int_equal(pvm_ops[PVM_OP_fsub64].opclass, PVM_CLASS_add);
+    assert_int_equal(pvm_ops[PVM_OP_fdiv64].opclass, PVM_CLASS_float_arith);
+    assert_int_equal(pvm_ops[PVM_OP_xconst8].opclass, PVM_CLASS_const);
+    assert_int_equal(pvm_ops[PVM_OP_xload32_u_g32].opclass, PVM_CLASS_heap_load);
+    assert_int_equal(pvm_ops[PVM_OP_xload32_u].opclass, PVM_CLASS_load);
+    assert_int_equal(pvm_ops[PVM_OP_fstore64_g32].opclass, PVM_CLASS_heap_store);
+    assert_int_equal(pvm_ops[PVM_OP_push_frame].opclass, PVM_CLASS_frame_push);
+    assert_int_equal(pvm_ops[PVM_OP_xpush].opclass, PVM_CLASS_register_save);
+    assert_int_equal(pvm_ops[PVM_OP_fpop].opclass, PVM_CLASS_register_restore);
+    assert_int_equal(pvm_ops[PVM_OP_call_indirect].opclass, PVM_CLASS_call);
+    assert_int_equal(pvm_ops[PVM_OP_fsqrt64].opclass, PVM_CLASS_float_arith);
+}
+
 static void isa_hash_is_stable(void **state)
 {
     (void)state;
@@ -260,6 +313,7 @@ int main(void)
         cmocka_unit_test(branch_flag_matches_branch_operands),
         cmocka_unit_test(the_baseline_has_no_fused_operations),
         cmocka_unit_test(a_narrow_form_is_its_wide_form_with_a_shorter_immediate),
+        cmocka_unit_test(every_opcode_has_an_operation_class),
         cmocka_unit_test(isa_hash_is_stable),
         cmocka_unit_test(trap_kinds_have_unique_names_and_wasm_messages),
     };
