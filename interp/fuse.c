@@ -202,9 +202,12 @@ static void item_insn(const work *w, uint32_t i, pvm_insn *out)
     }
 }
 
-/* The encoded size of item i: its op's length and its jump table. */
+/* The encoded size of item i: its op's length and its jump table (a
+ * single instruction's: what it was). */
 static uint32_t item_size(const work *w, uint32_t i)
 {
+    if (w->s[i].nparts == 1)
+        return w->s[i].insn.length;
     pvm_insn in;
     item_insn(w, i, &in);
     const pvm_format_info *fmt = pvm_insn_format(&in);
@@ -222,7 +225,18 @@ static uint32_t new_offset(const work *w, int64_t off)
     return i >= 0 ? w->s[i].new_at : 0;
 }
 
-/* Encode item i at its new offset into out; branch offsets move with
+/* Does `in` name code offsets (a branch offset, a jump table), which
+ * move with the code? */
+static bool has_code_offsets(const pvm_insn *in)
+{
+    const pvm_format_info *fmt = pvm_insn_format(in);
+    for (unsigned k = 0; k < fmt->nimms; k++)
+        if (fmt->imm[k] == PVM_IMM_REL32 || fmt->imm[k] == PVM_IMM_TABLE)
+            return true;
+    return false;
+}
+
+/* Encode item i of f at its new offset into out; branch offsets move with
  * their targets (they are relative to the branching instruction, which in
  * a macro op is the macro instruction). */
 static int encode_item(const work *w, uint32_t i, pvm_buf *out)
@@ -280,8 +294,25 @@ static int fuse_functions(const pvm_module *m, pvm_buf *code, uint32_t *offsets,
         }
         st->insns_before += w.n;
         offsets[fi] = (uint32_t)code->len;
-        for (uint32_t i = 0; rc == 0 && i < w.n; i += w.s[i].nparts)
+        /* Runs of single instructions that name no code offset are copied
+         * as they were; the other items are encoded anew. */
+        const uint8_t *old = m->code + f->offset;
+        uint32_t run_from = 0, run_to = 0;
+        for (uint32_t i = 0; rc == 0 && i < w.n; i += w.s[i].nparts) {
+            const slot *s = &w.s[i];
+            if (s->nparts == 1 && !has_code_offsets(&s->insn)) {
+                if (run_to != s->at) { /* not where the run ends: a new run */
+                    pvm_buf_append(code, old + run_from, run_to - run_from);
+                    run_from = s->at;
+                }
+                run_to = s->at + s->insn.length;
+                continue;
+            }
+            pvm_buf_append(code, old + run_from, run_to - run_from);
+            run_from = run_to = 0;
             rc = encode_item(&w, i, code);
+        }
+        pvm_buf_append(code, old + run_from, run_to - run_from);
         sizes[fi] = (uint32_t)code->len - offsets[fi];
         if (rc == 0 && sizes[fi] != at)
             rc = -1;
