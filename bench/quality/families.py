@@ -263,7 +263,8 @@ def report(table, columns, top):
                      "benchmarks": data.get("benchmarks")})
         for f in fams:
             f["columns"][name] = {"found": False, "rank": None, "ops": None,
-                                  "matched": None, "ranks": []}
+                                  "matched": None, "ranks": [], "saving": None,
+                                  "time_saving": None}
         member, partials = set(), {}
         for p in props:
             hits, partial = classify(table, p)
@@ -273,7 +274,8 @@ def report(table, columns, top):
                 c["ranks"].append(p["rank"])
                 member.add(p["rank"])
                 if not c["found"]:
-                    c.update(found=True, rank=p["rank"], ops=p["ops"], matched=pair)
+                    c.update(found=True, rank=p["rank"], ops=p["ops"], matched=pair,
+                             saving=p.get("saving"), time_saving=p.get("time_saving"))
         unclassified[name] = [{"rank": p["rank"], "ops": p["ops"], "saving": p.get("saving"),
                                "partial": partials[p["rank"]]}
                               for p in props if p["rank"] not in member]
@@ -285,6 +287,17 @@ def report(table, columns, top):
 
 def seq(ops):
     return " + ".join(ops) if ops else "-"
+
+
+def savings(col):
+    """", saves D% of dispatches, T% of time": what a family's best op
+    removes (the time where the runs have the build's costs), or ""."""
+    parts = []
+    if isinstance(col.get("saving"), (int, float)):
+        parts.append("%.2f%% of dispatches" % col["saving"])
+    if isinstance(col.get("time_saving"), (int, float)):
+        parts.append("%.2f%% of time (predicted)" % col["time_saving"])
+    return ", saves " + ", ".join(parts) if parts else ""
 
 
 def print_text(rep, out):
@@ -300,8 +313,9 @@ def print_text(rep, out):
         first = f["columns"][cols[0]]
         out.write("%-30s  %-11s" % (f["family"], "yes" if f["in_baseline"] else "no")
                   + "".join("  %*s" % (cw, r) for r in ranks)
-                  + "  %s\n" % (seq(first["ops"]) + (" (%s)" % first["matched"]
-                                                     if first["matched"] else "")))
+                  + "  %s%s\n" % (seq(first["ops"]) + (" (%s)" % first["matched"]
+                                                       if first["matched"] else ""),
+                                  savings(first)))
     out.write("\n")
     for f in rep["families"]:
         if f["in_baseline"]:

@@ -42,6 +42,9 @@ each and report which of Pulley's hand-made fusion families they contain
              unless given)
   -k K       proposals to classify per column (default 20)
   -f HZ      sample rate of the sampled runs (default 10000)
+  -C COSTS   collect with the build's handler costs (pulley-collect --costs;
+             COSTS as bench/op_costs.sh writes it): the report then gives
+             the time each family's best op is predicted to save
   -x         exact counts only (no sampled column)
   -s         samples only (no exact column)
   -h, --help this help
@@ -56,8 +59,8 @@ case ${1:-} in -h | --help) usage; exit 0 ;; esac
 . "$(dirname "$0")/common.sh"
 dis=${PULLEY_DIS:-$top/build/bin/pulley-dis}
 
-out_dir= in_db= label= k=20 hz=10000 kinds="exact sampled"
-while getopts B:b:c:n:d:o:i:l:k:f:xsh opt; do
+out_dir= in_db= label= k=20 hz=10000 kinds="exact sampled" costs=
+while getopts B:b:c:n:d:o:i:l:k:f:C:xsh opt; do
     case $opt in
         B) bench=$OPTARG/bench collect=$OPTARG/bin/pulley-collect
            ngrams=$OPTARG/bin/pulley-ngrams dis=$OPTARG/bin/pulley-dis ;;
@@ -70,6 +73,7 @@ while getopts B:b:c:n:d:o:i:l:k:f:xsh opt; do
         l) label=$OPTARG ;;
         k) k=$OPTARG ;;
         f) hz=$OPTARG ;;
+        C) costs=$OPTARG ;;
         x) [ "$kinds" != sampled ] || usage_error "-x and -s leave nothing"; kinds=exact ;;
         s) [ "$kinds" != exact ] || usage_error "-x and -s leave nothing"; kinds=sampled ;;
         h) usage; exit 0 ;;
@@ -82,10 +86,12 @@ check_positive "-f HZ" "$hz"
 if [ -n "$in_db" ]; then
     [ $# -eq 0 ] || usage_error "-i DB analyses a database: name no programs"
     [ "$kinds" = "exact sampled" ] || usage_error "-i DB collects nothing: -x and -s make no sense with it"
+    [ -z "$costs" ] || usage_error "-i DB collects nothing: -C makes no sense with it"
     [ -f "$in_db" ] || die "no database $in_db"
     skip_collect=1
 fi
 check_tools
+[ -z "$costs" ] || [ -f "$costs" ] || die "no costs file $costs (make it: sh bench/op_costs.sh -b BUILD -o $costs)"
 [ -x "$dis" ] || die "no pulley-dis at $dis (build it: cmake --build build, or set PULLEY_DIS or -d)"
 
 make_work_dir "$out_dir"
@@ -123,9 +129,9 @@ else
             [ "$name" = "$spec" ] || scale=${spec#*:}
             echo "$prog: collecting $name${scale:+ $scale} ($i of $#), $kind" >&2
             if [ "$kind" = exact ]; then
-                collect_one "$db" "$name" "$scale" "$label" --exact
+                collect_one "$db" "$name" "$scale" "$label" --exact ${costs:+--costs "$costs"}
             else
-                collect_one "$db" "$name" "$scale" "$label" --freq "$hz"
+                collect_one "$db" "$name" "$scale" "$label" --freq "$hz" ${costs:+--costs "$costs"}
             fi
         done
     done

@@ -8,7 +8,9 @@
 # baseline as the build's opcode table (pulley-dis --opcodes) says.  Which
 # families are found and how well sampling agrees are measurements, not
 # asserted here.  Also: every family's classes exist in the real table
-# (rediscover.sh exits 3 otherwise), -i reuses a database, -x, usage
+# (rediscover.sh exits 3 otherwise), -i reuses a database, -x, -C (the
+# handler costs: every proposal predicts its time, each family found
+# says it), usage
 # errors.  Skipped (77) without the .wasm benchmarks.
 # Environment: PULLEY_COLLECT, PULLEY_NGRAMS, PULLEY_DIS, BENCH_DIR,
 # QUALITY, PYTHON.
@@ -134,6 +136,26 @@ grep -q "^Database: $tmp/red/suite.db (runs: all; kinds: exact, sampled)\$" "$tm
 expect_status 0 sh "$QUALITY/rediscover.sh" -x -k 5 sha256:1
 grep -q '^Fusion families among the top proposals (exact: top [1-5], 1 runs, 1 benchmarks)$' "$tmp/out" ||
     fail "-x: $(cat "$tmp/out")"
+
+# -C: the runs carry the build's handler costs, so every proposal predicts
+# the time it saves, and each family found says it beside its dispatches.
+printf 'opcode\tper_execution\nnop\t3\nxadd32\t6\nbr_if\t5\nxload32_u_g32\t9\n' >"$tmp/costs.tsv"
+expect_status 0 sh "$QUALITY/rediscover.sh" -x -k 5 -C "$tmp/costs.tsv" -o "$tmp/timed" sha256:1
+"$PYTHON" - "$tmp/timed" <<'EOF2' || fail "-C: $(cat "$tmp/out")"
+import json, os, sys
+d = sys.argv[1]
+props = json.load(open(os.path.join(d, "exact.json")))["proposals"]
+assert props and all(isinstance(p.get("time_saving"), (int, float)) for p in props), props
+report = open(os.path.join(d, "report.txt")).read().splitlines()
+for f in json.load(open(os.path.join(d, "families.json")))["families"]:
+    col = f["columns"]["exact"]
+    if col["found"]:
+        row = [l for l in report if l.startswith(f["family"] + "  ")][0]
+        assert "%.2f%% of time (predicted)" % col["time_saving"] in row, row
+EOF2
+expect_status 2 sh "$QUALITY/rediscover.sh" -i "$tmp/red/suite.db" -C "$tmp/costs.tsv"
+expect_status 1 sh "$QUALITY/rediscover.sh" -C "$tmp/no-costs.tsv" sha256
+grep -q "no costs file $tmp/no-costs.tsv" "$tmp/err" || fail "missing costs: $(cat "$tmp/err")"
 
 # Usage errors and a missing benchmark or tool.
 expect_status 0 sh "$QUALITY/rediscover.sh" --help

@@ -7,7 +7,8 @@
 # (wrong order, a foreign element between, a missing part, an add whose
 # sum is stored rather than addressed); a family whose fused op the table
 # has is in the baseline and gets no hints; pieces of a family are hinted,
-# never counted; columns and --top; errors; a family whose class the table
+# never counted; the best op's saving of dispatches, and of time where the
+# proposals predict it; columns and --top; errors; a family whose class the table
 # lacks is status 3.  With the build's real table (pulley-dis --opcodes)
 # every family's classes exist (status 0), and which families the baseline
 # has is what the table says.
@@ -75,7 +76,7 @@ table "$tmp/table.json"
 cat >"$tmp/proposals.json" <<'EOF'
 {"runs": [{"db": "x.db", "id": 1, "benchmark": "a.wasm", "exact": false}], "benchmarks": 1,
  "proposals": [
-  {"rank": 1, "ops": ["xlt64_s", "br_if_not"], "carries": [{"from_part": 1, "from_operand": 0, "to_part": 2, "to_operand": 0}], "saving": 9.5},
+  {"rank": 1, "ops": ["xlt64_s", "br_if_not"], "carries": [{"from_part": 1, "from_operand": 0, "to_part": 2, "to_operand": 0}], "saving": 9.5, "time_saving": 3.25},
   {"rank": 2, "ops": ["xconst8", "xadd32"], "carries": [{"from_part": 1, "from_operand": 0, "to_part": 2, "to_operand": 2}], "saving": 8},
   {"rank": 3, "ops": ["bcheck32", "xadd64", "xload32_u"], "carries": [{"from_part": 2, "from_operand": 0, "to_part": 3, "to_operand": 1}], "saving": 7},
   {"rank": 4, "ops": ["push_frame", "xpush", "xpush"], "carries": [], "saving": 6},
@@ -124,6 +125,10 @@ best = {f["family"]: (f["columns"]["exact"]["rank"], f["columns"]["exact"]["matc
         for f in rep["families"]}
 assert best["frame push + register saves"] == (4, "push_frame>xpush"), best
 assert best["address + load/store"] == (3, "xadd64>xload32_u"), best
+saves = {f["family"]: (f["columns"]["exact"]["saving"], f["columns"]["exact"]["time_saving"])
+         for f in rep["families"]}
+assert saves["compare + branch"] == (9.5, 3.25), saves   # time: where the runs had costs
+assert saves["multiply + add"] == (4, None), saves
 assert rep["not_in_baseline"] == 6 and rep["found"] == {"exact": 6, "sampled": 4}, rep["found"]
 sampled = {f["family"]: f["columns"]["sampled"]["rank"] for f in rep["families"]}
 assert sampled["compare + branch"] == 1 and sampled["multiply + add"] is None, sampled
@@ -140,9 +145,10 @@ expect_status 0 "$PYTHON" "$families" --opcodes "$tmp/table.json" \
     exact="$tmp/proposals.json" sampled="$tmp/five.json"
 grep -q '^Fusion families among the top proposals (exact: top 21, 1 runs, 1 benchmarks; sampled: top 5, 1 runs, 1 benchmarks)$' "$tmp/out" ||
     fail "text header: $(cat "$tmp/out")"
-grep -Eq '^compare \+ branch +no +1 +1  xlt64_s \+ br_if_not \(xlt64_s>br_if_not\)$' "$tmp/out" ||
+grep -Eq '^compare \+ branch +no +1 +1  xlt64_s \+ br_if_not \(xlt64_s>br_if_not\), saves 9\.50% of dispatches, 3\.25% of time \(predicted\)$' "$tmp/out" ||
     fail "text compare + branch row: $(cat "$tmp/out")"
-grep -Eq '^multiply \+ add +no +6 +-  xmul64 \+ xadd64 ' "$tmp/out" || fail "text multiply row: $(cat "$tmp/out")"
+grep -Eq '^multiply \+ add +no +6 +-  xmul64 \+ xadd64 .*, saves 4\.00% of dispatches$' "$tmp/out" ||
+    fail "text multiply row: $(cat "$tmp/out")"
 grep -Eq '^constant \+ arithmetic +yes +2 +2 ' "$tmp/out" || fail "text baseline row: $(cat "$tmp/out")"
 grep -q '^in the baseline: bounds check + load/store (xload32_u_g32, xstore32_g32)$' "$tmp/out" ||
     fail "text baseline ops: $(cat "$tmp/out")"
