@@ -4,6 +4,8 @@
  */
 #include "insn.h"
 
+#include <string.h>
+
 static int64_t read_imm(pvm_imm_kind k, const uint8_t *p)
 {
     switch (k) {
@@ -40,28 +42,27 @@ const char *pvm_decode(const uint8_t *code, size_t size, size_t off, pvm_insn *o
         op = PVM_OP_EXT_FIRST + pvm_rd16(code + off + 1);
         hdr = 3;
     }
-    const pvm_op_info *info = pvm_op_lookup(op);
-    if (!info)
+    if (op >= PVM_OP_END || pvm_ops[op].name == NULL)
         return hdr == 1 ? "invalid opcode" : "invalid extended opcode";
+    const pvm_op_info *info = &pvm_ops[op];
     const pvm_format_info *fmt = &pvm_formats[info->format];
     if (avail < info->length)
         return "truncated instruction";
 
     const uint8_t *p = code + off + hdr;
-    for (unsigned i = 0; i < fmt->nregs; i++)
+    memset(out->reg, 0, sizeof out->reg); /* the operands the format lacks: 0 */
+    for (unsigned i = 0; i < fmt->nregs; i++) {
         if (p[i] > 31)
             return "non-zero padding bits in a register operand (a register is 0..31)";
-    for (unsigned i = 0; i < PVM_MAX_REGS; i++)
-        out->reg[i] = i < fmt->nregs ? p[i] : 0;
+        out->reg[i] = p[i];
+    }
 
     out->op = (uint16_t)op;
     out->table = NULL;
     out->length = info->length;
-    for (unsigned i = 0; i < PVM_MAX_IMMS; i++)
-        out->imms[i] = i < fmt->nimms ? read_imm((pvm_imm_kind)fmt->imm[i],
-                                                 p + fmt->pack_bytes + fmt->imm_at[i])
-                                      : 0;
+    memset(out->imms, 0, sizeof out->imms);
     for (unsigned i = 0; i < fmt->nimms; i++) {
+        out->imms[i] = read_imm((pvm_imm_kind)fmt->imm[i], p + fmt->pack_bytes + fmt->imm_at[i]);
         if (fmt->imm[i] != PVM_IMM_TABLE)
             continue;
         uint64_t entries = (uint64_t)out->imms[i];
@@ -131,25 +132,33 @@ size_t pvm_encode(pvm_buf *b, const pvm_insn *insn)
         if (insn->reg[i] > 31)
             return 0;
 
-    size_t start = b->len;
+    /* One reservation for the whole instruction, then the bytes in place:
+     * the opcode, the register pack, the immediates at their offsets, the
+     * jump table's entries. */
+    size_t len = info->length + 4 * (size_t)table_count;
+    uint8_t *const start = pvm_buf_reserve(b, len), *p = start;
+    if (!start)
+        return 0;
     if (PVM_OP_IS_EXT(insn->op)) {
-        pvm_buf_u8(b, PVM_ESCAPE_BYTE);
-        pvm_buf_u16(b, (uint16_t)(insn->op - PVM_OP_EXT_FIRST));
+        p[0] = PVM_ESCAPE_BYTE;
+        pvm_wr16(p + 1, (uint16_t)(insn->op - PVM_OP_EXT_FIRST));
+        p += 3;
     } else {
-        pvm_buf_u8(b, (uint8_t)insn->op);
+        *p++ = (uint8_t)insn->op;
     }
-    pvm_buf_append(b, insn->reg, fmt->pack_bytes);
+    memcpy(p, insn->reg, fmt->pack_bytes);
     for (unsigned i = 0; i < fmt->nimms; i++) {
+        uint8_t *at = p + fmt->pack_bytes + fmt->imm_at[i];
         uint64_t v = (uint64_t)insn->imms[i];
         switch (pvm_imm_size(fmt->imm[i])) {
-        case 1: pvm_buf_u8(b, (uint8_t)v); break;
-        case 2: pvm_buf_u16(b, (uint16_t)v); break;
-        case 4: pvm_buf_u32(b, (uint32_t)v); break;
-        case 8: pvm_buf_u64(b, v); break;
+        case 1: at[0] = (uint8_t)v; break;
+        case 2: pvm_wr16(at, (uint16_t)v); break;
+        case 4: pvm_wr32(at, (uint32_t)v); break;
+        case 8: pvm_wr64(at, v); break;
         default: break;
         }
     }
     if (table_count)
-        pvm_buf_append(b, insn->table, 4 * (size_t)table_count);
-    return b->failed ? 0 : b->len - start;
+        memcpy(start + info->length, insn->table, 4 * (size_t)table_count);
+    return len;
 }
