@@ -236,7 +236,7 @@ static bool has_code_offsets(const pvm_insn *in)
     return false;
 }
 
-/* Encode item i of f at its new offset into out; branch offsets move with
+/* Encode item i at its new offset into out; branch offsets move with
  * their targets (they are relative to the branching instruction, which in
  * a macro op is the macro instruction). */
 static int encode_item(const work *w, uint32_t i, pvm_buf *out)
