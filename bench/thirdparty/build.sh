@@ -6,8 +6,9 @@
 #   sh bench/thirdparty/build.sh -s SRC_DIR [-o OUT_DIR] [-n] [-r RUNNER]
 #
 #   -s SRC_DIR  the sources, one directory each; a missing one is skipped
-#               and listed: coremark lua quickjs sqlite zlib bzip2 cJSON
-#               Monocypher PolyBenchC-4.2.1 (README.md says which versions)
+#               and listed: coremark lua quickjs sqlite wren zlib bzip2
+#               cJSON Monocypher PolyBenchC-4.2.1 (README.md says which
+#               versions)
 #   -o OUT_DIR  where NAME.wasm, NAME.args, NAME.cg.args, NAME.startup.args
 #               and NAME.ignore go
 #               (default build/thirdparty)
@@ -145,6 +146,20 @@ program_sqlite() { # the SQLite amalgamation, an in-memory database (sqlite_benc
     echo 0 >"$out/sqlite.startup.args"
 }
 
+program_wren() { # Wren running bench.wren, embedded in the binary
+    s=$1
+    embed "$here/bench.wren" bench_wren || return 1
+    # its optional modules (meta, random) left out; System.clock needs
+    # wasi-libc's emulated process clocks
+    wasm_extra="-D_WASI_EMULATED_PROCESS_CLOCKS -lwasi-emulated-process-clocks -lm"
+    native_extra="-lm"
+    compile wren -DWREN_OPT_META=0 -DWREN_OPT_RANDOM=0 -I"$s/src/include" -I"$s/src/vm" \
+        -I"$s/src/optional" -I"$out/obj" "$s"/src/vm/*.c "$here/wren_bench.c" || return 1
+    echo 0.3 >"$out/wren.args"
+    echo 0.1 >"$out/wren.cg.args"
+    echo empty >"$out/wren.startup.args"
+}
+
 program_zlib() { # deflate and inflate 640 KiB of generated text at levels 1, 6, 9
     s=$1
     compile zlib -DDATA_SIZE=655360 -DROUNDS=1 -I"$s" "$s/adler32.c" "$s/crc32.c" \
@@ -190,6 +205,7 @@ program coremark coremark program_coremark
 program lua lua program_lua
 program quickjs quickjs program_quickjs
 program sqlite sqlite program_sqlite
+program wren wren program_wren
 program zlib zlib program_zlib
 program bzip2 bzip2 program_bzip2
 program cjson cJSON program_cjson
