@@ -42,9 +42,9 @@ const char *pvm_decode(const uint8_t *code, size_t size, size_t off, pvm_insn *o
         op = PVM_OP_EXT_FIRST + pvm_rd16(code + off + 1);
         hdr = 3;
     }
-    if (op >= PVM_OP_END || pvm_ops[op].name == NULL)
+    const pvm_op_info *info = pvm_op_lookup(op);
+    if (!info)
         return hdr == 1 ? "invalid opcode" : "invalid extended opcode";
-    const pvm_op_info *info = &pvm_ops[op];
     const pvm_format_info *fmt = &pvm_formats[info->format];
     if (avail < info->length)
         return "truncated instruction";

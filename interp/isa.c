@@ -69,13 +69,6 @@ const char *pvm_op_class_name(unsigned opclass)
     return opclass < PVM_CLASS_COUNT ? class_names[opclass] : NULL;
 }
 
-const pvm_op_info *pvm_op_lookup(unsigned op)
-{
-    if (op >= PVM_OP_END || pvm_ops[op].name == NULL)
-        return NULL;
-    return &pvm_ops[op];
-}
-
 int pvm_op_by_name(const char *name, size_t len)
 {
     for (unsigned op = 0; op < PVM_OP_END; op++) {

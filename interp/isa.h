@@ -279,7 +279,10 @@ typedef struct pvm_op_info {
 extern const pvm_op_info pvm_ops[PVM_OP_END];
 
 /* The descriptor of op, or NULL if op is not an opcode. */
-const pvm_op_info *pvm_op_lookup(unsigned op);
+static inline const pvm_op_info *pvm_op_lookup(unsigned op)
+{
+    return op < PVM_OP_END && pvm_ops[op].name ? &pvm_ops[op] : NULL;
+}
 /* The opcode with this mnemonic, or -1. */
 int pvm_op_by_name(const char *name, size_t len);
 /* The name of an operation class ("cond_branch"), or NULL past the last. */

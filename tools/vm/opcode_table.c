@@ -7,21 +7,7 @@
 #include <inttypes.h>
 
 #include "isa.h"
-
-/* s as a JSON string. */
-static void put_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
+#include "json_out.h"
 
 static void put_flags(FILE *out, unsigned flags)
 {
@@ -49,30 +35,30 @@ static void put_op(FILE *out, unsigned op)
     pvm_format_operands(fmt, operands, sizeof operands);
     pvm_format_roles(fmt, roles, sizeof roles);
     fputs("{\"name\": ", out);
-    put_string(out, info->name);
+    an_json_string(out, info->name);
     fprintf(out, ", \"number\": %u, \"extended\": %s, \"class\": \"%s\", \"flags\": ", op,
             PVM_OP_IS_EXT(op) ? "true" : "false", pvm_op_class_name(info->opclass));
     put_flags(out, info->flags);
     fputs(", \"format\": ", out);
-    put_string(out, fmt->name);
+    an_json_string(out, fmt->name);
     fputs(", \"operands\": ", out);
-    put_string(out, operands);
+    an_json_string(out, operands);
     fputs(", \"roles\": ", out);
-    put_string(out, roles);
+    an_json_string(out, roles);
     fprintf(out, ", \"length\": %u, \"wide\": ", info->length);
     unsigned wide = pvm_op_wide(op);
     if (wide != op)
-        put_string(out, pvm_ops[wide].name);
+        an_json_string(out, pvm_ops[wide].name);
     else
         fputs("null", out);
     fputs(", \"semantics\": ", out);
-    put_string(out, info->semantics);
+    an_json_string(out, info->semantics);
     fputs(", \"macro\": ", out);
     if (info->macro) {
         fputc('[', out);
         for (unsigned k = 0; k < info->macro->nparts; k++) {
             fputs(k ? ", " : "", out);
-            put_string(out, pvm_ops[info->macro->part[k].op].name);
+            an_json_string(out, pvm_ops[info->macro->part[k].op].name);
         }
         fputc(']', out);
     } else {
