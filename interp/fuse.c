@@ -270,6 +270,72 @@ static int encode_item(const work *w, uint32_t i, pvm_buf *out)
     return n > 0 ? 0 : -1;
 }
 
+/* Fuse function f of m (verified code; f may be a view of code not yet
+ * one of m's functions) onto the end of code, with w's arrays; the counts
+ * into st.  Returns 0, or -1 (out of memory). */
+static int fuse_one(const pvm_module *m, const pvm_function *f, work *w, pvm_buf *code,
+                    pvm_fuse_stats *st)
+{
+    if (decode_function(m, f, w) != 0)
+        return -1;
+    cover_blocks(w);
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < w->n; i += w->s[i].nparts) {
+        w->s[i].new_at = at;
+        at += item_size(w, i);
+        st->macros += w->s[i].nparts > 1;
+        st->insns_after++;
+    }
+    st->insns_before += w->n;
+    size_t start = code->len;
+    /* Runs of single instructions that name no code offset are copied as
+     * they were; the other items are encoded anew. */
+    const uint8_t *old = m->code + f->offset;
+    uint32_t run_from = 0, run_to = 0;
+    int rc = 0;
+    for (uint32_t i = 0; rc == 0 && i < w->n; i += w->s[i].nparts) {
+        const slot *s = &w->s[i];
+        if (s->nparts == 1 && !has_code_offsets(&s->insn)) {
+            if (run_to != s->at) { /* not where the run ends: a new run */
+                pvm_buf_append(code, old + run_from, run_to - run_from);
+                run_from = s->at;
+            }
+            run_to = s->at + s->insn.length;
+            continue;
+        }
+        pvm_buf_append(code, old + run_from, run_to - run_from);
+        run_from = run_to = 0;
+        rc = encode_item(w, i, code);
+    }
+    pvm_buf_append(code, old + run_from, run_to - run_from);
+    return rc == 0 && !code->failed && code->len - start == at ? 0 : -1;
+}
+
+static void free_work(work *w)
+{
+    free(w->s);
+    free(w->keys);
+    free(w->scratch);
+    free(w->choice);
+}
+
+int pvm_fuse_function(const pvm_module *m, const pvm_function *f, pvm_buf *out,
+                      pvm_fuse_stats *stats)
+{
+    pvm_fuse_stats st = {0};
+    work w = {0};
+    size_t start = out->len;
+    int rc = pvm_fuse_has_macros() ? fuse_one(m, f, &w, out, &st)
+                                   : (pvm_buf_append(out, m->code + f->offset, f->size),
+                                      out->failed ? -1 : 0);
+    free_work(&w);
+    st.bytes_before = f->size;
+    st.bytes_after = out->len - start;
+    if (stats)
+        *stats = st;
+    return rc;
+}
+
 /* ---- the module -------------------------------------------------------- */
 
 /* Fuse every function of m into code: where each now starts in it and
@@ -281,46 +347,11 @@ static int fuse_functions(const pvm_module *m, pvm_buf *code, uint32_t *offsets,
     work w = {0};
     int rc = 0;
     for (uint32_t fi = 0; rc == 0 && fi < m->nfuncs; fi++) {
-        const pvm_function *f = &m->funcs[fi];
-        if ((rc = decode_function(m, f, &w)) != 0)
-            break;
-        cover_blocks(&w);
-        uint32_t at = 0;
-        for (uint32_t i = 0; i < w.n; i += w.s[i].nparts) {
-            w.s[i].new_at = at;
-            at += item_size(&w, i);
-            st->macros += w.s[i].nparts > 1;
-            st->insns_after++;
-        }
-        st->insns_before += w.n;
         offsets[fi] = (uint32_t)code->len;
-        /* Runs of single instructions that name no code offset are copied
-         * as they were; the other items are encoded anew. */
-        const uint8_t *old = m->code + f->offset;
-        uint32_t run_from = 0, run_to = 0;
-        for (uint32_t i = 0; rc == 0 && i < w.n; i += w.s[i].nparts) {
-            const slot *s = &w.s[i];
-            if (s->nparts == 1 && !has_code_offsets(&s->insn)) {
-                if (run_to != s->at) { /* not where the run ends: a new run */
-                    pvm_buf_append(code, old + run_from, run_to - run_from);
-                    run_from = s->at;
-                }
-                run_to = s->at + s->insn.length;
-                continue;
-            }
-            pvm_buf_append(code, old + run_from, run_to - run_from);
-            run_from = run_to = 0;
-            rc = encode_item(&w, i, code);
-        }
-        pvm_buf_append(code, old + run_from, run_to - run_from);
+        rc = fuse_one(m, &m->funcs[fi], &w, code, st);
         sizes[fi] = (uint32_t)code->len - offsets[fi];
-        if (rc == 0 && sizes[fi] != at)
-            rc = -1;
     }
-    free(w.s);
-    free(w.keys);
-    free(w.scratch);
-    free(w.choice);
+    free_work(&w);
     return rc;
 }
 

@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+#include "bytes.h"
 #include "error.h"
 #include "module.h"
 
@@ -32,6 +33,13 @@ typedef struct pvm_fuse_stats {
  * err (out of memory, or - a bug - code that no longer verifies); m is
  * unchanged then. */
 int pvm_fuse_module(pvm_module *m, pvm_fuse_stats *stats, pvm_error *err);
+
+/* Fuse one function's verified code (f: where it lies in m->code, which
+ * need not be one of m's functions yet), appending the new code to out;
+ * stats may be NULL.  The result is not verified.  Returns 0, or -1 (out
+ * of memory). */
+int pvm_fuse_function(const pvm_module *m, const pvm_function *f, pvm_buf *out,
+                      pvm_fuse_stats *stats);
 
 /* Is the build's macro set empty (pvm_fuse_module then changes nothing)? */
 int pvm_fuse_has_macros(void);

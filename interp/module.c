@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "lazy.h"
 
 pvm_module *pvm_module_new(void)
 {
@@ -30,6 +31,7 @@ void pvm_module_free(pvm_module *m)
 {
     if (!m)
         return;
+    pvm_lazy_free(m); /* its code, if lazy */
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         free(m->funcs[i].name);
         free(m->funcs[i].params);

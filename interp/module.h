@@ -106,6 +106,9 @@ typedef struct pvm_elem_segment {
     uint32_t *funcs;
 } pvm_elem_segment;
 
+/* A module's functions translated on first call (lazy.h). */
+typedef struct pvm_lazy pvm_lazy;
+
 typedef struct pvm_module {
     uint8_t *code;      /* every function's code, then PVM_CODE_PADDING zeros */
     size_t code_size;   /* without the padding */
@@ -134,6 +137,9 @@ typedef struct pvm_module {
      * starts.  The interpreter runs only verified modules. */
     uint8_t *insn_starts;
     bool verified;
+    /* Functions still to translate, and the code's reservation (lazy.h);
+     * NULL: every function's code is here. */
+    pvm_lazy *lazy;
 } pvm_module;
 
 pvm_module *pvm_module_new(void);

@@ -161,6 +161,12 @@ static int check_module_tables(const pvm_module *m, pvm_error *err)
     return 0;
 }
 
+int pvm_verify_function(const pvm_module *m, const pvm_function *f, uint8_t *starts,
+                        pvm_error *err)
+{
+    return decode_function(m, f, starts, err) || check_branches(m, f, starts, err) ? -1 : 0;
+}
+
 int pvm_verify_module(pvm_module *m, pvm_error *err)
 {
     m->verified = false;
@@ -170,8 +176,7 @@ int pvm_verify_module(pvm_module *m, pvm_error *err)
     if (!starts)
         return pvm_errorf(err, "out of memory");
     for (uint32_t i = 0; i < m->nfuncs; i++) {
-        const pvm_function *f = &m->funcs[i];
-        if (decode_function(m, f, starts, err) || check_branches(m, f, starts, err)) {
+        if (pvm_verify_function(m, &m->funcs[i], starts, err)) {
             free(starts);
             return -1;
         }

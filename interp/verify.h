@@ -20,5 +20,11 @@
 /* Verify m.  On success sets m->insn_starts and m->verified and returns 0.
  * Otherwise returns -1 and err says "function NAME, offset N: problem". */
 int pvm_verify_module(pvm_module *m, pvm_error *err);
+/* Verify one function's code as it lies in m->code (f need not be one of
+ * m's functions: lazy.c checks code before it becomes one), marking its
+ * instruction starts in starts, which covers f's range.  0, or -1 with
+ * err as above. */
+int pvm_verify_function(const pvm_module *m, const pvm_function *f, uint8_t *starts,
+                        pvm_error *err);
 
 #endif

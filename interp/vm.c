@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "lazy.h"
 
 /* Give every module type and function its signature id: the index of the
  * first signature, in the order types then functions, with the same params
@@ -309,6 +310,8 @@ uint64_t pvm_vm_add_host_ref(pvm_vm *vm, pvm_host_fn fn, void *ctx, const char *
 
 uint32_t pvm_vm_func_at(const pvm_vm *vm, size_t off)
 {
+    if (vm->module->lazy) /* functions appended as translated */
+        return pvm_lazy_func_at(vm->module, off);
     /* The last function starting at or before off (functions are laid out
      * in order; an empty one shares its offset with the next). */
     const pvm_function *funcs = vm->module->funcs;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "lazy.h"
 #include "vm.h"
 
 /* ---- numeric helpers: exact, and free of undefined behaviour ---------- */
@@ -264,6 +265,22 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
 
 /* ---- entry from the embedder ------------------------------------------ */
 
+/* The stub of a function not yet translated trapped where the function
+ * was called (lazy.h): translate it and go on at its code, which is then
+ * where the call went; the VM's state is the call's.  A function that
+ * cannot be translated traps as a host error (pvm_lazy_error says why). */
+__attribute__((noinline, cold)) static pvm_trap_kind translate_and_go_on(pvm_vm *vm)
+{
+    const pvm_module *m = vm->module;
+    uint32_t func = vm->trap_func;
+    if (pvm_lazy_materialize(m, func, NULL) != 0) {
+        vm->trap = PVM_TRAP_HOST_ERROR;
+        return PVM_TRAP_HOST_ERROR;
+    }
+    vm->trap = PVM_TRAP_NONE;
+    return run(vm, m->code + m->funcs[func].offset);
+}
+
 pvm_trap_kind pvm_vm_call(pvm_vm *vm, uint32_t func)
 {
     const pvm_module *m = vm->module;
@@ -282,6 +299,8 @@ pvm_trap_kind pvm_vm_call(pvm_vm *vm, uint32_t func)
         vm->x[m->heap_reg] = vm->heap_base;
     vm->depth++;
     pvm_trap_kind kind = run(vm, m->code + m->funcs[func].offset);
+    while (UNLIKELY(kind == PVM_TRAP_UNREACHABLE) && pvm_lazy_pending(m, vm->trap_func))
+        kind = translate_and_go_on(vm);
     vm->depth--;
     if (vm->depth > 0) { /* back to a host function called from bytecode */
         vm->sp = sp;

@@ -51,7 +51,8 @@ foreach(wat ${pulley_wat_files})
   list(APPEND pulley_test_wasm_files ${out})
 endforeach()
 add_custom_target(test_wasm_modules ALL DEPENDS ${pulley_test_wasm_files})
-foreach(t test_translate test_translate_exec test_translate_imm test_wasm_instance)
+foreach(t test_translate test_translate_exec test_translate_imm test_wasm_instance
+          test_lazy_translation)
   pulley_unit_test(${t} SOURCES unit/${t}.c LIBS pulley_wasm_instance)
   target_compile_definitions(${t} PRIVATE PULLEY_TEST_WASM="${pulley_test_wasm_dir}")
   add_dependencies(${t} test_wasm_modules)
@@ -79,8 +80,10 @@ function(pulley_bench_vm_tests)
                          DEFINITION BENCH_PROGRAMS)
   foreach(name ${programs})
     set(out ${PROJECT_BINARY_DIR}/bench/${name}.vm.out)
+    # Translated as called (the default) and all up front: the same output.
     add_test(NAME bench_vm_${name}
-      COMMAND sh -c "\"$0\" \"$1\" > \"$2\" && cmp \"$2\" \"$3\""
+      COMMAND sh -c "\"$0\" \"$1\" > \"$2\" && cmp \"$2\" \"$3\" &&
+                     \"$0\" --translate-all \"$1\" > \"$2\" && cmp \"$2\" \"$3\""
               $<TARGET_FILE:pulley-run> ${PROJECT_BINARY_DIR}/bench/${name}.wasm ${out}
               ${PROJECT_SOURCE_DIR}/bench/expected/${name}.txt)
     set_tests_properties(bench_vm_${name} PROPERTIES LABELS bench TIMEOUT 1200)

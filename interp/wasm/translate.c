@@ -3,7 +3,8 @@
  * imports (one per module and name of the Wasm function imports, then the
  * bulk operations), unique function names, trampolines for imported
  * functions, heap limits, global and table counts, each defined function's
- * translation, and the verifier's check.
+ * translation, and the verifier's check; or, translating lazily, a stub
+ * for each defined function and the translator of one attached (lazy.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,6 +12,8 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "fuse.h"
+#include "lazy.h"
 #include "translate_internal.h"
 #include "verify.h"
 
@@ -102,7 +105,25 @@ int tr_host_import(tr_module *mod, const char *name)
     for (uint32_t i = mod->nhosts; i < mod->m->nimports; i++)
         if (strcmp(mod->m->imports[i], name) == 0)
             return (int)i;
+    if (mod->lazy) /* a VM may run the module already: its imports are fixed */
+        return pvm_errorf(mod->err, "host import %s was not declared (a bug of the translator)",
+                          name);
     return pvm_module_add_import(mod->m, name, mod->err);
+}
+
+/* A lazy translation declares every bulk operation's host import up
+ * front, since a VM may run the module before its functions are
+ * translated. */
+static int declare_bulk_imports(tr_module *mod)
+{
+    static const char *const ops[] = {TR_BULK_OPS(TR_BULK_NAME)};
+    char full[64];
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+        snprintf(full, sizeof full, PVM_WASM_BULK_PREFIX "%s", ops[i]);
+        if (tr_host_import(mod, full) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* ---- names ------------------------------------------------------------------ */
@@ -158,6 +179,9 @@ static char *function_name(const pvm_wasm_module *wm, uint32_t i, name_set *set)
 
 /* ---- functions ------------------------------------------------------------- */
 
+/* Function i's code (a trampoline for an import, else its translation,
+ * or in a lazy translation a stub: a trap that lazy.h takes for a call
+ * to translate it), added to the module. */
 static int add_function(tr_module *mod, uint32_t i, const char *name, pvm_buf *code)
 {
     const pvm_wasm_functype *ft = pvm_wasm_func_type(mod->wm, i);
@@ -178,6 +202,15 @@ static int add_function(tr_module *mod, uint32_t i, const char *name, pvm_buf *c
             rc = pvm_module_add_function(mod->m, name, params, results, tramp.data, tramp.len,
                                          mod->err);
         pvm_buf_free(&tramp);
+    } else if (mod->lazy) {
+        pvm_buf stub = {0};
+        pvm_encode(&stub, &(pvm_insn){.op = PVM_OP_trap, .imm = PVM_TRAP_UNREACHABLE});
+        if (stub.failed)
+            pvm_errorf(mod->err, "out of memory");
+        else
+            rc = pvm_module_add_function(mod->m, name, params, results, stub.data, stub.len,
+                                         mod->err);
+        pvm_buf_free(&stub);
     } else if (tr_function(mod, i, code) == 0) {
         rc = pvm_module_add_function(mod->m, name, params, results, code->data, code->len,
                                      mod->err);
@@ -256,6 +289,68 @@ static int declare(tr_module *mod)
     }
     return 0;
 }
+
+/* ---- lazy translation ------------------------------------------------------- */
+
+static int translate_one(void *ctx, uint32_t func, pvm_buf *out, pvm_error *err)
+{
+    tr_module *mod = ctx;
+    mod->err = err;
+    return tr_function(mod, func, out);
+}
+
+static void free_translator(void *ctx)
+{
+    tr_module *mod = ctx;
+    free(mod->host_of);
+    free(mod->body);
+    free(mod);
+}
+
+/* The translator of m's pending functions attached: 0, or -1 with err
+ * (mod freed either way). */
+static int attach_translator(tr_module *mod, bool fuse, pvm_error *err)
+{
+    const pvm_wasm_module *wm = mod->wm;
+    bool *pending = malloc(((size_t)wm->nfuncs + 1) * sizeof *pending);
+    if (!pending) {
+        free_translator(mod);
+        return pvm_errorf(err, "out of memory");
+    }
+    for (uint32_t i = 0; i < wm->nfuncs; i++)
+        pending[i] = wm->funcs[i].import == PVM_WASM_NONE;
+    int rc = pvm_lazy_attach(mod->m, pending, translate_one, mod, free_translator, fuse, err);
+    free(pending);
+    return rc;
+}
+
+pvm_module *pvm_wasm_translate_lazy(const pvm_wasm_module *wm, const uint64_t *func_refs,
+                                    bool fuse, pvm_error *err)
+{
+    tr_module *mod = calloc(1, sizeof *mod);
+    pvm_module *m = mod ? pvm_module_new() : NULL;
+    if (!m) {
+        free(mod);
+        pvm_errorf(err, "out of memory");
+        return NULL;
+    }
+    *mod = (tr_module){.wm = wm, .func_refs = func_refs, .err = err, .m = m};
+    int rc = declare(mod) != 0 || declare_bulk_imports(mod) != 0 ? -1 : 0;
+    mod->lazy = true; /* the imports are fixed from here on */
+    if (rc != 0 || add_functions(mod) != 0 ||
+        pvm_verify_module(m, err) != 0 || (fuse && pvm_fuse_module(m, NULL, err) != 0)) {
+        free_translator(mod);
+        pvm_module_free(m);
+        return NULL;
+    }
+    if (attach_translator(mod, fuse, err) != 0) {
+        pvm_module_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* ---- whole modules ------------------------------------------------------------- */
 
 pvm_module *pvm_wasm_translate(const pvm_wasm_module *wm, const uint64_t *func_refs,
                                pvm_error *err)

@@ -21,6 +21,9 @@
 #ifndef PULLEY_WASM_TRANSLATE_H
 #define PULLEY_WASM_TRANSLATE_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "error.h"
 #include "module.h"
 #include "wasm_module.h"
@@ -35,6 +38,14 @@
  * too many parameters, code too big, ... or out of memory). */
 pvm_module *pvm_wasm_translate(const pvm_wasm_module *wm, const uint64_t *func_refs,
                                pvm_error *err);
+
+/* The same module, but each defined function is translated (verified,
+ * and fused if `fuse`) when first called (lazy.h): until then its code is
+ * a stub.  Every bulk operation's host import is declared up front.  wm
+ * and func_refs must outlive the module.  NULL with err (out of memory,
+ * or address space for the code). */
+pvm_module *pvm_wasm_translate_lazy(const pvm_wasm_module *wm, const uint64_t *func_refs,
+                                    bool fuse, pvm_error *err);
 
 /* The host import of each Wasm function import: a malloc'd array of
  * wm->nfunc_imports indices, function imports with the same module and

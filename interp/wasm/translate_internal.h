@@ -111,7 +111,14 @@ typedef struct tr_module {
      * plan's pass and read again by the translation: room for cap. */
     pvm_wasm_insn *body;
     size_t body_cap;
+    bool lazy; /* functions translated on first call: imports fixed up front */
 } tr_module;
+
+/* The bulk operations calling host imports (tr_call_bulk's names). */
+#define TR_BULK_OPS(X)                                                         \
+    X(memory.copy) X(memory.fill) X(memory.init) X(data.drop)                  \
+    X(table.copy) X(table.fill) X(table.init) X(elem.drop)
+#define TR_BULK_NAME(op) #op,
 
 /* The translation of one function. */
 typedef struct tr_func {

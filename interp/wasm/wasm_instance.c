@@ -1,9 +1,10 @@
 /*
  * wasm_instance.c - instantiation as Wasm orders it: decode and validate,
- * resolve and type-check every import (unlinkable), translate and verify,
- * create the VM on the imported or a new memory, bind function imports,
- * globals and tables, then run the element segments, the data segments
- * and the start function (a trap: uninstantiable).
+ * resolve and type-check every import (unlinkable), translate and verify
+ * (by default each function when first called, lazy.h), create the VM on
+ * the imported or a new memory, bind function imports, globals and
+ * tables, then run the element segments, the data segments and the start
+ * function (a trap: uninstantiable).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -235,10 +236,15 @@ static int create_vm(pvm_wasm_instance *inst, const pvm_wasm_extern *externs, pv
     const pvm_wasm_module *wm = inst->wm;
     if (pvm_wasm_refs_assign(inst, err) != 0)
         return -1;
-    inst->module = pvm_wasm_translate(wm, inst->func_refs, err);
+    bool fuse = !inst->store->no_fuse;
+    if (inst->store->eager || pvm_built_with_count() || pvm_built_with_trace()) {
+        inst->module = pvm_wasm_translate(wm, inst->func_refs, err);
+        if (inst->module && fuse && pvm_fuse_module(inst->module, NULL, err) != 0)
+            return -1;
+    } else {
+        inst->module = pvm_wasm_translate_lazy(wm, inst->func_refs, fuse, err);
+    }
     if (!inst->module)
-        return -1;
-    if (!inst->store->no_fuse && pvm_fuse_module(inst->module, NULL, err) != 0)
         return -1;
     pvm_vm_config cfg = {.stack_size = inst->store->stack_size,
                          .heap_cap = inst->store->max_memory};

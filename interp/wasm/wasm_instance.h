@@ -64,6 +64,11 @@ pvm_wasm_store *pvm_wasm_store_new(uint64_t stack_size);
 /* Whether the modules instantiated from now on run fused with the build's
  * macro ops (fuse.h; the default) or as translated. */
 void pvm_wasm_store_set_fusion(pvm_wasm_store *s, bool fuse);
+/* Whether the modules instantiated from now on translate each function
+ * when it is first called (lazy.h; the default) or all of them before
+ * anything runs.  Counting and tracing builds always translate all: their
+ * counts and traces cover the whole code from the start. */
+void pvm_wasm_store_set_lazy(pvm_wasm_store *s, bool lazy);
 
 /* Cap every memory made from now on at `bytes` (0: only the module's own
  * maximum): memory.grow past it returns -1, as past the maximum, and the

@@ -91,6 +91,7 @@ struct pvm_wasm_store {
     pvm_wasm_vm_hook on_vm;
     void *on_vm_ctx;
     bool no_fuse;         /* run translations without the build's macro ops */
+    bool eager;           /* translate every function before anything runs */
     uint64_t max_memory;  /* 0, or the cap of every memory the store makes */
     unsigned depth;       /* VM runs in progress (nested through host functions) */
     uintptr_t stack_base; /* host stack address of the outermost run */

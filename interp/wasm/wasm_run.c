@@ -142,8 +142,10 @@ int pvm_wasm_run(const pvm_wasm_run_options *o)
     pvm_wasm_store *store = wasi ? pvm_wasm_store_new(o->stack) : NULL;
     if (store)
         pvm_wasm_store_set_max_memory(store, o->max_memory);
-    if (store)
+    if (store) {
         pvm_wasm_store_set_fusion(store, !o->no_fuse);
+        pvm_wasm_store_set_lazy(store, !o->translate_all);
+    }
     if (!wasi || !store) {
         fail(o, status, "%s", wasi ? "out of memory" : err.msg);
     } else if (pvm_wasm_host_binder(store, PVM_WASI_MODULE, bind_wasi, wasi, &err) != 0) {

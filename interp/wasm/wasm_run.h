@@ -40,6 +40,7 @@ typedef struct pvm_wasm_run_options {
     uint64_t max_memory;     /* cap of the program's memory (0: its own maximum) */
     bool emit_pasm;          /* print the code (fused unless no_fuse) instead of running */
     bool no_fuse;            /* run the translation without the build's macro ops */
+    bool translate_all;      /* translate every function before running (not lazily) */
 } pvm_wasm_run_options;
 
 /* Does the file start with the Wasm magic bytes? */

@@ -26,6 +26,11 @@ void pvm_wasm_store_set_fusion(pvm_wasm_store *s, bool fuse)
     s->no_fuse = !fuse;
 }
 
+void pvm_wasm_store_set_lazy(pvm_wasm_store *s, bool lazy)
+{
+    s->eager = !lazy;
+}
+
 void pvm_wasm_store_set_max_memory(pvm_wasm_store *s, uint64_t bytes)
 {
     s->max_memory = bytes;

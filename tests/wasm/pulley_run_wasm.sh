@@ -1,7 +1,8 @@
 #!/bin/sh
 # pulley_run_wasm.sh - pulley-run on WebAssembly: a WASI program's output
 # and exit status (also with a WASI function imported twice), a trap's
-# message (naming the trap, the function and the offset) and status 134,
+# message (naming the trap, the function and the offset, the same with
+# --translate-all) and status 134,
 # an unsupported import named at load time, --invoke with typed arguments
 # and several results, --env, --emit-pasm (whose .pasm takes
 # arguments and gives results where the .wasm does); memory committed as
@@ -37,6 +38,9 @@ check 3 'hi\nhi' '' "$PULLEY_RUN" "$WASM/wasi_twice.wasm"
     fail "--emit-pasm of wasi_twice.wasm does not import fd_write once"
 check 134 '' '^pulley-run: trap: integer divide by zero (div_by_zero) in function divide at offset 0x[0-9a-f]\{4\}$' \
     "$PULLEY_RUN" "$WASM/wasi_trap.wasm"
+# Translated as called or all up front: the trap is reported at one place.
+[ "$("$PULLEY_RUN" "$WASM/wasi_trap.wasm" 2>&1)" = "$("$PULLEY_RUN" --translate-all "$WASM/wasi_trap.wasm" 2>&1)" ] ||
+    fail "the trap of wasi_trap.wasm is reported differently with --translate-all"
 check 1 '' 'unsupported import wasi_snapshot_preview1.no_such_call' \
     "$PULLEY_RUN" "$WASM/wasi_unsupported.wasm"
 check 0 '2.75\n42' '' "$PULLEY_RUN" --invoke add "$WASM/wasi_hello.wasm" 41 2.25

@@ -36,14 +36,20 @@ int collect_run_pulley(collect_session *s, const collect_program *p);
 /* A .wasm module, translated and run with WASI (interp/wasm, interp/wasi). */
 int collect_run_wasm(collect_session *s, const collect_program *p);
 
-/* Register a loaded module and all its functions with the agent: the
- * load address of a function is its first code byte in m->code.  The
- * agent's handle of function i goes into handles[i] (m->nfuncs entries;
- * handles may be NULL).  Returns 0, or -1 if the agent refused (run
- * already ended, out of memory). */
+/* Register a loaded module and its functions with the agent: the load
+ * address of a function is its first code byte in m->code.  Functions
+ * still to be translated (lazy.h) are left out: each is registered when
+ * translated (collect_register_function).  The agent's handle of function
+ * i goes into handles[i] (m->nfuncs entries; handles may be NULL).
+ * Returns the agent's handle of the module, or -1 if the agent refused
+ * (run already ended, out of memory). */
 struct pvm_module;
 int collect_register_module(collect_session *s, const char *name, const struct pvm_module *m,
                             int *handles);
+/* Register function func of m (module: its agent handle).  The handle, or
+ * -1 if the agent refused. */
+int collect_register_function(collect_session *s, int module, const struct pvm_module *m,
+                              uint32_t func);
 
 /* The counting build (pulley-collect-exact): give the agent the exact
  * counts of a VM whose module's functions have the agent handles

@@ -14,32 +14,50 @@
 
 #include "fuse.h"
 #include "isa_cli.h"
+#include "lazy.h"
 #include "module_host.h"
 #include "run_args.h"
 #include "runner.h"
 #include "verify.h"
 #include "vm.h"
 
+/* Under the session's lock: register function i of m. */
+static int register_function(pulleyprof_agent *a, int mod, const pvm_module *m, uint32_t i)
+{
+    const pvm_function *f = &m->funcs[i];
+    const uint8_t *code = m->code + f->offset;
+    return pulleyprof_register_function(a, mod, i, f->name, (uintptr_t)code, code, f->size);
+}
+
 int collect_register_module(collect_session *s, const char *name, const pvm_module *m,
                             int *handles)
 {
     const char *slash = strrchr(name, '/');
-    int rc = -1;
     pulleyprof_agent *a = session_lock(s);
     int mod = a ? pulleyprof_register_module(a, slash ? slash + 1 : name, m) : -1;
     for (uint32_t i = 0; mod >= 0 && i < m->nfuncs; i++) {
-        const pvm_function *f = &m->funcs[i];
-        const uint8_t *code = m->code + f->offset;
-        int h = pulleyprof_register_function(a, mod, i, f->name, (uintptr_t)code, code, f->size);
+        if (pvm_lazy_pending(m, i)) {
+            if (handles)
+                handles[i] = -1;
+            continue;
+        }
+        int h = register_function(a, mod, m, i);
         if (h < 0)
             mod = -1;
         else if (handles)
             handles[i] = h;
     }
-    if (mod >= 0)
-        rc = 0;
     session_unlock(s);
-    return rc;
+    return mod;
+}
+
+int collect_register_function(collect_session *s, int module, const pvm_module *m,
+                              uint32_t func)
+{
+    pulleyprof_agent *a = session_lock(s);
+    int h = a ? register_function(a, module, m, func) : -1;
+    session_unlock(s);
+    return h;
 }
 
 int collect_report_counts(collect_session *s, const pvm_vm *vm, const int *handles)
@@ -169,7 +187,7 @@ int collect_run_pulley(collect_session *s, const collect_program *p)
         cli_error(&t, "out of memory");
     if (index < 0 || !handles)
         session_finish(s, "not run", status);
-    else if (collect_register_module(s, p->path, m, handles) != 0) {
+    else if (collect_register_module(s, p->path, m, handles) < 0) {
         cli_error(&t, "cannot register the module with the profiling agent");
         session_finish(s, "not run", status);
     } else

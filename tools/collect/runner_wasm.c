@@ -5,8 +5,8 @@
  * whose "wasi_snapshot_preview1" is the WASI host (the program's
  * arguments, --dir preopens, stdin/stdout/stderr passed through), a hook
  * that registers every translated module and its functions (with their
- * Wasm names) and each new VM's PC slot with the agent before anything
- * runs in it, then _start (or the export --invoke names, with no
+ * Wasm names; a function translated on its first call, then) and each new
+ * VM's PC slot with the agent before anything runs in it, then _start (or the export --invoke names, with no
  * arguments).  The session ends with "return", "exit" (proc_exit, its
  * status) or "trap: KIND" (status 134), as collect_run_pulley does, before
  * the store is freed: the agent decodes with the translated code.
@@ -18,6 +18,7 @@
 
 #include "base/grow.h"
 #include "isa_cli.h"
+#include "lazy.h"
 #include "runner.h"
 #include "wasi.h"
 #include "wasm_instance.h"
@@ -27,9 +28,19 @@
  * slots registered so far (unregistered before the VMs are freed), and
  * (counting build) every VM with the agent handles of its functions, for
  * its counts at the end. */
+/* A module whose functions are translated as they are first called
+ * (lazy.h): each is registered then. */
+typedef struct lazy_module {
+    collect_session *s;
+    int module;         /* the agent's handle */
+    uint64_t refused;   /* functions the agent did not take */
+} lazy_module;
+
 typedef struct wasm_ctx {
     collect_session *s;
     const char *name;
+    lazy_module **lazy;
+    size_t nlazy, lazy_cap;
     _Atomic(uintptr_t) **slots;
     size_t nslots, cap;
     pvm_vm **vms;
@@ -70,6 +81,37 @@ static int bind_wasi(pvm_vm *vm, void *ctx, pvm_error *err)
     return 0;
 }
 
+static void on_translated(void *ctx, const pvm_module *m, uint32_t func)
+{
+    lazy_module *z = ctx;
+    if (collect_register_function(z->s, z->module, m, func) < 0)
+        z->refused++;
+}
+
+/* Register the functions of m translated from now on. */
+static int follow_translation(wasm_ctx *c, const pvm_module *m, int module)
+{
+    lazy_module *z = malloc(sizeof *z);
+    if (!z || BASE_GROW(c->lazy, c->lazy_cap, c->nlazy + 1, 4) != 0) {
+        free(z);
+        return -1;
+    }
+    *z = (lazy_module){c->s, module, 0};
+    c->lazy[c->nlazy++] = z;
+    pvm_lazy_observe(m, on_translated, z);
+    return 0;
+}
+
+/* The functions translated during the run that the agent did not take
+ * (its catalog lacks them: said, and the run fails). */
+static uint64_t refused_functions(const wasm_ctx *c)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < c->nlazy; i++)
+        n += c->lazy[i]->refused;
+    return n;
+}
+
 /* Each new VM: register its module's functions and its PC slot. */
 static int on_vm(pvm_vm *vm, const pvm_module *m, void *ctx, pvm_error *err)
 {
@@ -79,9 +121,14 @@ static int on_vm(pvm_vm *vm, const pvm_module *m, void *ctx, pvm_error *err)
     int *handles = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof *handles);
     if (!handles)
         return pvm_errorf(err, "out of memory");
-    if (collect_register_module(c->s, c->name, m, handles) != 0) {
+    int module = collect_register_module(c->s, c->name, m, handles);
+    if (module < 0) {
         free(handles);
         return pvm_errorf(err, "cannot register the module with the profiling agent");
+    }
+    if (m->lazy && follow_translation(c, m, module) != 0) {
+        free(handles);
+        return pvm_errorf(err, "out of memory");
     }
     if (!pvm_built_with_profile()) /* the counting build: no pc slot to sample */
         return add_vm(c, vm, handles) == 0 ? 0 : pvm_errorf(err, "out of memory");
@@ -175,6 +222,12 @@ static int run(const cli_tool *t, wasm_ctx *c, pvm_wasm_store *store, pvm_wasi *
     for (size_t i = 0; i < c->nvms; i++)
         if (collect_report_counts(c->s, c->vms[i], c->handles[i]) != 0)
             status = CLI_FAILURE;
+    uint64_t refused = refused_functions(c);
+    if (refused) {
+        cli_error(t, "%" PRIu64 " functions translated during the run could not be registered "
+                     "with the profiling agent: their samples are not attributed", refused);
+        status = CLI_FAILURE;
+    }
 done:
     drop_vms(c);
     unregister_slots(c);
@@ -225,6 +278,9 @@ out:
     pvm_wasm_store_free(store);
     pvm_wasi_free(wasi);
     free(c.slots);
+    for (size_t i = 0; i < c.nlazy; i++)
+        free(c.lazy[i]);
+    free(c.lazy);
     free(c.vms);
     free(c.handles);
     free(argv);

@@ -60,6 +60,8 @@ static cli_tool tool = {
     "                     it runs: fused with the build's macro ops)\n"
     "      --no-fuse      run the code as it is, without the build's macro ops\n"
     "                     (a macro build fuses by default)\n"
+    "      --translate-all  translate every function of a WebAssembly program\n"
+    "                     before it runs (default: each when first called)\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and the VM's build, and exit\n"
     "\n" PVM_EXIT_HELP_RUNNER,
@@ -86,6 +88,7 @@ typedef struct options {
     uint64_t max_memory; /* --max-memory (0: the module's own maximum) */
     bool emit_pasm;
     bool no_fuse;
+    bool translate_all;
 } options;
 
 /* Parse an unsigned decimal or 0x-hex integer that fills all of s. */
@@ -110,6 +113,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"dir", required_argument, NULL, 'd'},
         {"emit-pasm", no_argument, NULL, 'E'},
         {"no-fuse", no_argument, NULL, 'F'},
+        {"translate-all", no_argument, NULL, 'T'},
         {"env", required_argument, NULL, 'e'},
         {"max-memory", required_argument, NULL, 'M'},
         CLI_STANDARD_OPTIONS,
@@ -132,6 +136,7 @@ static int parse_options(int argc, char **argv, options *o)
                 return cli_usage_error(&tool, "--max-memory needs a size in bytes (K, M, G allowed)");
             break;
         case 'F': o->no_fuse = true; break;
+        case 'T': o->translate_all = true; break;
         case 's':
             if (parse_u64(optarg, &o->stack) || o->stack == 0 || o->stack % 16 != 0 ||
                 o->stack > PVM_MAX_STACK)
@@ -223,6 +228,7 @@ static int run_wasm(const options *o)
             .dirs = o->dirs, .ndirs = o->ndirs, .envp = o->env.vars, .stack = o->stack,
             .max_memory = o->max_memory,
             .emit_pasm = o->emit_pasm, .no_fuse = o->no_fuse,
+            .translate_all = o->translate_all,
         };
         status = pvm_wasm_run(&w);
     }

@@ -1,0 +1,270 @@
+/*
+ * lazy.c - functions translated when first called (lazy.h): the code's
+ * reservation that never moves, the stubs still waiting, and each
+ * function's translation verified, fused, verified again and appended.
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
+#include "lazy.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "base/grow.h"
+#include "fuse.h"
+#include "verify.h"
+
+struct pvm_lazy {
+    pvm_module *m;
+    pvm_lazy_translate_fn translate;
+    void *ctx;
+    void (*free_ctx)(void *);
+    bool fuse;
+    bool *pending;          /* per function: still a stub */
+    uint32_t nstubs;
+    size_t stubs_end;       /* code below: as attached, functions in index order */
+    uint32_t *first_offset; /* each function's offset when attached */
+    uint32_t *order;        /* functions translated since, in address order */
+    size_t norder, order_cap;
+    size_t reserved;        /* bytes of address space holding m->code */
+    size_t starts_cap;      /* bytes of m->insn_starts */
+    pvm_lazy_observer_fn observe;
+    void *observe_ctx;
+    pvm_buf code, fused;    /* scratch: the translation, the fused code */
+    pvm_error error; /* of the last failed materialisation */
+};
+
+void pvm_lazy_free(pvm_module *m)
+{
+    pvm_lazy *z = m->lazy;
+    if (!z)
+        return;
+    if (z->free_ctx)
+        z->free_ctx(z->ctx);
+    munmap(m->code, z->reserved);
+    m->code = NULL;
+    free(z->pending);
+    free(z->first_offset);
+    free(z->order);
+    pvm_buf_free(&z->code);
+    pvm_buf_free(&z->fused);
+    free(z);
+    m->lazy = NULL;
+}
+
+static size_t whole_pages(size_t n)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t p = page > 0 ? (size_t)page : 4096;
+    return (n + p - 1) / p * p;
+}
+
+int pvm_lazy_attach(pvm_module *m, const bool *pending, pvm_lazy_translate_fn translate,
+                    void *ctx, void (*free_ctx)(void *), bool fuse, pvm_error *err)
+{
+    pvm_lazy *z = calloc(1, sizeof *z);
+    if (!z) {
+        if (free_ctx)
+            free_ctx(ctx);
+        return pvm_errorf(err, "out of memory");
+    }
+    *z = (pvm_lazy){.m = m, .translate = translate, .ctx = ctx, .free_ctx = free_ctx,
+                    .fuse = fuse, .stubs_end = m->code_size,
+                    .reserved = whole_pages((size_t)PVM_MAX_CODE + PVM_CODE_PADDING),
+                    .starts_cap = m->code_size / 8 + 1};
+    z->pending = malloc(((size_t)m->nfuncs + 1) * sizeof *z->pending);
+    z->first_offset = malloc(((size_t)m->nfuncs + 1) * sizeof *z->first_offset);
+    void *base = mmap(NULL, z->reserved, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    int rc = 0;
+    if (!z->pending || !z->first_offset)
+        rc = pvm_errorf(err, "out of memory");
+    else if (base == MAP_FAILED)
+        rc = pvm_errorf(err, "cannot reserve %zu bytes of address space for code: %s",
+                        z->reserved, strerror(errno));
+    else if (!m->verified)
+        rc = pvm_errorf(err, "the module is not verified");
+    for (uint32_t i = 0; rc == 0 && i < m->nfuncs; i++) {
+        z->pending[i] = pending[i];
+        z->nstubs += pending[i];
+        z->first_offset[i] = m->funcs[i].offset;
+        if (i > 0 && m->funcs[i].offset < m->funcs[i - 1].offset)
+            rc = pvm_errorf(err, "function %s: code not in the order of the functions",
+                            m->funcs[i].name);
+    }
+    if (rc != 0) { /* m stays as it was */
+        if (base != MAP_FAILED)
+            munmap(base, z->reserved);
+        if (free_ctx)
+            free_ctx(ctx);
+        free(z->pending);
+        free(z->first_offset);
+        free(z);
+        return -1;
+    }
+    memcpy(base, m->code, m->code_size + PVM_CODE_PADDING); /* the rest reads as zero */
+    free(m->code);
+    m->code = base;
+    m->code_cap = z->reserved;
+    m->lazy = z;
+    return 0;
+}
+
+bool pvm_lazy_pending(const pvm_module *m, uint32_t func)
+{
+    return m->lazy && func < m->nfuncs && m->lazy->pending[func];
+}
+
+uint32_t pvm_lazy_translated(const pvm_module *m)
+{
+    return m->lazy ? (uint32_t)m->lazy->norder : 0;
+}
+
+uint32_t pvm_lazy_stubs(const pvm_module *m)
+{
+    return m->lazy ? m->lazy->nstubs : 0;
+}
+
+void pvm_lazy_observe(const pvm_module *m, pvm_lazy_observer_fn observe, void *ctx)
+{
+    if (m->lazy) {
+        m->lazy->observe = observe;
+        m->lazy->observe_ctx = ctx;
+    }
+}
+
+const char *pvm_lazy_error(const pvm_module *m)
+{
+    return m->lazy ? m->lazy->error.msg : "";
+}
+
+uint32_t pvm_lazy_func_at(const pvm_module *m, size_t off)
+{
+    const pvm_lazy *z = m->lazy;
+    /* The last function starting at or before off: among the functions as
+     * attached (an empty one shares its offset with the next), or among
+     * those appended since. */
+    uint32_t lo = 0, hi;
+    if (off < z->stubs_end || z->norder == 0) {
+        for (hi = m->nfuncs; hi - lo > 1;) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            *(z->first_offset[mid] <= off ? &lo : &hi) = mid;
+        }
+        return lo;
+    }
+    for (hi = (uint32_t)z->norder; hi - lo > 1;) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        *(m->funcs[z->order[mid]].offset <= off ? &lo : &hi) = mid;
+    }
+    return z->order[lo];
+}
+
+/* ---- materialising a function -------------------------------------------- */
+
+/* Room in insn_starts for code up to offset end. */
+static int grow_starts(pvm_lazy *z, size_t end)
+{
+    size_t need = end / 8 + 1;
+    if (need <= z->starts_cap)
+        return 0;
+    size_t cap = need + need / 2;
+    uint8_t *s = realloc(z->m->insn_starts, cap);
+    if (!s)
+        return -1;
+    memset(s + z->starts_cap, 0, cap - z->starts_cap);
+    z->m->insn_starts = s;
+    z->starts_cap = cap;
+    return 0;
+}
+
+static void clear_starts(uint8_t *starts, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        starts[i / 8] &= (uint8_t)~(1u << (i % 8));
+}
+
+/* Put len bytes past the module's code and verify them as function func's
+ * code there: 0, or -1 with err (the bytes and their starts cleared). */
+static int place_and_verify(pvm_lazy *z, uint32_t func, const uint8_t *code, size_t len,
+                            pvm_error *err)
+{
+    pvm_module *m = z->m;
+    size_t at = m->code_size;
+    if (len > PVM_MAX_CODE - at || len == 0)
+        return pvm_errorf(err, "function %s: %zu bytes of code%s", m->funcs[func].name, len,
+                          len ? " would exceed the module's code limit" : ": nothing translated");
+    if (grow_starts(z, at + len) != 0)
+        return pvm_errorf(err, "out of memory");
+    memcpy(m->code + at, code, len);
+    pvm_function view = m->funcs[func];
+    view.offset = (uint32_t)at;
+    view.size = (uint32_t)len;
+    if (pvm_verify_function(m, &view, m->insn_starts, err) == 0)
+        return 0;
+    clear_starts(m->insn_starts, at, at + len);
+    memset(m->code + at, 0, len);
+    return -1;
+}
+
+static int materialize(pvm_lazy *z, uint32_t func, pvm_error *err)
+{
+    pvm_module *m = z->m;
+    if (BASE_GROW(z->order, z->order_cap, z->norder + 1, 64) != 0)
+        return pvm_errorf(err, "out of memory");
+    if (z->translate(z->ctx, func, &z->code, err) != 0)
+        return -1;
+    if (z->code.failed)
+        return pvm_errorf(err, "out of memory");
+    size_t at = m->code_size, len = z->code.len;
+    if (place_and_verify(z, func, z->code.data, len, err) != 0)
+        return -1;
+    if (z->fuse) {
+        pvm_function view = m->funcs[func];
+        view.offset = (uint32_t)at;
+        view.size = (uint32_t)len;
+        z->fused.len = 0;
+        int rc = pvm_fuse_function(m, &view, &z->fused, NULL);
+        clear_starts(m->insn_starts, at, at + len);
+        memset(m->code + at, 0, len);
+        if (rc != 0 || z->fused.failed)
+            return pvm_errorf(err, "fusing function %s: out of memory", m->funcs[func].name);
+        pvm_error verr;
+        if (place_and_verify(z, func, z->fused.data, z->fused.len, &verr) != 0)
+            return pvm_errorf(err, "fused code does not verify (a bug of the fusion pass): %s",
+                              verr.msg);
+        len = z->fused.len;
+    }
+    m->code_size = at + len; /* the padding after it reads as zero */
+    m->funcs[func].offset = (uint32_t)at;
+    m->funcs[func].size = (uint32_t)len;
+    z->pending[func] = false;
+    z->nstubs--;
+    z->order[z->norder++] = func;
+    if (z->observe)
+        z->observe(z->observe_ctx, m, func);
+    return 0;
+}
+
+int pvm_lazy_materialize(const pvm_module *m, uint32_t func, pvm_error *err)
+{
+    pvm_lazy *z = m->lazy;
+    if (!pvm_lazy_pending(m, func))
+        return 0;
+    pvm_error local;
+    if (!err)
+        err = &local;
+    int rc = materialize(z, func, err);
+    if (rc != 0)
+        z->error = *err;
+    return rc;
+}
+
+int pvm_lazy_materialize_all(const pvm_module *m, pvm_error *err)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (pvm_lazy_materialize(m, i, err) != 0)
+            return -1;
+    return 0;
+}
