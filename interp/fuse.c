@@ -68,7 +68,8 @@ typedef struct slot {
     uint8_t nparts;  /* the item's instructions (1 for a single) */
 } slot;
 
-typedef struct work {
+/* The arrays a function is fused with (pvm_fuse_scratch in fuse.h). */
+typedef struct pvm_fuse_scratch {
     slot *s;
     uint32_t n, cap;
     fu_insn *keys;
@@ -104,14 +105,20 @@ static long index_at(const work *w, int64_t off)
     return lo < w->n && w->s[lo].at == off ? (long)lo : -1;
 }
 
-static void mark_leader(work *w, int64_t off)
+/* Mark the instruction at off a leader: 0, or PVM_FUSE_BAD_CODE if no
+ * instruction starts there. */
+static int mark_leader(work *w, int64_t off)
 {
     long i = index_at(w, off);
-    if (i >= 0)
-        w->s[i].leader = 1;
+    if (i < 0)
+        return PVM_FUSE_BAD_CODE;
+    w->s[i].leader = 1;
+    return 0;
 }
 
-/* Decode f (verified) and mark its block leaders. */
+/* Decode f and mark its block leaders: 0, -1 (out of memory), or
+ * PVM_FUSE_BAD_CODE (an instruction that does not decode, a branch that
+ * lands on no instruction). */
 static int decode_function(const pvm_module *m, const pvm_function *f, work *w)
 {
     const uint8_t *code = m->code + f->offset;
@@ -121,7 +128,8 @@ static int decode_function(const pvm_module *m, const pvm_function *f, work *w)
             return -1;
         slot *s = &w->s[w->n++];
         memset(s, 0, sizeof *s);
-        pvm_decode(code, f->size, at, &s->insn); /* the module is verified */
+        if (pvm_decode(code, f->size, at, &s->insn) != NULL)
+            return PVM_FUSE_BAD_CODE;
         s->at = at;
         s->macro = -1;
         at += s->insn.length;
@@ -135,11 +143,12 @@ static int decode_function(const pvm_module *m, const pvm_function *f, work *w)
         if (!(flags & PVM_FLAG_BRANCH))
             continue;
         for (unsigned k = 0; k < fmt->nimms; k++) {
-            if (fmt->imm[k] == PVM_IMM_REL32)
-                mark_leader(w, (int64_t)w->s[i].at + in->imms[k]);
-            if (fmt->imm[k] == PVM_IMM_TABLE)
-                for (uint32_t e = 0; e < (uint32_t)in->imms[k]; e++)
-                    mark_leader(w, (int64_t)w->s[i].at + pvm_insn_table_entry(in, e));
+            if (fmt->imm[k] == PVM_IMM_REL32 &&
+                mark_leader(w, (int64_t)w->s[i].at + in->imms[k]) != 0)
+                return PVM_FUSE_BAD_CODE;
+            for (uint32_t e = 0; fmt->imm[k] == PVM_IMM_TABLE && e < (uint32_t)in->imms[k]; e++)
+                if (mark_leader(w, (int64_t)w->s[i].at + pvm_insn_table_entry(in, e)) != 0)
+                    return PVM_FUSE_BAD_CODE;
         }
     }
     return 0;
@@ -270,14 +279,15 @@ static int encode_item(const work *w, uint32_t i, pvm_buf *out)
     return n > 0 ? 0 : -1;
 }
 
-/* Fuse function f of m (verified code; f may be a view of code not yet
- * one of m's functions) onto the end of code, with w's arrays; the counts
- * into st.  Returns 0, or -1 (out of memory). */
+/* Fuse function f of m (f may be a view of code not yet one of m's
+ * functions) onto the end of code, with w's arrays; the counts into st.
+ * Returns 0, -1 (out of memory) or PVM_FUSE_BAD_CODE. */
 static int fuse_one(const pvm_module *m, const pvm_function *f, work *w, pvm_buf *code,
                     pvm_fuse_stats *st)
 {
-    if (decode_function(m, f, w) != 0)
-        return -1;
+    int bad = decode_function(m, f, w);
+    if (bad != 0)
+        return bad;
     cover_blocks(w);
     uint32_t at = 0;
     for (uint32_t i = 0; i < w->n; i += w->s[i].nparts) {
@@ -319,16 +329,26 @@ static void free_work(work *w)
     free(w->choice);
 }
 
-int pvm_fuse_function(const pvm_module *m, const pvm_function *f, pvm_buf *out,
-                      pvm_fuse_stats *stats)
+pvm_fuse_scratch *pvm_fuse_scratch_new(void)
+{
+    return calloc(1, sizeof(work));
+}
+
+void pvm_fuse_scratch_free(pvm_fuse_scratch *w)
+{
+    if (w)
+        free_work(w);
+    free(w);
+}
+
+int pvm_fuse_function(const pvm_module *m, const pvm_function *f, pvm_fuse_scratch *w,
+                      pvm_buf *out, pvm_fuse_stats *stats)
 {
     pvm_fuse_stats st = {0};
-    work w = {0};
     size_t start = out->len;
-    int rc = pvm_fuse_has_macros() ? fuse_one(m, f, &w, out, &st)
+    int rc = pvm_fuse_has_macros() ? fuse_one(m, f, w, out, &st)
                                    : (pvm_buf_append(out, m->code + f->offset, f->size),
                                       out->failed ? -1 : 0);
-    free_work(&w);
     st.bytes_before = f->size;
     st.bytes_after = out->len - start;
     if (stats)

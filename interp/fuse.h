@@ -34,12 +34,20 @@ typedef struct pvm_fuse_stats {
  * unchanged then. */
 int pvm_fuse_module(pvm_module *m, pvm_fuse_stats *stats, pvm_error *err);
 
-/* Fuse one function's verified code (f: where it lies in m->code, which
- * need not be one of m's functions yet), appending the new code to out;
- * stats may be NULL.  The result is not verified.  Returns 0, or -1 (out
- * of memory). */
-int pvm_fuse_function(const pvm_module *m, const pvm_function *f, pvm_buf *out,
-                      pvm_fuse_stats *stats);
+/* Fuse one function's code (f: where it lies in m->code, which need not
+ * be one of m's functions yet), appending the new code to out, with the
+ * arrays of w (kept from one function to the next); stats may be NULL.
+ * The code need not be verified: an instruction that does not decode, or
+ * a branch that lands on no instruction, makes it PVM_FUSE_BAD_CODE; the
+ * rest (operands, the end) is for the verifier, which the result must
+ * pass before it runs.  Returns 0, -1 (out of memory) or
+ * PVM_FUSE_BAD_CODE. */
+#define PVM_FUSE_BAD_CODE (-2)
+typedef struct pvm_fuse_scratch pvm_fuse_scratch;
+pvm_fuse_scratch *pvm_fuse_scratch_new(void); /* NULL: out of memory */
+void pvm_fuse_scratch_free(pvm_fuse_scratch *w);
+int pvm_fuse_function(const pvm_module *m, const pvm_function *f, pvm_fuse_scratch *w,
+                      pvm_buf *out, pvm_fuse_stats *stats);
 
 /* Is the build's macro set empty (pvm_fuse_module then changes nothing)? */
 int pvm_fuse_has_macros(void);

@@ -1,7 +1,7 @@
 /*
  * lazy.c - functions translated when first called (lazy.h): the code's
  * reservation that never moves, the stubs still waiting, and each
- * function's translation verified, fused, verified again and appended.
+ * function's translation fused (in a macro build), verified and appended.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "lazy.h"
@@ -21,7 +21,6 @@ struct pvm_lazy {
     pvm_lazy_translate_fn translate;
     void *ctx;
     void (*free_ctx)(void *);
-    bool fuse;
     bool *pending;          /* per function: still a stub */
     uint32_t nstubs;
     size_t stubs_end;       /* code below: as attached, functions in index order */
@@ -33,6 +32,7 @@ struct pvm_lazy {
     pvm_lazy_observer_fn observe;
     void *observe_ctx;
     pvm_buf code, fused;    /* scratch: the translation, the fused code */
+    pvm_fuse_scratch *fuser; /* with fusion: the fusion pass's arrays */
     pvm_error error; /* of the last failed materialisation */
 };
 
@@ -50,6 +50,7 @@ void pvm_lazy_free(pvm_module *m)
     free(z->order);
     pvm_buf_free(&z->code);
     pvm_buf_free(&z->fused);
+    pvm_fuse_scratch_free(z->fuser);
     free(z);
     m->lazy = NULL;
 }
@@ -71,15 +72,17 @@ int pvm_lazy_attach(pvm_module *m, const bool *pending, pvm_lazy_translate_fn tr
         return pvm_errorf(err, "out of memory");
     }
     *z = (pvm_lazy){.m = m, .translate = translate, .ctx = ctx, .free_ctx = free_ctx,
-                    .fuse = fuse, .stubs_end = m->code_size,
+                    .stubs_end = m->code_size,
                     .reserved = whole_pages((size_t)PVM_MAX_CODE + PVM_CODE_PADDING),
                     .starts_cap = m->code_size / 8 + 1};
     z->pending = malloc(((size_t)m->nfuncs + 1) * sizeof *z->pending);
     z->first_offset = malloc(((size_t)m->nfuncs + 1) * sizeof *z->first_offset);
+    if (fuse && pvm_fuse_has_macros())
+        z->fuser = pvm_fuse_scratch_new();
     void *base = mmap(NULL, z->reserved, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     int rc = 0;
-    if (!z->pending || !z->first_offset)
+    if (!z->pending || !z->first_offset || (fuse && pvm_fuse_has_macros() && !z->fuser))
         rc = pvm_errorf(err, "out of memory");
     else if (base == MAP_FAILED)
         rc = pvm_errorf(err, "cannot reserve %zu bytes of address space for code: %s",
@@ -101,6 +104,7 @@ int pvm_lazy_attach(pvm_module *m, const bool *pending, pvm_lazy_translate_fn tr
             free_ctx(ctx);
         free(z->pending);
         free(z->first_offset);
+        pvm_fuse_scratch_free(z->fuser);
         free(z);
         return -1;
     }
@@ -185,6 +189,16 @@ static void clear_starts(uint8_t *starts, size_t from, size_t to)
         starts[i / 8] &= (uint8_t)~(1u << (i % 8));
 }
 
+/* Is there room for len bytes of function func's code past m's code?
+ * 0, or -1 with err. */
+static int room_for(const pvm_module *m, uint32_t func, size_t len, pvm_error *err)
+{
+    if (len > PVM_MAX_CODE - m->code_size || len == 0)
+        return pvm_errorf(err, "function %s: %zu bytes of code%s", m->funcs[func].name, len,
+                          len ? " would exceed the module's code limit" : ": nothing translated");
+    return 0;
+}
+
 /* Put len bytes past the module's code and verify them as function func's
  * code there: 0, or -1 with err (the bytes and their starts cleared). */
 static int place_and_verify(pvm_lazy *z, uint32_t func, const uint8_t *code, size_t len,
@@ -192,9 +206,8 @@ static int place_and_verify(pvm_lazy *z, uint32_t func, const uint8_t *code, siz
 {
     pvm_module *m = z->m;
     size_t at = m->code_size;
-    if (len > PVM_MAX_CODE - at || len == 0)
-        return pvm_errorf(err, "function %s: %zu bytes of code%s", m->funcs[func].name, len,
-                          len ? " would exceed the module's code limit" : ": nothing translated");
+    if (room_for(m, func, len, err) != 0)
+        return -1;
     if (grow_starts(z, at + len) != 0)
         return pvm_errorf(err, "out of memory");
     memcpy(m->code + at, code, len);
@@ -218,16 +231,27 @@ static int materialize(pvm_lazy *z, uint32_t func, pvm_error *err)
     if (z->code.failed)
         return pvm_errorf(err, "out of memory");
     size_t at = m->code_size, len = z->code.len;
-    if (place_and_verify(z, func, z->code.data, len, err) != 0)
-        return -1;
-    if (z->fuse) {
+    if (!z->fuser) {
+        if (place_and_verify(z, func, z->code.data, len, err) != 0)
+            return -1;
+    } else {
+        /* The translation goes past the code for the fusion pass to read,
+         * unverified: the pass refuses code that does not decode or whose
+         * branches land on no instruction, and what it writes is verified
+         * (as eagerly: no code runs before it passed the verifier). */
+        if (room_for(m, func, len, err) != 0)
+            return -1;
+        memcpy(m->code + at, z->code.data, len);
         pvm_function view = m->funcs[func];
         view.offset = (uint32_t)at;
         view.size = (uint32_t)len;
         z->fused.len = 0;
-        int rc = pvm_fuse_function(m, &view, &z->fused, NULL);
-        clear_starts(m->insn_starts, at, at + len);
+        int rc = pvm_fuse_function(m, &view, z->fuser, &z->fused, NULL);
         memset(m->code + at, 0, len);
+        if (rc == PVM_FUSE_BAD_CODE)
+            return pvm_errorf(err, "function %s: its translation does not decode or branches "
+                              "into an instruction (a bug of the translator)",
+                              m->funcs[func].name);
         if (rc != 0 || z->fused.failed)
             return pvm_errorf(err, "fusing function %s: out of memory", m->funcs[func].name);
         pvm_error verr;

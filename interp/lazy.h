@@ -8,11 +8,13 @@
  * addresses, the sampler's pcs and the profiler's catalog stay valid) and
  * knows which functions are stubs.  When a stub's trap reaches the
  * embedder (pvm_vm_call does this by itself), pvm_lazy_materialize asks
- * the front end for the function's code, verifies it, fuses it (when the
- * module was attached with fusion, as pvm_fuse_module would), verifies
- * the fused code, appends it and points the function at it; the call then
- * goes on at the new code as if it had always been there.  No code runs
- * before it passed the verifier, as for a whole module.
+ * the front end for the function's code, fuses it (when the module was
+ * attached with fusion and the build has macro ops, as pvm_fuse_module
+ * would; the pass refuses code that does not decode or branches into an
+ * instruction), verifies what it will run, appends it and points the
+ * function at it; the call then goes on at the new code as if it had
+ * always been there.  No code runs before it passed the verifier, as for
+ * a whole module.
  *
  * The code past the stubs holds functions in the order they were
  * translated; pvm_lazy_func_at finds the function of any offset.

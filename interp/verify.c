@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bytes.h"
 #include "insn.h"
 
 static void mark(uint8_t *bits, size_t i) { bits[i / 8] |= (uint8_t)(1u << (i % 8)); }
@@ -104,15 +105,34 @@ static int decode_function(const pvm_module *m, const pvm_function *f, uint8_t *
     return 0;
 }
 
-/* Pass 2: every branch target of f is an instruction start inside f. */
+/* Does an instruction of this format name code offsets (a branch's, a
+ * jump table's)? */
+static bool names_code_offsets(const pvm_format_info *fmt)
+{
+    for (unsigned k = 0; k < fmt->nimms; k++)
+        if (fmt->imm[k] == PVM_IMM_REL32 || fmt->imm[k] == PVM_IMM_TABLE)
+            return true;
+    return false;
+}
+
+/* Pass 2: every branch target of f is an instruction start inside f.
+ * Pass 1 decoded every instruction: only those naming code offsets are
+ * decoded again, the others are stepped over by their opcode's length
+ * (fixed: only a jump table has entries past it). */
 static int check_branches(const pvm_module *m, const pvm_function *f, const uint8_t *starts,
                           pvm_error *err)
 {
     const uint8_t *code = m->code + f->offset;
     pvm_insn insn = {0};
     for (uint32_t at = 0; at < f->size; at += insn.length) {
-        pvm_decode(code, f->size, at, &insn); /* succeeded in pass 1 */
-        const pvm_format_info *fmt = pvm_insn_format(&insn);
+        unsigned op = code[at] == PVM_ESCAPE_BYTE ? PVM_OP_EXT_FIRST + pvm_rd16(code + at + 1)
+                                                  : code[at];
+        const pvm_format_info *fmt = &pvm_formats[pvm_ops[op].format];
+        if (!names_code_offsets(fmt)) {
+            insn.length = pvm_ops[op].length;
+            continue;
+        }
+        pvm_decode(code, f->size, at, &insn);
         for (unsigned k = 0; k < fmt->nimms; k++) {
             if (fmt->imm[k] == PVM_IMM_REL32 &&
                 check_target(f, starts, at, insn.imms[k], -1, err))

@@ -11,49 +11,53 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/hash.h"
 #include "lazy.h"
 
-/* Give every module type and function its signature id: the index of the
- * first signature, in the order types then functions, with the same params
- * and results.  Sorting makes equal signatures neighbours. */
-typedef struct sig_entry {
-    const char *params, *results;
-    uint32_t *id;  /* where the id goes */
-    uint32_t order;
-} sig_entry;
-
-static int compare_sigs(const void *a, const void *b)
+/* Entry k of a module's signatures: type k, then function k - ntypes. */
+static void signature(const pvm_module *m, size_t k, const char **params, const char **results)
 {
-    const sig_entry *x = a, *y = b;
-    int c = strcmp(x->params, y->params);
-    if (c == 0)
-        c = strcmp(x->results, y->results);
-    return c ? c : (x->order > y->order) - (x->order < y->order);
+    if (k < m->ntypes) {
+        *params = m->types[k].params;
+        *results = m->types[k].results;
+    } else {
+        *params = m->funcs[k - m->ntypes].params;
+        *results = m->funcs[k - m->ntypes].results;
+    }
 }
 
+/* Give every module type and function its signature id: the index of the
+ * first entry, types then functions, with the same params and results
+ * (a hash of the two finds it). */
 static int assign_signature_ids(pvm_vm *vm, pvm_error *err)
 {
     const pvm_module *m = vm->module;
-    size_t n = (size_t)m->ntypes + m->nfuncs;
+    size_t n = (size_t)m->ntypes + m->nfuncs, cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
     vm->type_sigs = malloc((n ? n : 1) * sizeof *vm->type_sigs);
-    sig_entry *v = malloc((n ? n : 1) * sizeof *v);
-    if (!vm->type_sigs || !v) {
-        free(v);
+    uint32_t *first = calloc(cap, sizeof *first); /* entry + 1; 0: free */
+    if (!vm->type_sigs || !first) {
+        free(first);
         return pvm_errorf(err, "out of memory");
     }
     vm->func_sigs = vm->type_sigs + m->ntypes;
-    for (uint32_t i = 0; i < m->ntypes; i++)
-        v[i] = (sig_entry){m->types[i].params, m->types[i].results, &vm->type_sigs[i], i};
-    for (uint32_t i = 0; i < m->nfuncs; i++)
-        v[m->ntypes + i] = (sig_entry){m->funcs[i].params, m->funcs[i].results,
-                                       &vm->func_sigs[i], m->ntypes + i};
-    qsort(v, n, sizeof *v, compare_sigs);
-    for (size_t i = 0, first = 0; i < n; i++) {
-        if (strcmp(v[i].params, v[first].params) || strcmp(v[i].results, v[first].results))
-            first = i;
-        *v[i].id = v[first].order;
+    for (size_t k = 0; k < n; k++) {
+        const char *params, *results, *p2, *r2;
+        signature(m, k, &params, &results);
+        uint64_t h = base_fnv1a64_str(BASE_FNV1A64_INIT, params);
+        h = base_fnv1a64_str(base_fnv1a64_step(h, '>'), results);
+        size_t i = h & (cap - 1);
+        for (; first[i]; i = (i + 1) & (cap - 1)) {
+            signature(m, first[i] - 1, &p2, &r2);
+            if (!strcmp(params, p2) && !strcmp(results, r2))
+                break;
+        }
+        if (!first[i])
+            first[i] = (uint32_t)k + 1;
+        vm->type_sigs[k] = first[i] - 1;
     }
-    free(v);
+    free(first);
     return 0;
 }
 

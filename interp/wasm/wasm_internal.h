@@ -12,8 +12,13 @@
 #include "wasm_reader.h"
 
 /* Grow *arr (of *cap elements of elem_size bytes) to hold at least `need`
- * elements; new elements are zeroed.  Returns -1 on allocation failure. */
-int pvm_wasm_reserve(void **arr, uint32_t *cap, uint32_t need, size_t elem_size);
+ * elements; new elements are zeroed.  Returns -1 on allocation failure.
+ * Inline where there is room already (the validator asks per operand). */
+int pvm_wasm_reserve_more(void **arr, uint32_t *cap, uint32_t need, size_t elem_size);
+static inline int pvm_wasm_reserve(void **arr, uint32_t *cap, uint32_t need, size_t elem_size)
+{
+    return need <= *cap ? 0 : pvm_wasm_reserve_more(arr, cap, need, elem_size);
+}
 
 /* wasm_const.c: a constant expression of type `type`, up to and including
  * its end.  Marks functions it references with ref.func as referenced. */

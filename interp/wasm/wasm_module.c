@@ -9,7 +9,7 @@
 
 #include "base/grow.h"
 
-int pvm_wasm_reserve(void **arr, uint32_t *cap, uint32_t need, size_t elem_size)
+int pvm_wasm_reserve_more(void **arr, uint32_t *cap, uint32_t need, size_t elem_size)
 {
     if (need <= *cap)
         return 0;

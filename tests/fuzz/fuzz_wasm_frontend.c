@@ -1,6 +1,6 @@
 /*
  * fuzz_wasm_frontend.c - the Wasm front end under the fuzzer: decode +
- * validate + translate + verify, see fuzz_wasm_frontend.h.
+ * validate + translate + verify (whole and lazily), see fuzz_wasm_frontend.h.
  *
  * Built as a libFuzzer target (clang -fsanitize=fuzzer,address,undefined)
  * with PULLEY_FUZZ=ON, see tests/fuzz/CMakeLists.txt and run_fuzz.sh; the
@@ -17,6 +17,7 @@
 #include "bytes.h"
 #include "error.h"
 #include "module.h"
+#include "lazy.h"
 #include "translate.h"
 #include "verify.h"
 #include "wasm_module.h"
@@ -108,6 +109,29 @@ static void translate_with_refs(const pvm_wasm_module *wm)
     free(refs);
 }
 
+/* Translate again one function at a time, as an instance does (lazy.h):
+ * every function then has the size and name the whole translation gave
+ * it (host import numbers aside, its code is the same). */
+static void translate_lazily(const pvm_wasm_module *wm, const pvm_module *whole)
+{
+    pvm_error err = {{0}};
+    pvm_module *m = pvm_wasm_translate_lazy(wm, NULL, false, &err);
+    if (!m) {
+        if (strstr(err.msg, "address space")) /* a limit of the fuzzing process */
+            return;
+        broken("valid module translated whole but not lazily: %s", err.msg);
+    }
+    if (pvm_lazy_materialize_all(m, &err) != 0)
+        broken("a function translated whole fails lazily: %s", err.msg);
+    for (uint32_t f = 0; f < whole->nfuncs; f++)
+        if (m->funcs[f].size != whole->funcs[f].size ||
+            strcmp(m->funcs[f].name, whole->funcs[f].name) != 0)
+            broken("function %u is %s, %u bytes, translated lazily; %s, %u bytes whole",
+                   (unsigned)f, m->funcs[f].name, (unsigned)m->funcs[f].size,
+                   whole->funcs[f].name, (unsigned)whole->funcs[f].size);
+    pvm_module_free(m);
+}
+
 pulley_fuzz_outcome pulley_fuzz_wasm_frontend(const uint8_t *data, size_t size, pvm_error *why)
 {
     pvm_error err = {{0}};
@@ -140,6 +164,7 @@ pulley_fuzz_outcome pulley_fuzz_wasm_frontend(const uint8_t *data, size_t size, 
             broken("%u Wasm functions became %u bytecode functions", (unsigned)wm->nfuncs,
                    (unsigned)m->nfuncs);
         round_trip(m);
+        translate_lazily(wm, m);
         pvm_module_free(m);
         outcome = PULLEY_FUZZ_TRANSLATED;
         translate_with_refs(wm);
