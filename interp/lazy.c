@@ -28,6 +28,7 @@ struct pvm_lazy {
     uint32_t *order;        /* functions translated since, in address order */
     size_t norder, order_cap;
     size_t reserved;        /* bytes of address space holding m->code */
+    size_t usable;          /* of them, readable and writable (the rest: not yet) */
     size_t starts_cap;      /* bytes of m->insn_starts */
     pvm_lazy_observer_fn observe;
     void *observe_ctx;
@@ -79,14 +80,20 @@ int pvm_lazy_attach(pvm_module *m, const bool *pending, pvm_lazy_translate_fn tr
     z->first_offset = malloc(((size_t)m->nfuncs + 1) * sizeof *z->first_offset);
     if (fuse && pvm_fuse_has_macros())
         z->fuser = pvm_fuse_scratch_new();
-    void *base = mmap(NULL, z->reserved, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    /* Reserved inaccessible, opened as code is written: a system that
+     * counts committed memory strictly charges only what is used. */
+    void *base = mmap(NULL, z->reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                      -1, 0);
+    z->usable = whole_pages(m->code_size + PVM_CODE_PADDING);
     int rc = 0;
     if (!z->pending || !z->first_offset || (fuse && pvm_fuse_has_macros() && !z->fuser))
         rc = pvm_errorf(err, "out of memory");
     else if (base == MAP_FAILED)
         rc = pvm_errorf(err, "cannot reserve %zu bytes of address space for code: %s",
                         z->reserved, strerror(errno));
+    else if (mprotect(base, z->usable, PROT_READ | PROT_WRITE) != 0)
+        rc = pvm_errorf(err, "cannot make %zu bytes of code accessible: %s", z->usable,
+                        strerror(errno));
     else if (!m->verified)
         rc = pvm_errorf(err, "the module is not verified");
     for (uint32_t i = 0; rc == 0 && i < m->nfuncs; i++) {
@@ -189,13 +196,23 @@ static void clear_starts(uint8_t *starts, size_t from, size_t to)
         starts[i / 8] &= (uint8_t)~(1u << (i % 8));
 }
 
-/* Is there room for len bytes of function func's code past m's code?
- * 0, or -1 with err. */
-static int room_for(const pvm_module *m, uint32_t func, size_t len, pvm_error *err)
+/* Room for len bytes of function func's code past m's code (and the
+ * padding after them), opened for writing: 0, or -1 with err. */
+static int room_for(pvm_lazy *z, uint32_t func, size_t len, pvm_error *err)
 {
+    const pvm_module *m = z->m;
     if (len > PVM_MAX_CODE - m->code_size || len == 0)
         return pvm_errorf(err, "function %s: %zu bytes of code%s", m->funcs[func].name, len,
                           len ? " would exceed the module's code limit" : ": nothing translated");
+    size_t need = m->code_size + len + PVM_CODE_PADDING;
+    if (need <= z->usable)
+        return 0;
+    size_t usable = whole_pages(need + need / 4); /* grown by a quarter at least */
+    if (usable > z->reserved)
+        usable = z->reserved;
+    if (mprotect(m->code + z->usable, usable - z->usable, PROT_READ | PROT_WRITE) != 0)
+        return pvm_errorf(err, "function %s: out of memory for its code", m->funcs[func].name);
+    z->usable = usable;
     return 0;
 }
 
@@ -206,7 +223,7 @@ static int place_and_verify(pvm_lazy *z, uint32_t func, const uint8_t *code, siz
 {
     pvm_module *m = z->m;
     size_t at = m->code_size;
-    if (room_for(m, func, len, err) != 0)
+    if (room_for(z, func, len, err) != 0)
         return -1;
     if (grow_starts(z, at + len) != 0)
         return pvm_errorf(err, "out of memory");
@@ -239,7 +256,7 @@ static int materialize(pvm_lazy *z, uint32_t func, pvm_error *err)
          * unverified: the pass refuses code that does not decode or whose
          * branches land on no instruction, and what it writes is verified
          * (as eagerly: no code runs before it passed the verifier). */
-        if (room_for(m, func, len, err) != 0)
+        if (room_for(z, func, len, err) != 0)
             return -1;
         memcpy(m->code + at, z->code.data, len);
         pvm_function view = m->funcs[func];

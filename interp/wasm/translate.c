@@ -344,8 +344,14 @@ pvm_module *pvm_wasm_translate_lazy(const pvm_wasm_module *wm, const uint64_t *f
         return NULL;
     }
     if (attach_translator(mod, fuse, err) != 0) {
+        /* No address space for the code (a ulimit, strict overcommit):
+         * translate it all, as pvm_wasm_translate does. */
         pvm_module_free(m);
-        return NULL;
+        m = pvm_wasm_translate(wm, func_refs, err);
+        if (m && fuse && pvm_fuse_module(m, NULL, err) != 0) {
+            pvm_module_free(m);
+            m = NULL;
+        }
     }
     return m;
 }

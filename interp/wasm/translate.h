@@ -42,8 +42,9 @@ pvm_module *pvm_wasm_translate(const pvm_wasm_module *wm, const uint64_t *func_r
 /* The same module, but each defined function is translated (verified,
  * and fused if `fuse`) when first called (lazy.h): until then its code is
  * a stub.  Every bulk operation's host import is declared up front.  wm
- * and func_refs must outlive the module.  NULL with err (out of memory,
- * or address space for the code). */
+ * and func_refs must outlive the module.  Where the code's address space
+ * cannot be reserved, the whole module is translated (and fused) now
+ * instead (m->lazy is NULL then).  NULL with err as above. */
 pvm_module *pvm_wasm_translate_lazy(const pvm_wasm_module *wm, const uint64_t *func_refs,
                                     bool fuse, pvm_error *err);
 

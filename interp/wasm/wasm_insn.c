@@ -32,7 +32,7 @@ const pvm_wasm_op_info pvm_wasm_ops[PVM_WASM_OP_COUNT] = {
 };
 
 /* Opcode number + 1 by first byte, and by 0xFC code; 0 = illegal. */
-static const uint8_t byte_ops[256] = {
+const uint8_t pvm_wasm_byte_ops[256] = {
 #define OP(name, code, text, imm, p1, p2, p3, r) [code] = PVM_WASM_OP_##name + 1,
 #include "wasm_opcodes.def"
 };
@@ -159,7 +159,7 @@ static int read_immediates(pvm_wasm_reader *r, pvm_wasm_insn *in)
     return pvm_wasm_fail(r, in->pos, "internal error: unknown immediate kind");
 }
 
-int pvm_wasm_insn_read(pvm_wasm_reader *r, pvm_wasm_insn *in)
+int pvm_wasm_insn_read_any(pvm_wasm_reader *r, pvm_wasm_insn *in)
 {
     memset(in, 0, sizeof *in);
     in->pos = (uint32_t)r->pos;
@@ -175,7 +175,7 @@ int pvm_wasm_insn_read(pvm_wasm_reader *r, pvm_wasm_insn *in)
         if (!op1)
             return pvm_wasm_fail(r, in->pos, "illegal opcode 0xfc %u", code);
     } else {
-        op1 = byte_ops[b];
+        op1 = pvm_wasm_byte_ops[b];
         if (!op1)
             return pvm_wasm_fail(r, in->pos, "illegal opcode 0x%02x", b);
     }

@@ -91,7 +91,60 @@ typedef struct pvm_wasm_insn {
 
 /* Decode the instruction at r->pos (opcode and immediates, structurally: no
  * index is checked against the module).  Malformed input fails with an error
- * naming the offset ("illegal opcode", "zero byte expected", ...). */
-int pvm_wasm_insn_read(pvm_wasm_reader *r, pvm_wasm_insn *insn);
+ * naming the offset ("illegal opcode", "zero byte expected", ...).
+ * pvm_wasm_insn_read reads the common shapes itself (a one-byte opcode with
+ * no immediate, or an index, an i32 constant or a memory argument of
+ * one-byte LEBs) and leaves the others to pvm_wasm_insn_read_any: the
+ * validator and the translator read every instruction this way. */
+int pvm_wasm_insn_read_any(pvm_wasm_reader *r, pvm_wasm_insn *insn);
+
+/* Opcode number + 1 of each first byte; 0: illegal, or the 0xFC prefix. */
+extern const uint8_t pvm_wasm_byte_ops[256];
+
+static inline int pvm_wasm_insn_read(pvm_wasm_reader *r, pvm_wasm_insn *in)
+{
+    size_t pos = r->pos;
+    if (pos + 3 > r->end) /* room for an opcode and two one-byte LEBs */
+        return pvm_wasm_insn_read_any(r, in);
+    const uint8_t *p = r->bytes + pos;
+    unsigned op1 = pvm_wasm_byte_ops[p[0]];
+    if (!op1)
+        return pvm_wasm_insn_read_any(r, in);
+    size_t len;
+    uint32_t idx = 0, align = 0, offset = 0, value = 0;
+    switch ((pvm_wasm_imm)pvm_wasm_ops[op1 - 1].imm) {
+    case PVM_WASM_IMM_NONE:
+        len = 1;
+        break;
+    case PVM_WASM_IMM_LABEL: case PVM_WASM_IMM_FUNC: case PVM_WASM_IMM_LOCAL:
+    case PVM_WASM_IMM_GLOBAL:
+        if (p[1] & 0x80)
+            return pvm_wasm_insn_read_any(r, in);
+        idx = p[1];
+        len = 2;
+        break;
+    case PVM_WASM_IMM_I32: /* a one-byte signed LEB: bit 6 is the sign */
+        if (p[1] & 0x80)
+            return pvm_wasm_insn_read_any(r, in);
+        value = p[1] & 0x40 ? (uint32_t)p[1] | 0xffffff80u : p[1];
+        len = 2;
+        break;
+    case PVM_WASM_IMM_MEM8: case PVM_WASM_IMM_MEM16: case PVM_WASM_IMM_MEM32:
+    case PVM_WASM_IMM_MEM64:
+        if ((p[1] | p[2]) & 0x80)
+            return pvm_wasm_insn_read_any(r, in);
+        align = p[1];
+        offset = p[2];
+        len = 3;
+        break;
+    default:
+        return pvm_wasm_insn_read_any(r, in);
+    }
+    *in = (pvm_wasm_insn){.op = (uint16_t)(op1 - 1), .pos = (uint32_t)pos,
+                          .end = (uint32_t)(pos + len), .idx = idx, .align = align,
+                          .offset = offset, .value = value};
+    r->pos = pos + len;
+    return 0;
+}
 
 #endif

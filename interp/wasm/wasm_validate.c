@@ -77,24 +77,29 @@ static int push_all(validator *v, types ts)
 
 /* Pop a value of type `expect` (UNKNOWN: any type); *out gets the actual
  * type, which is UNKNOWN when the stack is polymorphic. */
-static int pop(validator *v, uint8_t expect, uint8_t *out)
+/* pop's errors, out of its way. */
+__attribute__((noinline, cold)) static int pop_failed(validator *v, uint8_t expect,
+                                                      uint8_t actual, bool empty)
 {
-    frame *fr = &v->frames[v->depth - 1];
+    if (empty && expect == UNKNOWN)
+        return FAIL(v, "type mismatch: %s expects an operand, the stack is empty", v->opname);
+    if (empty)
+        return FAIL(v, "type mismatch: %s expects %s, the stack is empty", v->opname,
+                    tname(expect));
+    return FAIL(v, "type mismatch: %s expects %s, found %s", v->opname, tname(expect),
+                tname(actual));
+}
+
+static inline int pop(validator *v, uint8_t expect, uint8_t *out)
+{
+    const frame *fr = &v->frames[v->depth - 1];
     uint8_t actual = UNKNOWN;
-    if (v->height == fr->height) {
-        if (!fr->unreachable) {
-            if (expect == UNKNOWN)
-                return FAIL(v, "type mismatch: %s expects an operand, the stack is empty",
-                            v->opname);
-            return FAIL(v, "type mismatch: %s expects %s, the stack is empty", v->opname,
-                        tname(expect));
-        }
-    } else {
+    if (v->height > fr->height)
         actual = v->stack[--v->height];
-    }
+    else if (!fr->unreachable)
+        return pop_failed(v, expect, actual, true);
     if (actual != expect && actual != UNKNOWN && expect != UNKNOWN)
-        return FAIL(v, "type mismatch: %s expects %s, found %s", v->opname, tname(expect),
-                    tname(actual));
+        return pop_failed(v, expect, actual, false);
     if (out)
         *out = actual;
     return 0;

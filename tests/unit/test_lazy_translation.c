@@ -304,7 +304,7 @@ static void test_a_failed_translation_is_a_host_error_and_leaves_the_stub(void *
                 assert_true(strstr(why, "outside the function") ||
                             strstr(why, "branches into an instruction"));
             /* Nothing of the refused code is left past the end. */
-            for (size_t i = 0; i < 16; i++)
+            for (size_t i = 0; i < PVM_CODE_PADDING; i++)
                 assert_int_equal(m->code[code_size + i], 0);
             pvm_module_free(m);
         }
