@@ -6,7 +6,7 @@
 # interleaved, with ratios to wasm3 and their geometric means; or, with -c
 # or -C, machine instructions counted by cachegrind instead of time.
 #
-#   sh bench/compare_runtimes.sh [-n RUNS] [-c | -C] [-S] [-d DIR]... [-m SET.macros]
+#   sh bench/compare_runtimes.sh [-n RUNS] [-c | -C] [-S [-t]] [-d DIR]... [-m SET.macros]
 #                                [-3 WASM3] [-w IWASM] [-D "goto switch tail"]
 #                                [-W WORK_DIR]
 #
@@ -37,7 +37,8 @@
 # that make it do next to nothing: an empty script, no rows) runs with
 # them under cachegrind as with -C (or -c when given); the others are
 # left out and listed.  What a runtime does before and after the program's
-# own work is then nearly all it does.
+# own work is then nearly all it does.  -S -t times those runs instead
+# (wall-time medians of RUNS interleaved runs).
 set -eu
 prog=compare_runtimes.sh
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,12 +48,14 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 runs=5 dirs="" macros="" wasm3="" iwasm="" modes="goto switch tail" work="" cg="" startup=""
-while getopts n:cCSd:m:3:w:D:W:h opt; do
+startup_time=""
+while getopts n:cCStd:m:3:w:D:W:h opt; do
     case $opt in
     n) runs=$OPTARG ;;
     c) cg=yes ;;
     C) cg=no ;;
     S) startup=yes ;;
+    t) startup_time=yes ;;
     d) dirs="$dirs $(cd "$OPTARG" && pwd)" ;;
     m) macros=$(cd "$(dirname "$OPTARG")" && pwd)/$(basename "$OPTARG") ;;
     3) wasm3=$OPTARG ;;
@@ -115,7 +118,9 @@ for d in $dirs; do
 done
 [ -z "$no_startup" ] || echo "$prog: no NAME.startup.args, left out:$no_startup" >&2
 [ -s "$programs" ] || die "no .wasm programs to run in$dirs"
-if [ -n "$startup" ] && [ -z "$cg" ]; then cg=no; fi
+[ -z "$startup_time" ] || [ -n "$startup" ] || die "-t times start-up: it needs -S"
+[ -z "$startup_time" ] || [ -z "$cg" ] || die "-t times start-up: not with -c or -C"
+if [ -n "$startup" ] && [ -z "$cg" ] && [ -z "$startup_time" ]; then cg=no; fi
 
 # ---- with -c or -C: instructions and misses under cachegrind, then stop ----
 if [ -n "$cg" ]; then
@@ -238,6 +243,7 @@ run_round() {
     done <"$programs"
 }
 rm -f "$work"/time.* "$work"/out.*
+[ -z "$startup" ] || program_args_variant=startup
 interleave "$runs" run_round
 
 # ---- the table -------------------------------------------------------------
@@ -250,7 +256,9 @@ while read -r d name; do
     echo "$line" >>"$table"
 done <"$programs"
 echo
-echo "Wall time, median of $runs interleaved runs (seconds); x: the ratio to wasm3's time"
+what="Wall time, median of $runs interleaved runs (seconds); x: the ratio to wasm3's time"
+[ -z "$startup" ] || what="Start-up (NAME.startup.args): $what"
+echo "$what"
 awk -v labels="$labels" '
     BEGIN {
         n = split(labels, L, " ")

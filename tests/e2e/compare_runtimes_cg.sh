@@ -6,7 +6,8 @@
 # the options valgrind is given (cache and branch simulation with -c only),
 # that NAME.cg.args replaces NAME.args, the Ir table's values, ratios to
 # wasm3 and geometric mean, that -S runs the programs with a
-# NAME.startup.args with it and lists the others as left out, that a
+# NAME.startup.args with it and lists the others as left out (and -S -t
+# times those runs instead, only with -S and never with -c or -C), that a
 # missing summary line and a runtime that
 # prints something else are refused by name, and that no VM is built with
 # -D "".  Environment: BENCH (the bench/ directory).
@@ -97,6 +98,21 @@ grep -q '^Start-up (NAME.startup.args): Machine instructions' "$tmp/out" ||
 [ "$(cat "$tmp/work/out.p.wamr")" = "e f" ] || fail "-S: p.startup.args not used"
 grep -q '^q ' "$tmp/out" && fail "-S: q has no startup.args but ran"
 grep -q 'no NAME.startup.args, left out: q' "$tmp/err" || fail "-S: q not listed: $(cat "$tmp/err")"
+# -S -t: the same runs timed, not under valgrind
+: >"$VG_LOG"
+run -S -t -n 1
+[ -s "$VG_LOG" ] && fail "-S -t: valgrind ran: $(cat "$VG_LOG")"
+grep -q '^Start-up (NAME.startup.args): Wall time' "$tmp/out" ||
+    fail "-S -t: the table's title: $(cat "$tmp/out")"
+grep -q '^p  *[0-9.]* 1\.00x ' "$tmp/out" || fail "-S -t: no row for p: $(cat "$tmp/out")"
+[ "$(cat "$tmp/work/out.p.wamr")" = "e f" ] || fail "-S -t: p.startup.args not used"
+grep -q '^q ' "$tmp/out" && fail "-S -t: q has no startup.args but ran"
+expect_status 1 sh "$BENCH/compare_runtimes.sh" -D "" -d "$tmp/progs" -3 "$tmp/bin/fast" \
+    -W "$tmp/work" -t
+grep -q -e '-t times start-up: it needs -S' "$tmp/err" || fail "-t alone: $(cat "$tmp/err")"
+expect_status 1 sh "$BENCH/compare_runtimes.sh" -D "" -d "$tmp/progs" -3 "$tmp/bin/fast" \
+    -W "$tmp/work" -S -t -C
+grep -q -e 'not with -c or -C' "$tmp/err" || fail "-S -t -C: $(cat "$tmp/err")"
 rm "$tmp/progs/p.startup.args"
 expect_status 1 sh "$BENCH/compare_runtimes.sh" -D "" -d "$tmp/progs" -3 "$tmp/bin/fast" \
     -W "$tmp/work" -S
