@@ -154,6 +154,8 @@ static int decode_function(const pvm_module *m, const pvm_function *f, work *w)
     return 0;
 }
 
+_Static_assert(PVM_MAX_REGS <= FU_MAX_REGS, "a key holds every register operand");
+
 /* Cover every block; mark the items of the new code. */
 static void cover_blocks(work *w)
 {
@@ -163,7 +165,7 @@ static void cover_blocks(work *w)
         fu_insn *k = &w->keys[i];
         k->op = (uint16_t)pvm_op_wide(in->op); /* a macro op's part names the wide form */
         k->nregs = fmt->nregs;
-        for (unsigned r = 0; r < fmt->nregs; r++)
+        for (unsigned r = 0; r < fmt->nregs && r < FU_MAX_REGS; r++)
             k->reg[r] = (uint8_t)(in->reg[r] + (fmt->reg[r] == PVM_REG_F ? 32 : 0));
     }
     for (uint32_t b = 0; b < w->n;) {

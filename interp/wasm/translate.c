@@ -188,33 +188,23 @@ static int add_function(tr_module *mod, uint32_t i, const char *name, pvm_buf *c
     char *params = letters(ft->params, ft->nparams);
     char *results = letters(ft->results, ft->nresults);
     int rc = -1;
-    if (!params || !results)
+    bool ok = params && results; /* else, or when translation fails: err says why */
+    code->len = 0;
+    code->failed = false;
+    if (!ok)
         pvm_errorf(mod->err, "out of memory");
     else if (mod->wm->funcs[i].import != PVM_WASM_NONE) {
-        pvm_buf tramp = {0};
-        pvm_insn call = {.op = PVM_OP_call_host, .imm = mod->host_of[i]};
-        pvm_insn ret = {.op = PVM_OP_ret};
-        pvm_encode(&tramp, &call);
-        pvm_encode(&tramp, &ret);
-        if (tramp.failed)
-            pvm_errorf(mod->err, "out of memory");
-        else
-            rc = pvm_module_add_function(mod->m, name, params, results, tramp.data, tramp.len,
-                                         mod->err);
-        pvm_buf_free(&tramp);
-    } else if (mod->lazy) {
-        pvm_buf stub = {0};
-        pvm_encode(&stub, &(pvm_insn){.op = PVM_OP_trap, .imm = PVM_TRAP_UNREACHABLE});
-        if (stub.failed)
-            pvm_errorf(mod->err, "out of memory");
-        else
-            rc = pvm_module_add_function(mod->m, name, params, results, stub.data, stub.len,
-                                         mod->err);
-        pvm_buf_free(&stub);
-    } else if (tr_function(mod, i, code) == 0) {
+        pvm_encode(code, &(pvm_insn){.op = PVM_OP_call_host, .imm = mod->host_of[i]});
+        pvm_encode(code, &(pvm_insn){.op = PVM_OP_ret});
+    } else if (mod->lazy)
+        pvm_encode(code, &(pvm_insn){.op = PVM_OP_trap, .imm = PVM_TRAP_UNREACHABLE});
+    else
+        ok = tr_function(mod, i, code) == 0;
+    if (ok && code->failed)
+        pvm_errorf(mod->err, "out of memory");
+    else if (ok)
         rc = pvm_module_add_function(mod->m, name, params, results, code->data, code->len,
                                      mod->err);
-    }
     free(params);
     free(results);
     return rc < 0 ? -1 : 0;

@@ -25,18 +25,8 @@
 #include "translate.h"
 #include "verify.h"
 #include "vm.h"
-#include "wasm_builder.h"
 
 static const char *const modules[] = {"features", "traps", "quality", "standalone", "link_twice"};
-
-static pvm_wasm_module *decode(const char *name)
-{
-    size_t size;
-    uint8_t *bytes = wt_read(name, &size);
-    pvm_wasm_module *wm = wb_expect_ok(bytes, size);
-    free(bytes);
-    return wm;
-}
 
 /* Do instructions a (of module ma) and b (of mb) do the same?  The same
  * operation, registers and immediates, where host imports are the same
@@ -75,7 +65,7 @@ static void same_function(const pvm_module *ma, const pvm_function *fa, const pv
 static void same_code_as_the_whole_translation(bool fuse)
 {
     for (size_t k = 0; k < sizeof modules / sizeof *modules; k++) {
-        pvm_wasm_module *wm = decode(modules[k]);
+        pvm_wasm_module *wm = wt_decode(modules[k]);
         pvm_error err;
         pvm_module *whole = pvm_wasm_translate(wm, NULL, &err);
         assert_non_null(whole);

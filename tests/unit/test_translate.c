@@ -27,18 +27,9 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static pvm_wasm_module *decode(const char *name)
-{
-    size_t size;
-    uint8_t *bytes = wt_read(name, &size);
-    pvm_wasm_module *wm = wb_expect_ok(bytes, size);
-    free(bytes);
-    return wm;
-}
-
 static pvm_module *translate(const char *name)
 {
-    pvm_wasm_module *wm = decode(name);
+    pvm_wasm_module *wm = wt_decode(name);
     pvm_error err;
     pvm_module *m = pvm_wasm_translate(wm, NULL, &err);
     if (!m)

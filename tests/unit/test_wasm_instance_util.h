@@ -1,7 +1,7 @@
 /*
  * test_wasm_instance_util.h - what the translator and instance tests share:
  * reading the test modules (the .wat files of tests/wasm, built to
- * PULLEY_TEST_WASM by wat2wasm), instantiating them, and calling exports with i32/i64/f64
+ * PULLEY_TEST_WASM by wat2wasm), decoding and instantiating them, and calling exports with i32/i64/f64
  * arguments.  Include cmocka.h first.
  */
 #ifndef PULLEY_TEST_WASM_INSTANCE_UTIL_H
@@ -13,6 +13,7 @@
 
 #include "module.h"
 #include "wasm_instance.h"
+#include "wasm_module.h"
 
 /* The bytes of test module NAME.wasm. */
 static inline uint8_t *wt_read(const char *name, size_t *size)
@@ -24,6 +25,19 @@ static inline uint8_t *wt_read(const char *name, size_t *size)
     if (!bytes)
         fail_msg("%s", err.msg);
     return bytes;
+}
+
+/* Test module NAME.wasm decoded (and validated); fails the test if not. */
+static inline pvm_wasm_module *wt_decode(const char *name)
+{
+    size_t size;
+    uint8_t *bytes = wt_read(name, &size);
+    pvm_error err;
+    pvm_wasm_module *wm = pvm_wasm_decode(bytes, size, &err);
+    free(bytes);
+    if (!wm)
+        fail_msg("%s: %s", name, err.msg);
+    return wm;
 }
 
 /* Instantiate NAME.wasm in s; returns the status (err filled). */
