@@ -90,18 +90,21 @@ __attribute__((noinline, cold)) static int pop_failed(validator *v, uint8_t expe
                 tname(actual));
 }
 
+/* Pop an operand of type expect (UNKNOWN: any) into *out (if not NULL;
+ * written also on failure, so that callers never read it unset). */
 static inline int pop(validator *v, uint8_t expect, uint8_t *out)
 {
     const frame *fr = &v->frames[v->depth - 1];
     uint8_t actual = UNKNOWN;
-    if (v->height > fr->height)
+    bool empty = v->height == fr->height;
+    if (!empty)
         actual = v->stack[--v->height];
-    else if (!fr->unreachable)
+    if (out)
+        *out = actual;
+    if (empty && !fr->unreachable)
         return pop_failed(v, expect, actual, true);
     if (actual != expect && actual != UNKNOWN && expect != UNKNOWN)
         return pop_failed(v, expect, actual, false);
-    if (out)
-        *out = actual;
     return 0;
 }
 
