@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fuse.h"
+#include "lazy.h"
 #include "translate.h"
 #include "wasm_instance_internal.h"
 
@@ -304,6 +305,15 @@ const char *pvm_wasm_trap_function(const pvm_wasm_instance *inst)
 {
     const pvm_vm *vm = inst->vm;
     return vm->trap_func < inst->module->nfuncs ? inst->module->funcs[vm->trap_func].name : "?";
+}
+
+const char *pvm_wasm_translation_error(const pvm_wasm_instance *inst)
+{
+    /* A trap in a function still a stub is its translation's failure. */
+    const pvm_vm *vm = inst->vm;
+    return vm->trap == PVM_TRAP_HOST_ERROR && pvm_lazy_pending(inst->module, vm->trap_func)
+               ? pvm_lazy_error(inst->module)
+               : "";
 }
 
 uint64_t pvm_wasm_memory_refused(const pvm_wasm_instance *inst)

@@ -137,6 +137,9 @@ int pvm_wasm_global_value(pvm_wasm_instance *inst, const char *name, size_t len,
  * the offset of the trapping instruction in it. */
 const char *pvm_wasm_trap_function(const pvm_wasm_instance *inst);
 uint32_t pvm_wasm_trap_offset(const pvm_wasm_instance *inst);
+/* When the last trap of inst is a function that could not be translated
+ * on its first call (host_error), why; else "". */
+const char *pvm_wasm_translation_error(const pvm_wasm_instance *inst);
 /* The largest size (bytes) a memory.grow of inst's memory asked for past
  * the store's cap, or 0. */
 uint64_t pvm_wasm_memory_refused(const pvm_wasm_instance *inst);

@@ -116,6 +116,9 @@ static int call(const pvm_wasm_run_options *o, pvm_wasm_instance *inst)
             status = fail(o, PVM_WASM_RUN_TRAP, "trap: %s (%s) in function %s at offset 0x%04" PRIx32,
                           pvm_trap_message((unsigned)trap), pvm_trap_name((unsigned)trap),
                           pvm_wasm_trap_function(inst), pvm_wasm_trap_offset(inst));
+        if (*pvm_wasm_translation_error(inst))
+            fail(o, status, "the function could not be translated: %s",
+                 pvm_wasm_translation_error(inst));
         for (uint32_t i = 0; i < nres; i++)
             pvm_wasm_print_value(stdout, &values[nargs + i]);
         pvm_wasm_report_refused_growth(o->tool, pvm_wasm_memory_refused(inst), o->max_memory);

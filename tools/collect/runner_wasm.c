@@ -215,6 +215,9 @@ static int run(const cli_tool *t, wasm_ctx *c, pvm_wasm_store *store, pvm_wasi *
         cli_error(t, "trap: %s (%s) in function %s at offset 0x%04" PRIx32,
                   pvm_trap_message((unsigned)trap), pvm_trap_name((unsigned)trap),
                   pvm_wasm_trap_function(inst), pvm_wasm_trap_offset(inst));
+        if (*pvm_wasm_translation_error(inst))
+            cli_error(t, "the function could not be translated: %s",
+                      pvm_wasm_translation_error(inst));
         snprintf(outcome, sizeof outcome, "trap: %s", pvm_trap_name((unsigned)trap));
         status = CLI_TRAP;
     }
