@@ -3,7 +3,8 @@
 # program runs under WASI (arguments, --dir, --env, stdout passed through), its
 # exit status passes through (proc_exit, a trap gives 134, a load error 1),
 # the run row is complete with samples, and the translated functions are
-# registered under their Wasm names, with the samples in them.
+# registered under their Wasm names, with the samples in them (those that
+# ran; every one with --translate-all).
 # Environment: PULLEY_COLLECT, SQLITE3, WAT2WASM, WAT (tests/wasm).
 set -eu
 : "${PULLEY_COLLECT:?}" "${SQLITE3:?}" "${WAT2WASM:?}" "${WAT:?}"
@@ -57,6 +58,15 @@ run 7 -o "$db" -- "$tmp/wasi_hello.wasm"
 [ "$(cat "$tmp/out")" = hello ] || fail "wasi_hello printed '$(cat "$tmp/out")'"
 [ "$(sql "SELECT outcome || ' ' || exit_status FROM runs WHERE id = 2")" = "exit 7" ] ||
     fail "wasi_hello run row: $(sql 'SELECT * FROM runs WHERE id = 2')"
+
+# Functions are registered when first called (translated then): the
+# export `add` never runs and is not in the profile, unless --translate-all.
+[ "$(sql "SELECT count(*) FROM functions WHERE run_id = 2 AND name = 'add'")" = 0 ] ||
+    fail "add, never called, registered: $(sql 'SELECT name FROM functions WHERE run_id = 2')"
+run 7 -o "$tmp/all.db" --translate-all -- "$tmp/wasi_hello.wasm"
+[ "$("$SQLITE3" "$tmp/all.db" "SELECT count(*) FROM functions WHERE name IN ('add', 'start')
+                               AND size > 0")" = 2 ] ||
+    fail "--translate-all: $("$SQLITE3" "$tmp/all.db" 'SELECT name FROM functions')"
 
 # A trap exits 134 with the message and the function's Wasm name.
 run 134 -o "$db" -- "$tmp/wasi_trap.wasm"

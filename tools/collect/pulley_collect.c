@@ -56,6 +56,9 @@ static const cli_tool tool = {
     "                     counts instead of samples (the run has 0 samples)\n"
     "      --no-fuse      run the code as it is, without the build's macro ops\n"
     "                     (a macro build fuses by default)\n"
+    "      --translate-all  WASI programs: translate every function before the\n"
+    "                     run, so that the profile holds all of them (default:\n"
+    "                     each when first called, and only those that ran)\n"
     "      --costs=FILE   store with the opcode table what each handler and a\n"
     "                     dispatch cost in this build, in machine instructions\n"
     "                     (FILE as bench/op_costs.sh writes it for the build), so\n"
@@ -103,7 +106,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"dir", required_argument, NULL, 'd'},    {"exact", no_argument, NULL, 'x'},
         {"no-fuse", no_argument, NULL, 'F'},     {"env", required_argument, NULL, 'e'},
         {"max-memory", required_argument, NULL, 'M'},
-        {"costs", required_argument, NULL, 'c'},
+        {"costs", required_argument, NULL, 'c'},  {"translate-all", no_argument, NULL, 'T'},
         CLI_STANDARD_OPTIONS,
     };
     opterr = 0;
@@ -137,6 +140,7 @@ static int parse_options(int argc, char **argv, options *o)
                 return cli_usage_error(&tool, "--max-memory needs a size in bytes (K, M, G allowed)");
             break;
         case 'F': o->prog.no_fuse = true; break;
+        case 'T': o->prog.translate_all = true; break;
         case 'c': o->costs = optarg; break;
         case 'h': return cli_help(&tool);
         case 'V': return cli_version(&tool);

@@ -23,6 +23,7 @@ typedef struct collect_program {
     char *const *envp;       /* --env: the program's environment (WASI; NULL: empty) */
     uint64_t max_memory;     /* --max-memory (Wasm; 0: the module's own maximum) */
     bool no_fuse;            /* run without the build's macro ops */
+    bool translate_all;      /* a .wasm: every function translated before running */
 } collect_program;
 
 /* Each returns the program's exit status (0 after a return, the status it

@@ -268,6 +268,7 @@ int collect_run_wasm(collect_session *s, const collect_program *p)
     store = wasi ? pvm_wasm_store_new(0) : NULL;
     if (store) {
         pvm_wasm_store_set_fusion(store, !p->no_fuse);
+        pvm_wasm_store_set_lazy(store, !p->translate_all);
         pvm_wasm_store_set_max_memory(store, p->max_memory);
     }
     if (!wasi || !store) {
