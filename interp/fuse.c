@@ -57,12 +57,15 @@ int pvm_fuse_has_macros(void)
 
 /* ---- one function ------------------------------------------------------ */
 
-/* A decoded instruction, its cover, and where it goes. */
+/* An instruction, its cover, and where it goes.  Only its opcode and
+ * length are read at first: an instruction is decoded whole where it is
+ * needed (a branch, a macro op's part). */
 typedef struct slot {
-    pvm_insn insn;
     uint32_t at;     /* old offset */
+    uint32_t length; /* encoded bytes, jump table included */
     uint32_t new_at; /* new offset of the item it starts (if it starts one) */
     int32_t macro;   /* pattern index of the macro op that ends here, or -1 */
+    uint16_t op;
     uint8_t leader;
     uint8_t starts;  /* starts an item of the new code (a single or a macro op) */
     uint8_t nparts;  /* the item's instructions (1 for a single) */
@@ -75,7 +78,13 @@ typedef struct pvm_fuse_scratch {
     fu_insn *keys;
     uint32_t *scratch;
     int32_t *choice;
+    uint32_t *index;     /* per code byte: the slot starting there, or NO_SLOT */
+    size_t index_cap;
+    const uint8_t *code; /* the function's code, size bytes */
+    uint32_t size;
 } work;
+
+#define NO_SLOT UINT32_MAX
 
 static int grow_work(work *w, uint32_t n)
 {
@@ -92,17 +101,33 @@ static int grow_work(work *w, uint32_t n)
     return 0;
 }
 
+/* The slot of the instruction starting at offset off, or -1. */
 static long index_at(const work *w, int64_t off)
 {
-    uint32_t lo = 0, hi = w->n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (w->s[mid].at < off)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < w->n && w->s[lo].at == off ? (long)lo : -1;
+    if (off < 0 || off >= w->size || w->index[off] == NO_SLOT)
+        return -1;
+    return (long)w->index[off];
+}
+
+/* Decode slot i's instruction whole (it decoded once already). */
+static void decode_slot(const work *w, uint32_t i, pvm_insn *out)
+{
+    pvm_decode(w->code, w->size, w->s[i].at, out);
+}
+
+/* Does an instruction of this format name code offsets (a branch offset,
+ * a jump table), which move with the code? */
+static bool has_code_offsets(const pvm_format_info *fmt)
+{
+    for (unsigned k = 0; k < fmt->nimms; k++)
+        if (fmt->imm[k] == PVM_IMM_REL32 || fmt->imm[k] == PVM_IMM_TABLE)
+            return true;
+    return false;
+}
+
+static const pvm_format_info *op_format(unsigned op)
+{
+    return &pvm_formats[pvm_ops[op].format];
 }
 
 /* Mark the instruction at off a leader: 0, or PVM_FUSE_BAD_CODE if no
@@ -116,58 +141,86 @@ static int mark_leader(work *w, int64_t off)
     return 0;
 }
 
-/* Decode f and mark its block leaders: 0, -1 (out of memory), or
- * PVM_FUSE_BAD_CODE (an instruction that does not decode, a branch that
- * lands on no instruction). */
+_Static_assert(PVM_MAX_REGS <= FU_MAX_REGS, "a key holds every register operand");
+
+/* Read instruction `at` of the code into slot s and its key k: 0, or
+ * PVM_FUSE_BAD_CODE.  An instruction naming code offsets is decoded
+ * whole (its length may include a jump table); for the others the opcode
+ * gives the length, and the register bytes the key (the verifier checks
+ * them in the new code). */
+static int read_slot(const work *w, uint32_t at, slot *s, fu_insn *k)
+{
+    const uint8_t *p = w->code + at;
+    uint32_t avail = w->size - at;
+    unsigned op = p[0], hdr = 1;
+    if (op == PVM_ESCAPE_BYTE) {
+        if (avail < 3)
+            return PVM_FUSE_BAD_CODE;
+        op = PVM_OP_EXT_FIRST + pvm_rd16(p + 1);
+        hdr = 3;
+    }
+    const pvm_op_info *info = pvm_op_lookup(op);
+    if (!info || avail < info->length)
+        return PVM_FUSE_BAD_CODE;
+    const pvm_format_info *fmt = &pvm_formats[info->format];
+    *s = (slot){.at = at, .length = info->length, .macro = -1, .op = (uint16_t)op};
+    if (has_code_offsets(fmt)) {
+        pvm_insn insn;
+        if (pvm_decode(w->code, w->size, at, &insn) != NULL)
+            return PVM_FUSE_BAD_CODE;
+        s->length = insn.length;
+    }
+    k->op = (uint16_t)pvm_op_wide(op); /* a macro op's part names the wide form */
+    k->nregs = fmt->nregs;
+    for (unsigned r = 0; r < fmt->nregs && r < FU_MAX_REGS; r++)
+        k->reg[r] = (uint8_t)(p[hdr + r] + (fmt->reg[r] == PVM_REG_F ? 32 : 0));
+    return 0;
+}
+
+/* Read f's instructions and mark its block leaders: 0, -1 (out of
+ * memory), or PVM_FUSE_BAD_CODE (an instruction that does not decode, a
+ * branch that lands on no instruction). */
 static int decode_function(const pvm_module *m, const pvm_function *f, work *w)
 {
-    const uint8_t *code = m->code + f->offset;
+    w->code = m->code + f->offset;
+    w->size = f->size;
     w->n = 0;
+    if (BASE_GROW(w->index, w->index_cap, (size_t)f->size + 1, 256) != 0)
+        return -1;
+    memset(w->index, 0xff, (size_t)f->size * sizeof *w->index);
     for (uint32_t at = 0; at < f->size;) {
         if (grow_work(w, w->n + 1) != 0)
             return -1;
-        slot *s = &w->s[w->n++];
-        memset(s, 0, sizeof *s);
-        if (pvm_decode(code, f->size, at, &s->insn) != NULL)
+        slot *s = &w->s[w->n];
+        if (read_slot(w, at, s, &w->keys[w->n]) != 0)
             return PVM_FUSE_BAD_CODE;
-        s->at = at;
-        s->macro = -1;
-        at += s->insn.length;
+        w->index[at] = w->n++;
+        at += s->length;
     }
     for (uint32_t i = 0; i < w->n; i++) {
-        const pvm_insn *in = &w->s[i].insn;
-        const pvm_format_info *fmt = pvm_insn_format(in);
-        unsigned flags = pvm_ops[in->op].flags;
-        if (i == 0 || (i > 0 && (pvm_ops[w->s[i - 1].insn.op].flags & (PVM_FLAG_BRANCH | PVM_FLAG_TERM))))
+        unsigned flags = pvm_ops[w->s[i].op].flags;
+        if (i == 0 || (pvm_ops[w->s[i - 1].op].flags & (PVM_FLAG_BRANCH | PVM_FLAG_TERM)))
             w->s[i].leader = 1;
         if (!(flags & PVM_FLAG_BRANCH))
             continue;
+        pvm_insn in;
+        decode_slot(w, i, &in);
+        const pvm_format_info *fmt = pvm_insn_format(&in);
         for (unsigned k = 0; k < fmt->nimms; k++) {
             if (fmt->imm[k] == PVM_IMM_REL32 &&
-                mark_leader(w, (int64_t)w->s[i].at + in->imms[k]) != 0)
+                mark_leader(w, (int64_t)w->s[i].at + in.imms[k]) != 0)
                 return PVM_FUSE_BAD_CODE;
-            for (uint32_t e = 0; fmt->imm[k] == PVM_IMM_TABLE && e < (uint32_t)in->imms[k]; e++)
-                if (mark_leader(w, (int64_t)w->s[i].at + pvm_insn_table_entry(in, e)) != 0)
+            for (uint32_t e = 0; fmt->imm[k] == PVM_IMM_TABLE && e < (uint32_t)in.imms[k]; e++)
+                if (mark_leader(w, (int64_t)w->s[i].at + pvm_insn_table_entry(&in, e)) != 0)
                     return PVM_FUSE_BAD_CODE;
         }
     }
     return 0;
 }
 
-_Static_assert(PVM_MAX_REGS <= FU_MAX_REGS, "a key holds every register operand");
-
 /* Cover every block; mark the items of the new code. */
 static void cover_blocks(work *w)
 {
-    for (uint32_t i = 0; i < w->n; i++) {
-        const pvm_insn *in = &w->s[i].insn;
-        const pvm_format_info *fmt = pvm_insn_format(in);
-        fu_insn *k = &w->keys[i];
-        k->op = (uint16_t)pvm_op_wide(in->op); /* a macro op's part names the wide form */
-        k->nregs = fmt->nregs;
-        for (unsigned r = 0; r < fmt->nregs && r < FU_MAX_REGS; r++)
-            k->reg[r] = (uint8_t)(in->reg[r] + (fmt->reg[r] == PVM_REG_F ? 32 : 0));
-    }
     for (uint32_t b = 0; b < w->n;) {
         uint32_t e = b + 1;
         while (e < w->n && !w->s[e].leader)
@@ -186,14 +239,14 @@ static void cover_blocks(work *w)
     }
 }
 
-/* The instruction an item of the new code is: a copy of its single
- * instruction, or its macro op with the parts' operands (a narrow form's
- * immediate, a value, goes into the wide form's field as it is). */
+/* The instruction an item of the new code is: its single instruction, or
+ * its macro op with the parts' operands (a narrow form's immediate, a
+ * value, goes into the wide form's field as it is). */
 static void item_insn(const work *w, uint32_t i, pvm_insn *out)
 {
     const slot *s = &w->s[i];
     if (s->nparts == 1) {
-        *out = s->insn;
+        decode_slot(w, i, out);
         return;
     }
     const slot *last = &w->s[i + s->nparts - 1];
@@ -202,14 +255,15 @@ static void item_insn(const work *w, uint32_t i, pvm_insn *out)
     memset(out, 0, sizeof *out);
     out->op = (uint16_t)op;
     for (unsigned k = 0; k < info->nparts; k++) {
-        const pvm_insn *part = &w->s[i + k].insn;
-        const pvm_format_info *pf = pvm_insn_format(part);
+        pvm_insn part;
+        decode_slot(w, i + k, &part);
+        const pvm_format_info *pf = pvm_insn_format(&part);
         for (unsigned r = 0; r < pf->nregs; r++)
-            out->reg[info->part[k].reg[r]] = part->reg[r];
+            out->reg[info->part[k].reg[r]] = part.reg[r];
         for (unsigned m = 0; m < pf->nimms; m++)
-            out->imms[info->part[k].imm[m]] = part->imms[m];
-        if (part->table)
-            out->table = part->table;
+            out->imms[info->part[k].imm[m]] = part.imms[m];
+        if (part.table)
+            out->table = part.table;
     }
 }
 
@@ -217,15 +271,18 @@ static void item_insn(const work *w, uint32_t i, pvm_insn *out)
  * single instruction's: what it was). */
 static uint32_t item_size(const work *w, uint32_t i)
 {
-    if (w->s[i].nparts == 1)
-        return w->s[i].insn.length;
-    pvm_insn in;
-    item_insn(w, i, &in);
-    const pvm_format_info *fmt = pvm_insn_format(&in);
-    uint32_t size = pvm_ops[in.op].length;
+    const slot *s = &w->s[i];
+    if (s->nparts == 1)
+        return s->length;
+    unsigned op = pattern_op[w->s[i + s->nparts - 1].macro];
+    const pvm_format_info *fmt = op_format(op);
+    uint32_t size = pvm_ops[op].length;
     for (unsigned k = 0; k < fmt->nimms; k++)
-        if (fmt->imm[k] == PVM_IMM_TABLE)
+        if (fmt->imm[k] == PVM_IMM_TABLE) {
+            pvm_insn in;
+            item_insn(w, i, &in);
             size += 4 * (uint32_t)in.imms[k];
+        }
     return size;
 }
 
@@ -234,17 +291,6 @@ static uint32_t new_offset(const work *w, int64_t off)
 {
     long i = index_at(w, off);
     return i >= 0 ? w->s[i].new_at : 0;
-}
-
-/* Does `in` name code offsets (a branch offset, a jump table), which
- * move with the code? */
-static bool has_code_offsets(const pvm_insn *in)
-{
-    const pvm_format_info *fmt = pvm_insn_format(in);
-    for (unsigned k = 0; k < fmt->nimms; k++)
-        if (fmt->imm[k] == PVM_IMM_REL32 || fmt->imm[k] == PVM_IMM_TABLE)
-            return true;
-    return false;
 }
 
 /* Encode item i at its new offset into out; branch offsets move with
@@ -307,12 +353,12 @@ static int fuse_one(const pvm_module *m, const pvm_function *f, work *w, pvm_buf
     int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < w->n; i += w->s[i].nparts) {
         const slot *s = &w->s[i];
-        if (s->nparts == 1 && !has_code_offsets(&s->insn)) {
+        if (s->nparts == 1 && !has_code_offsets(op_format(s->op))) {
             if (run_to != s->at) { /* not where the run ends: a new run */
                 pvm_buf_append(code, old + run_from, run_to - run_from);
                 run_from = s->at;
             }
-            run_to = s->at + s->insn.length;
+            run_to = s->at + s->length;
             continue;
         }
         pvm_buf_append(code, old + run_from, run_to - run_from);
@@ -325,6 +371,7 @@ static int fuse_one(const pvm_module *m, const pvm_function *f, work *w, pvm_buf
 
 static void free_work(work *w)
 {
+    free(w->index);
     free(w->s);
     free(w->keys);
     free(w->scratch);
