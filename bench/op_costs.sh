@@ -15,7 +15,9 @@
 # no table of labels and is refused.  Each PROGRAM runs
 # once under valgrind --tool=callgrind (pulley-run) and once on the
 # counting VM (pulley-collect --exact), both fused as the VM runs by
-# default (a macro build fuses), so the two run the same code; a handler's
+# default (a macro build fuses) and translated whole before running (the
+# counting VM always is; pulley-run with --translate-all), so the two run
+# the same code; a handler's
 # instructions over its executions, summed over the programs, is its cost.
 # The handler of the escape byte (escape_) is shared among the extended
 # opcodes, one escape per execution.  Code a handler calls out of line
@@ -132,7 +134,7 @@ measure() {
     # callgrind; without it its call stack grows by one entry per dispatch.
     st=0
     valgrind -q --tool=callgrind --pop-on-jump $dump --callgrind-out-file="$work/$label.cg" \
-        "$run" "$file" "$@" >/dev/null 2>"$work/$label.cg.err" || st=$?
+        "$run" --translate-all "$file" "$@" >/dev/null 2>"$work/$label.cg.err" || st=$?
     if [ $st -ne 0 ]; then
         kill $pid 2>/dev/null || :
         cat "$work/$label.cg.err" >&2

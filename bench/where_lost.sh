@@ -14,7 +14,8 @@
 # BUILD_DIR (default build/) must be a tail-dispatch build of this VM
 # (clang, -DPULLEY_DISPATCH=tail: every handler its own function
 # op_<mnemonic>) with pulley-run, pulley-collect and pulley-collect-exact.
-# The program runs three times: pulley-run under valgrind --tool=cachegrind,
+# The program runs three times: pulley-run --translate-all under valgrind
+# --tool=cachegrind (the code the counting VM runs: translated whole),
 # pulley-collect --exact (executions of every VM instruction), and WASM3
 # under callgrind --dump-instr=yes --pop-on-jump (an operation's executions
 # are the Ir of its function's first instruction); the outputs of the two
@@ -60,7 +61,8 @@ mkdir -p "$work"
 echo "$prog: working in $work" >&2
 
 echo "$prog: this VM under cachegrind" >&2
-valgrind -q --tool=cachegrind --cache-sim=no --cachegrind-out-file="$work/vm.cg" "$run" "$program" "$@" \
+valgrind -q --tool=cachegrind --cache-sim=no --cachegrind-out-file="$work/vm.cg" \
+    "$run" --translate-all "$program" "$@" \
     >"$work/vm.out" 2>"$work/vm.err" </dev/null || die "pulley-run failed under cachegrind (see $work/vm.err)"
 echo "$prog: this VM's exact counts" >&2
 rm -f "$work/vm.db"
