@@ -115,16 +115,6 @@ static void decode_slot(const work *w, uint32_t i, pvm_insn *out)
     pvm_decode(w->code, w->size, w->s[i].at, out);
 }
 
-/* Does an instruction of this format name code offsets (a branch offset,
- * a jump table), which move with the code? */
-static bool has_code_offsets(const pvm_format_info *fmt)
-{
-    for (unsigned k = 0; k < fmt->nimms; k++)
-        if (fmt->imm[k] == PVM_IMM_REL32 || fmt->imm[k] == PVM_IMM_TABLE)
-            return true;
-    return false;
-}
-
 static const pvm_format_info *op_format(unsigned op)
 {
     return &pvm_formats[pvm_ops[op].format];
@@ -152,19 +142,15 @@ static int read_slot(const work *w, uint32_t at, slot *s, fu_insn *k)
 {
     const uint8_t *p = w->code + at;
     uint32_t avail = w->size - at;
-    unsigned op = p[0], hdr = 1;
-    if (op == PVM_ESCAPE_BYTE) {
-        if (avail < 3)
-            return PVM_FUSE_BAD_CODE;
-        op = PVM_OP_EXT_FIRST + pvm_rd16(p + 1);
-        hdr = 3;
-    }
+    if (p[0] == PVM_ESCAPE_BYTE && avail < 3)
+        return PVM_FUSE_BAD_CODE;
+    unsigned op = pvm_opcode_at(p), hdr = p[0] == PVM_ESCAPE_BYTE ? 3 : 1;
     const pvm_op_info *info = pvm_op_lookup(op);
     if (!info || avail < info->length)
         return PVM_FUSE_BAD_CODE;
     const pvm_format_info *fmt = &pvm_formats[info->format];
     *s = (slot){.at = at, .length = info->length, .macro = -1, .op = (uint16_t)op};
-    if (has_code_offsets(fmt)) {
+    if (pvm_format_names_code_offsets(fmt)) {
         pvm_insn insn;
         if (pvm_decode(w->code, w->size, at, &insn) != NULL)
             return PVM_FUSE_BAD_CODE;
@@ -353,7 +339,7 @@ static int fuse_one(const pvm_module *m, const pvm_function *f, work *w, pvm_buf
     int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < w->n; i += w->s[i].nparts) {
         const slot *s = &w->s[i];
-        if (s->nparts == 1 && !has_code_offsets(op_format(s->op))) {
+        if (s->nparts == 1 && !pvm_format_names_code_offsets(op_format(s->op))) {
             if (run_to != s->at) { /* not where the run ends: a new run */
                 pvm_buf_append(code, old + run_from, run_to - run_from);
                 run_from = s->at;

@@ -7,6 +7,7 @@
 #ifndef PULLEY_INSN_H
 #define PULLEY_INSN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,23 @@ static inline int32_t pvm_insn_table_entry(const pvm_insn *insn, uint32_t i)
 static inline const pvm_format_info *pvm_insn_format(const pvm_insn *insn)
 {
     return &pvm_formats[pvm_ops[insn->op].format];
+}
+
+/* The opcode number of the instruction at p, whose opcode bytes are there
+ * (the escape byte's two more): extended ones are 256 + their code. */
+static inline unsigned pvm_opcode_at(const uint8_t *p)
+{
+    return p[0] == PVM_ESCAPE_BYTE ? PVM_OP_EXT_FIRST + pvm_rd16(p + 1) : p[0];
+}
+
+/* Does an instruction of this format name code offsets (a branch offset,
+ * a jump table), which move with the code and must land on instructions? */
+static inline bool pvm_format_names_code_offsets(const pvm_format_info *fmt)
+{
+    for (unsigned k = 0; k < fmt->nimms; k++)
+        if (fmt->imm[k] == PVM_IMM_REL32 || fmt->imm[k] == PVM_IMM_TABLE)
+            return true;
+    return false;
 }
 
 /* The branch offset of a decoded instruction: its REL32 immediate (a

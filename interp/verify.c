@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bytes.h"
 #include "insn.h"
 
 static void mark(uint8_t *bits, size_t i) { bits[i / 8] |= (uint8_t)(1u << (i % 8)); }
@@ -105,16 +104,6 @@ static int decode_function(const pvm_module *m, const pvm_function *f, uint8_t *
     return 0;
 }
 
-/* Does an instruction of this format name code offsets (a branch's, a
- * jump table's)? */
-static bool names_code_offsets(const pvm_format_info *fmt)
-{
-    for (unsigned k = 0; k < fmt->nimms; k++)
-        if (fmt->imm[k] == PVM_IMM_REL32 || fmt->imm[k] == PVM_IMM_TABLE)
-            return true;
-    return false;
-}
-
 /* Pass 2: every branch target of f is an instruction start inside f.
  * Pass 1 decoded every instruction: only those naming code offsets are
  * decoded again, the others are stepped over by their opcode's length
@@ -125,10 +114,9 @@ static int check_branches(const pvm_module *m, const pvm_function *f, const uint
     const uint8_t *code = m->code + f->offset;
     pvm_insn insn = {0};
     for (uint32_t at = 0; at < f->size; at += insn.length) {
-        unsigned op = code[at] == PVM_ESCAPE_BYTE ? PVM_OP_EXT_FIRST + pvm_rd16(code + at + 1)
-                                                  : code[at];
+        unsigned op = pvm_opcode_at(code + at);
         const pvm_format_info *fmt = &pvm_formats[pvm_ops[op].format];
-        if (!names_code_offsets(fmt)) {
+        if (!pvm_format_names_code_offsets(fmt)) {
             insn.length = pvm_ops[op].length;
             continue;
         }

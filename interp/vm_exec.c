@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "insn.h"
 #include "lazy.h"
 #include "vm.h"
 
@@ -152,12 +153,6 @@ pvm_trap_at(pvm_vm *vm, const uint8_t *pc, pvm_trap_kind kind)
 #include "vm_dispatch.h" /* last: it defines the short accessor names */
 
 #if defined(PULLEY_DISPATCH_SWITCH)
-
-/* Opcode number of the instruction at pc: extended ones are 256 + code. */
-static inline unsigned pvm_opcode_at(const uint8_t *pc)
-{
-    return pc[0] == PVM_ESCAPE_BYTE ? PVM_OP_EXT_FIRST + pvm_rd16(pc + 1) : pc[0];
-}
 
 static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
 {

@@ -111,18 +111,24 @@ int tr_host_import(tr_module *mod, const char *name)
     return pvm_module_add_import(mod->m, name, mod->err);
 }
 
+int tr_bulk_import(tr_module *mod, tr_bulk_op op)
+{
+    static const char *const names[TR_BULK_COUNT] = {
+#define TR_BULK_NAME(op, name) PVM_WASM_BULK_PREFIX name,
+        TR_BULK_OPS(TR_BULK_NAME)
+#undef TR_BULK_NAME
+    };
+    return tr_host_import(mod, names[op]);
+}
+
 /* A lazy translation declares every bulk operation's host import up
  * front, since a VM may run the module before its functions are
  * translated. */
 static int declare_bulk_imports(tr_module *mod)
 {
-    static const char *const ops[] = {TR_BULK_OPS(TR_BULK_NAME)};
-    char full[64];
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
-        snprintf(full, sizeof full, PVM_WASM_BULK_PREFIX "%s", ops[i]);
-        if (tr_host_import(mod, full) < 0)
+    for (unsigned op = 0; op < TR_BULK_COUNT; op++)
+        if (tr_bulk_import(mod, (tr_bulk_op)op) < 0)
             return -1;
-    }
     return 0;
 }
 

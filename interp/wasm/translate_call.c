@@ -11,7 +11,6 @@
  * (translate_plan.c); the other locals live across calls in callee-saved
  * registers or the frame.
  */
-#include <stdio.h>
 
 #include "translate_internal.h"
 
@@ -184,12 +183,10 @@ static int call_indirect(tr_func *t, uint32_t type, uint32_t table)
     return 0;
 }
 
-void tr_call_bulk(tr_func *t, const char *name, uint32_t nargs, const uint32_t *extra,
+void tr_call_bulk(tr_func *t, tr_bulk_op op, uint32_t nargs, const uint32_t *extra,
                   uint32_t nextra)
 {
-    char full[64];
-    snprintf(full, sizeof full, PVM_WASM_BULK_PREFIX "%s", name);
-    int host = tr_host_import(t->mod, full);
+    int host = tr_bulk_import(t->mod, op);
     if (host < 0) {
         t->failed = true;
         return;

@@ -114,11 +114,21 @@ typedef struct tr_module {
     bool lazy; /* functions translated on first call: imports fixed up front */
 } tr_module;
 
-/* The bulk operations calling host imports (tr_call_bulk's names). */
+/* The bulk operations, each a host import PVM_WASM_BULK_PREFIX "NAME". */
 #define TR_BULK_OPS(X)                                                         \
-    X(memory.copy) X(memory.fill) X(memory.init) X(data.drop)                  \
-    X(table.copy) X(table.fill) X(table.init) X(elem.drop)
-#define TR_BULK_NAME(op) #op,
+    X(MEMORY_COPY, "memory.copy") X(MEMORY_FILL, "memory.fill")                \
+    X(MEMORY_INIT, "memory.init") X(DATA_DROP, "data.drop")                    \
+    X(TABLE_COPY, "table.copy") X(TABLE_FILL, "table.fill")                    \
+    X(TABLE_INIT, "table.init") X(ELEM_DROP, "elem.drop")
+typedef enum tr_bulk_op {
+#define TR_BULK_ENUM(op, name) TR_BULK_##op,
+    TR_BULK_OPS(TR_BULK_ENUM)
+#undef TR_BULK_ENUM
+    TR_BULK_COUNT
+} tr_bulk_op;
+/* The host import of bulk operation op (declared if it is not yet);
+ * -1 with mod->err. */
+int tr_bulk_import(tr_module *mod, tr_bulk_op op);
 
 /* The translation of one function. */
 typedef struct tr_func {
@@ -301,9 +311,9 @@ int tr_memory(tr_func *t, const pvm_wasm_insn *in);
 
 int tr_call(tr_func *t, const pvm_wasm_insn *in);
 int tr_table(tr_func *t, const pvm_wasm_insn *in);
-/* Call host import `name` (a pulley.* bulk operation) with the top nargs
- * entries as arguments (positions 0..) followed by the constants extra[]. */
-void tr_call_bulk(tr_func *t, const char *name, uint32_t nargs, const uint32_t *extra,
+/* Call bulk operation op's host import with the top nargs entries as
+ * arguments (positions 0..) followed by the constants extra[]. */
+void tr_call_bulk(tr_func *t, tr_bulk_op op, uint32_t nargs, const uint32_t *extra,
                   uint32_t nextra);
 /* Save the live caller-saved slot registers below slot `base` before a
  * call, and restore them after. */

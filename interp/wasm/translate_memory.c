@@ -106,10 +106,10 @@ int tr_memory(tr_func *t, const pvm_wasm_insn *in)
     switch (in->op) {
     case PVM_WASM_OP_MEMORY_SIZE: return memory_size(t);
     case PVM_WASM_OP_MEMORY_GROW: return memory_grow(t);
-    case PVM_WASM_OP_MEMORY_COPY: tr_call_bulk(t, "memory.copy", 3, NULL, 0); return 0;
-    case PVM_WASM_OP_MEMORY_FILL: tr_call_bulk(t, "memory.fill", 3, NULL, 0); return 0;
-    case PVM_WASM_OP_MEMORY_INIT: tr_call_bulk(t, "memory.init", 3, &in->idx, 1); return 0;
-    case PVM_WASM_OP_DATA_DROP: tr_call_bulk(t, "data.drop", 0, &in->idx, 1); return 0;
+    case PVM_WASM_OP_MEMORY_COPY: tr_call_bulk(t, TR_BULK_MEMORY_COPY, 3, NULL, 0); return 0;
+    case PVM_WASM_OP_MEMORY_FILL: tr_call_bulk(t, TR_BULK_MEMORY_FILL, 3, NULL, 0); return 0;
+    case PVM_WASM_OP_MEMORY_INIT: tr_call_bulk(t, TR_BULK_MEMORY_INIT, 3, &in->idx, 1); return 0;
+    case PVM_WASM_OP_DATA_DROP: tr_call_bulk(t, TR_BULK_DATA_DROP, 0, &in->idx, 1); return 0;
     default: break;
     }
     if (accesses[in->op].op == 0)

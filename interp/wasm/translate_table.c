@@ -53,10 +53,10 @@ int tr_table(tr_func *t, const pvm_wasm_insn *in)
         t->height = d;
         return 0;
     }
-    case PVM_WASM_OP_TABLE_FILL: tr_call_bulk(t, "table.fill", 3, extra, 1); return 0;
-    case PVM_WASM_OP_TABLE_COPY: tr_call_bulk(t, "table.copy", 3, extra, 2); return 0;
-    case PVM_WASM_OP_TABLE_INIT: tr_call_bulk(t, "table.init", 3, extra, 2); return 0;
-    case PVM_WASM_OP_ELEM_DROP: tr_call_bulk(t, "elem.drop", 0, extra, 1); return 0;
+    case PVM_WASM_OP_TABLE_FILL: tr_call_bulk(t, TR_BULK_TABLE_FILL, 3, extra, 1); return 0;
+    case PVM_WASM_OP_TABLE_COPY: tr_call_bulk(t, TR_BULK_TABLE_COPY, 3, extra, 2); return 0;
+    case PVM_WASM_OP_TABLE_INIT: tr_call_bulk(t, TR_BULK_TABLE_INIT, 3, extra, 2); return 0;
+    case PVM_WASM_OP_ELEM_DROP: tr_call_bulk(t, TR_BULK_ELEM_DROP, 0, extra, 1); return 0;
     default: return 1;
     }
 }
