@@ -341,13 +341,20 @@ pvm_module *pvm_wasm_translate_lazy(const pvm_wasm_module *wm, const uint64_t *f
     }
     if (attach_translator(mod, fuse, err) != 0) {
         /* No address space for the code (a ulimit, strict overcommit):
-         * translate it all, as pvm_wasm_translate does. */
+         * translate it all now. */
         pvm_module_free(m);
-        m = pvm_wasm_translate(wm, func_refs, err);
-        if (m && fuse && pvm_fuse_module(m, NULL, err) != 0) {
-            pvm_module_free(m);
-            m = NULL;
-        }
+        m = pvm_wasm_translate_all(wm, func_refs, fuse, err);
+    }
+    return m;
+}
+
+pvm_module *pvm_wasm_translate_all(const pvm_wasm_module *wm, const uint64_t *func_refs,
+                                   bool fuse, pvm_error *err)
+{
+    pvm_module *m = pvm_wasm_translate(wm, func_refs, err);
+    if (m && fuse && pvm_fuse_module(m, NULL, err) != 0) {
+        pvm_module_free(m);
+        m = NULL;
     }
     return m;
 }

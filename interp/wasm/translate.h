@@ -39,6 +39,11 @@
 pvm_module *pvm_wasm_translate(const pvm_wasm_module *wm, const uint64_t *func_refs,
                                pvm_error *err);
 
+/* pvm_wasm_translate, then pvm_fuse_module if `fuse`: every function
+ * translated (and fused) now.  NULL with err. */
+pvm_module *pvm_wasm_translate_all(const pvm_wasm_module *wm, const uint64_t *func_refs,
+                                   bool fuse, pvm_error *err);
+
 /* The same module, but each defined function is translated (verified,
  * and fused if `fuse`) when first called (lazy.h): until then its code is
  * a stub.  Every bulk operation's host import is declared up front.  wm

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuse.h"
 #include "lazy.h"
 #include "translate.h"
 #include "wasm_instance_internal.h"
@@ -238,13 +237,10 @@ static int create_vm(pvm_wasm_instance *inst, const pvm_wasm_extern *externs, pv
     if (pvm_wasm_refs_assign(inst, err) != 0)
         return -1;
     bool fuse = !inst->store->no_fuse;
-    if (inst->store->eager || pvm_built_with_count() || pvm_built_with_trace()) {
-        inst->module = pvm_wasm_translate(wm, inst->func_refs, err);
-        if (inst->module && fuse && pvm_fuse_module(inst->module, NULL, err) != 0)
-            return -1;
-    } else {
+    if (inst->store->eager || pvm_built_with_count() || pvm_built_with_trace())
+        inst->module = pvm_wasm_translate_all(wm, inst->func_refs, fuse, err);
+    else
         inst->module = pvm_wasm_translate_lazy(wm, inst->func_refs, fuse, err);
-    }
     if (!inst->module)
         return -1;
     pvm_vm_config cfg = {.stack_size = inst->store->stack_size,

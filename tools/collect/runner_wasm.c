@@ -6,8 +6,8 @@
  * arguments, --dir preopens, stdin/stdout/stderr passed through), a hook
  * that registers every translated module and its functions (with their
  * Wasm names; a function translated on its first call, then) and each new
- * VM's PC slot with the agent before anything runs in it, then _start (or the export --invoke names, with no
- * arguments).  The session ends with "return", "exit" (proc_exit, its
+ * VM's PC slot with the agent before anything runs in it, then _start (or
+ * the export --invoke names, with no arguments).  The session ends with "return", "exit" (proc_exit, its
  * status) or "trap: KIND" (status 134), as collect_run_pulley does, before
  * the store is freed: the agent decodes with the translated code.
  */
