@@ -24,6 +24,7 @@ struct pvm_lazy {
     bool *pending;          /* per function: still a stub */
     uint32_t nstubs;
     size_t stubs_end;       /* code below: as attached, functions in index order */
+    size_t stub_run_begin, stub_run_end; /* the stubs, when no other code lies between */
     uint32_t *first_offset; /* each function's offset when attached */
     uint32_t *order;        /* functions translated since, in address order */
     size_t norder, order_cap;
@@ -61,6 +62,26 @@ static size_t whole_pages(size_t n)
     long page = sysconf(_SC_PAGESIZE);
     size_t p = page > 0 ? (size_t)page : 4096;
     return (n + p - 1) / p * p;
+}
+
+/* The code from the first stub to the end of the last, if it holds only
+ * stubs (else the run stays empty).  Functions as attached are in index
+ * order. */
+static void find_stub_run(pvm_lazy *z, const pvm_module *m)
+{
+    uint32_t first = m->nfuncs, last = 0;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (z->pending[i]) {
+            first = first < i ? first : i;
+            last = i;
+        }
+    for (uint32_t i = first; i < last; i++)
+        if (!z->pending[i] && m->funcs[i].size > 0)
+            return;
+    if (first < m->nfuncs) {
+        z->stub_run_begin = m->funcs[first].offset;
+        z->stub_run_end = (size_t)m->funcs[last].offset + m->funcs[last].size;
+    }
 }
 
 int pvm_lazy_attach(pvm_module *m, const bool *pending, pvm_lazy_translate_fn translate,
@@ -104,6 +125,8 @@ int pvm_lazy_attach(pvm_module *m, const bool *pending, pvm_lazy_translate_fn tr
             rc = pvm_errorf(err, "function %s: code not in the order of the functions",
                             m->funcs[i].name);
     }
+    if (rc == 0)
+        find_stub_run(z, m);
     if (rc != 0) { /* m stays as it was */
         if (base != MAP_FAILED)
             munmap(base, z->reserved);
@@ -136,6 +159,16 @@ uint32_t pvm_lazy_translated(const pvm_module *m)
 uint32_t pvm_lazy_stubs(const pvm_module *m)
 {
     return m->lazy ? m->lazy->nstubs : 0;
+}
+
+bool pvm_lazy_stub_code(const pvm_module *m, size_t *begin, size_t *end)
+{
+    const pvm_lazy *z = m->lazy;
+    if (!z || z->stub_run_end == z->stub_run_begin)
+        return false;
+    *begin = z->stub_run_begin;
+    *end = z->stub_run_end;
+    return true;
 }
 
 void pvm_lazy_observe(const pvm_module *m, pvm_lazy_observer_fn observe, void *ctx)

@@ -53,6 +53,13 @@ bool pvm_lazy_pending(const pvm_module *m, uint32_t func);
 uint32_t pvm_lazy_translated(const pvm_module *m);
 uint32_t pvm_lazy_stubs(const pvm_module *m);
 
+/* The code of the stubs as attached, [*begin, *end) in m's code, when
+ * they lie together with no other code between them (a Wasm module's
+ * defined functions do): true.  Stubs stay in place when their functions
+ * are translated, so a profiler can register this range once, and a pc
+ * sampled while a stub's trap runs is in known code. */
+bool pvm_lazy_stub_code(const pvm_module *m, size_t *begin, size_t *end);
+
 /* Translate, verify and install pending function func of m (const: what
  * the VM holds; the attachment owns the module).  0, or -1 with err
  * (out of memory, code past PVM_MAX_CODE, or - a bug - code that does not

@@ -43,6 +43,13 @@ done
 [ "$(sql "SELECT count(*) FROM instructions i JOIN functions f ON f.id = i.function_id
           WHERE f.run_id = 1 AND f.name = 'spin'")" -gt 0 ] || fail "spin not decoded"
 
+# The stubs waiting for translation are registered together, one trap
+# each, so that a sample taken while one traps lies in known code.
+[ "$(sql "SELECT count(*) > 0 AND count(*) = sum(o.name = 'trap') FROM instructions i
+          JOIN functions f ON f.id = i.function_id JOIN opcodes o ON o.id = i.opcode
+          WHERE f.run_id = 1 AND f.name = '(stubs)'")" = 1 ] ||
+    fail "stubs not registered: $(sql 'SELECT name, size FROM functions')"
+
 # The samples are in the program's code, most of them in the loop.
 [ "$(sql "SELECT count(*) FROM pc_samples p WHERE NOT (
             (p.function_id IS NULL AND p.pc = 0) OR EXISTS (SELECT 1 FROM instructions i

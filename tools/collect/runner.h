@@ -40,10 +40,12 @@ int collect_run_wasm(collect_session *s, const collect_program *p);
 /* Register a loaded module and its functions with the agent: the load
  * address of a function is its first code byte in m->code.  Functions
  * still to be translated (lazy.h) are left out: each is registered when
- * translated (collect_register_function).  The agent's handle of function
+ * translated (collect_register_function); their stubs are registered
+ * together as one function named COLLECT_STUBS_NAME, index m->nfuncs.  The agent's handle of function
  * i goes into handles[i] (m->nfuncs entries; handles may be NULL).
  * Returns the agent's handle of the module, or -1 if the agent refused
  * (run already ended, out of memory). */
+#define COLLECT_STUBS_NAME "(stubs)"
 struct pvm_module;
 int collect_register_module(collect_session *s, const char *name, const struct pvm_module *m,
                             int *handles);

@@ -47,6 +47,14 @@ int collect_register_module(collect_session *s, const char *name, const pvm_modu
         else if (handles)
             handles[i] = h;
     }
+    /* The stubs as one function of their own (after the module's), so
+     * that a pc sampled while a stub traps to be translated is known. */
+    size_t begin, end;
+    if (mod >= 0 && pvm_lazy_stub_code(m, &begin, &end) &&
+        pulleyprof_register_function(a, mod, m->nfuncs, COLLECT_STUBS_NAME,
+                                     (uintptr_t)(m->code + begin), m->code + begin,
+                                     end - begin) < 0)
+        mod = -1;
     session_unlock(s);
     return mod;
 }
