@@ -8,43 +8,14 @@
  * table, the others (R = SPEC) by the switch in check_special().  Along the
  * way it records, for the translator, each block's else/end offsets and
  * entry height, and the function's maximum stack height and nesting.
+ * Runs of common, valid instructions go through the fast path first
+ * (wasm_validate_fast.c); what it leaves, it leaves to this file.
  */
-#include "wasm_insn.h"
-#include "wasm_internal.h"
+#include "wasm_validate_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define UNKNOWN 0 /* a value of any type, popped from a polymorphic stack */
-
-typedef struct types {
-    const uint8_t *t;
-    uint32_t n;
-} types;
-
-typedef struct frame {
-    uint16_t op;      /* BLOCK, LOOP, IF, ELSE, or END for the body */
-    bool unreachable;
-    uint32_t height;  /* operand stack height at entry, params excluded */
-    types params, results;
-    uint32_t block;   /* index into blocks, or PVM_WASM_NONE for the body */
-    uint32_t checked; /* offset of the last br_table that checked this label */
-} frame;
-
-typedef struct validator {
-    pvm_wasm_module *m;
-    pvm_wasm_reader r;
-    size_t at;          /* offset of the instruction being checked */
-    const char *opname;
-    uint8_t *locals;    /* types of params and locals */
-    uint32_t nlocals, cap_locals;
-    uint8_t *stack;
-    uint32_t height, cap_stack, max_height;
-    frame *frames;
-    uint32_t depth, cap_frames, max_depth;
-    pvm_wasm_block *blocks;
-    uint32_t nblocks, cap_blocks;
-} validator;
 
 #define FAIL(v, ...) pvm_wasm_fail(&(v)->r, (v)->at, __VA_ARGS__)
 
@@ -146,11 +117,6 @@ static void set_unreachable(validator *v)
 }
 
 /* ---- immediates against the module -------------------------------------- */
-
-static types label_types(const frame *fr)
-{
-    return fr->op == PVM_WASM_OP_LOOP ? fr->params : fr->results;
-}
 
 static int label(validator *v, uint32_t l, types *out)
 {
@@ -507,6 +473,7 @@ static int validate_func(validator *v, pvm_wasm_func *f, uint32_t index)
                    PVM_WASM_NONE))
         return -1;
     while (v->depth > 0) {
+        pvm_wasm_check_common(v);
         if (v->r.pos >= v->r.end)
             return pvm_wasm_fail(&v->r, v->r.pos, "END opcode expected: the body ends "
                                  "inside %u open blocks", v->depth);
@@ -538,6 +505,7 @@ static int validate_func(validator *v, pvm_wasm_func *f, uint32_t index)
 int pvm_wasm_validate_funcs(pvm_wasm_module *m, pvm_error *err)
 {
     validator v = {.m = m, .r = pvm_wasm_reader_at(m->bytes, m->size, 0, m->size, err)};
+    pvm_wasm_fast_ops(v.fast);
     int rc = 0;
     for (uint32_t i = m->nfunc_imports; i < m->nfuncs && rc == 0; i++)
         rc = validate_func(&v, &m->funcs[i], i);

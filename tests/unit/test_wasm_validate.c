@@ -275,6 +275,69 @@ static void what_the_validator_learns(void **state)
     pvm_wasm_module_free(m);
 }
 
+/* The common instructions are checked by a fast path while at least six
+ * bytes of the body follow them; the cases above are mostly shorter.
+ * Here each instruction under test has eight nops and the final end after
+ * it: the same rules, the same errors at the same offsets. */
+#define PAD "\x01\x01\x01\x01\x01\x01\x01\x01"
+#define I64_LOCAL "\x01\x01\x7e"
+
+static void the_fast_path_keeps_every_rule(void **state)
+{
+    (void)state;
+    BAD(0, V_V, I64_LOCAL "\x41\x00\x21\x00" PAD "\x0b", 5,
+        "type mismatch: local.set expects i64, found i32");
+    BAD(0, V_V, I64_LOCAL "\x41\x00\x22\x00\x1a" PAD "\x0b", 5,
+        "type mismatch: local.tee expects i64, found i32");
+    GOOD(0, V_V, I64_LOCAL "\x42\x00\x22\x00\x21\x00" PAD "\x0b");
+    BAD(0, V_V, "\x00\x20\x05\x1a" PAD "\x0b", 1, "unknown local 5");
+    GOOD(0, V_V, "\x01\x81\x01\x7f\x20\x80\x01\x1a" PAD "\x0b"); /* local 128 of 129 */
+    BAD(0, V_V, "\x01\x81\x01\x7f\x20\x81\x01\x1a" PAD "\x0b", 4, "unknown local 129");
+    BAD(0, V_V, "\x00\x42\x00\x41\x00\x6a\x1a" PAD "\x0b", 5,
+        "type mismatch: i32.add expects i32, found i64");
+    BAD(0, V_V, "\x00\x6a\x1a" PAD "\x0b", 1, "type mismatch: i32.add expects i32, the stack is empty");
+    GOOD(0, V_V, "\x00\x41\xff\xff\xff\xff\x07\x1a\x42\x80\x80\x80\x80\x80\x01\x1a" PAD "\x0b");
+    GOOD(0, I_V, "\x00\x41\x00\x10\x00" PAD "\x0b"); /* call of [i32] -> [] */
+    BAD(0, I_V, "\x00\x42\x00\x10\x00" PAD "\x0b", 3, "type mismatch: call expects i32, found i64");
+    BAD(0, V_V, "\x00\x10\x07" PAD "\x0b", 1, "unknown function 7");
+    BAD(0, V_V, "\x00\x02\x40\x42\x00\x0d\x00\x0b" PAD "\x0b", 5,
+        "type mismatch: br_if expects i32, found i64");
+    BAD(0, V_V, "\x00\x41\x00\x0d\x01" PAD "\x0b", 3, "unknown label 1");
+    BAD(0, V_V, "\x00\x02\x40\x41\x00\x0b" PAD "\x0b", 5, "type mismatch"); /* a value left */
+    BAD(0, V_V, "\x00\x02\x7f\x0b\x1a" PAD "\x0b", 3, "type mismatch");    /* one missing */
+    GOOD(0, V_V, "\x00\x02\x7f\x03\x40\x0c\x00\x0b\x41\x05\x0b\x1a" PAD "\x0b");
+    GOOD(0, V_V, "\x00\x02\x7f\x41\x01\x0c\x00\x0b\x1a" PAD "\x0b"); /* br with a value */
+    BAD(0, V_V, "\x00\x02\x7f\x42\x01\x0c\x00\x0b\x1a" PAD "\x0b", 5, "type mismatch");
+    GOOD(0, V_V, "\x00\x0c\x00\x6a\x1a" PAD "\x0b"); /* after br: unreachable */
+    BAD(WB_MEMORY, V_V, "\x00\x41\x00\x28\x03\x00\x1a" PAD "\x0b", 3,
+        "alignment must not be larger than natural");
+    BAD(0, V_V, "\x00\x41\x00\x28\x02\x00\x1a" PAD "\x0b", 3, "unknown memory 0");
+    GOOD(WB_MEMORY, V_V, "\x00\x41\x00\x28\x02\x80\x80\x01\x1a" PAD "\x0b");
+    BAD(WB_MEMORY, V_V, "\x00\x41\x00\x42\x00\x36\x02\x00" PAD "\x0b", 5,
+        "type mismatch: i32.store expects i32, found i64");
+    BAD(0, V_V, "\x00\x1a" PAD "\x0b", 1,
+        "type mismatch: drop expects an operand, the stack is empty");
+    BAD(0, V_V, "\x00\x23\x00\x1a" PAD "\x0b", 1, "unknown global 0");
+
+    /* What it learns is what the general path learns. */
+    wb w;
+    wb_func_module(&w, 0, T(V_V), T("\x00\x02\x40\x03\x40\x41\x01\x41\x02\x6a\x1a\x0b\x0b" PAD
+                                    "\x0b"));
+    pvm_wasm_module *m = wb_expect_ok(w.b, w.n);
+    const pvm_wasm_func *f = &m->funcs[0];
+    assert_int_equal(f->max_stack, 2);
+    assert_int_equal(f->max_depth, 3);
+    assert_int_equal(f->nblocks, 2);
+    assert_int_equal(f->blocks[0].op, PVM_WASM_OP_BLOCK);
+    assert_int_equal(f->blocks[1].op, PVM_WASM_OP_LOOP);
+    assert_int_equal(f->blocks[0].pos, w.body + 1);
+    assert_int_equal(f->blocks[1].pos, w.body + 3);
+    assert_int_equal(f->blocks[0].end_pos, w.body + 12);
+    assert_int_equal(f->blocks[1].end_pos, w.body + 11);
+    assert_int_equal(f->blocks[0].height, 0);
+    pvm_wasm_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +352,7 @@ int main(void)
         cmocka_unit_test(constant_expressions_are_one_constant_instruction),
         cmocka_unit_test(module_level_rules),
         cmocka_unit_test(what_the_validator_learns),
+        cmocka_unit_test(the_fast_path_keeps_every_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
