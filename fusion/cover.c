@@ -72,7 +72,8 @@ int fu_index_build(fu_index *ix, const fu_pattern *set, size_t nset)
             ix->nops = set[m].op[set[m].n - 1] + 1u;
     ix->start = calloc(ix->nops + 1, sizeof *ix->start);
     ix->order = malloc((nset ? nset : 1) * sizeof *ix->order);
-    if (!ix->start || !ix->order) {
+    ix->before = calloc(ix->nops + 1, sizeof *ix->before);
+    if (!ix->start || !ix->order || !ix->before) {
         fu_index_free(ix);
         return -1;
     }
@@ -90,6 +91,11 @@ int fu_index_build(fu_index *ix, const fu_pattern *set, size_t nset)
     for (uint32_t o = ix->nops; o > 0; o--)
         ix->start[o] = ix->start[o - 1];
     ix->start[0] = 0;
+    for (size_t m = 0; m < nset; m++) {
+        unsigned n = set[m].n;
+        if (n)
+            ix->before[set[m].op[n - 1]] |= n > 1 ? 1ull << (set[m].op[n - 2] % 64) : ~0ull;
+    }
     return 0;
 }
 
@@ -97,6 +103,7 @@ void fu_index_free(fu_index *ix)
 {
     free(ix->start);
     free(ix->order);
+    free(ix->before);
     memset(ix, 0, sizeof *ix);
 }
 
@@ -119,6 +126,8 @@ uint32_t fu_cover_indexed(const fu_insn *insns, uint32_t len, const fu_pattern *
         if (ix) {
             uint16_t last = insns[i - 1].op;
             ncand = last < ix->nops ? ix->start[last + 1] - ix->start[last] : 0;
+            if (ncand && i > 1 && !(ix->before[last] >> (insns[i - 2].op % 64) & 1))
+                ncand = 0; /* no pattern of the group has the op before it */
             group = ncand ? ix->order + ix->start[last] : NULL;
         }
         for (size_t c = 0; c < ncand; c++) {

@@ -77,6 +77,9 @@ typedef struct fu_index {
     uint32_t nops;   /* last opcodes 0 .. nops - 1 have a group */
     uint32_t *start; /* nops + 1 entries: opcode o's group is order[start[o] .. start[o + 1]) */
     uint32_t *order; /* indices into the set, ascending within a group */
+    uint64_t *before; /* nops entries: bit (o % 64) set if a pattern of the group may
+                         have opcode o just before its last part (all set: one has
+                         one part), so that most places skip their group at once */
 } fu_index;
 
 /* The index of set[0 .. nset).  Returns 0, or -1 when out of memory (ix

@@ -15,13 +15,89 @@
 #include "insn.h"
 #include "verify.h"
 
-/* ---- the build's macro ops as patterns (made once) --------------------- */
+/* ---- the build's opcodes and macro ops, as the pass reads them ----------- */
 
+/* What the pass reads of an opcode, in one row. */
+typedef struct op_facts {
+    uint16_t wide;      /* the form a macro op's part names (pvm_op_wide) */
+    uint16_t fregs;     /* bit r: register operand r is an f register */
+    uint8_t length;     /* encoded bytes, a jump table's entries excluded; 0: no opcode */
+    uint8_t hdr;        /* opcode bytes */
+    uint8_t nregs;
+    uint8_t offsets;    /* names code offsets (pvm_format_names_code_offsets) */
+    uint8_t rel_at;     /* the byte of its branch offset when that is all it names, else 0 */
+    uint8_t ends_block; /* a branch or a terminator: the next instruction leads a block */
+    uint8_t ends_pattern; /* some macro op's last part is its wide form */
+    uint32_t fadd;      /* added to its first four register bytes as little-endian
+                           word: 32 in each byte of an f register (see read_slot) */
+} op_facts;
+
+_Static_assert(PVM_MAX_REGS <= 16, "op_facts.fregs has a bit per register operand");
+
+/* How to encode a macro op from its parts' bytes: bytes[j] as it is where
+ * part[j] is NO_PART (the opcode), else byte from[j] of part part[j]; a
+ * branch offset (rel_at, as in op_facts) is then moved with its target.
+ * Only for a macro op without a jump table whose parts' immediates have
+ * the macro's sizes; used where each part is the opcode the macro op
+ * names (a narrow form goes through pvm_encode). */
+#define RECIPE_MAX 48
+#define NO_PART 0xff
+typedef struct recipe {
+    uint8_t usable, length, rel_at;
+    uint8_t bytes[RECIPE_MAX], part[RECIPE_MAX], from[RECIPE_MAX];
+} recipe;
+
+static op_facts facts[PVM_OP_END];
 static fu_pattern patterns[PVM_OP_END];
 static uint16_t pattern_op[PVM_OP_END]; /* the macro opcode of patterns[i] */
+static recipe *recipes;                 /* per pattern; NULL (out of memory): none */
 static size_t npatterns;
+static unsigned max_parts; /* of any pattern */
 static fu_index pattern_index; /* by last part; none (start NULL: out of memory): try all */
 static pthread_once_t patterns_once = PTHREAD_ONCE_INIT;
+
+static const pvm_format_info *op_format(unsigned op)
+{
+    return &pvm_formats[pvm_ops[op].format];
+}
+
+/* The byte of an instruction's branch offset when that is the only code
+ * offset its format names, else 0. */
+static uint8_t rel_offset(unsigned op)
+{
+    const pvm_format_info *fmt = op_format(op);
+    unsigned at = 0, rels = 0;
+    for (unsigned k = 0; k < fmt->nimms; k++) {
+        if (fmt->imm[k] == PVM_IMM_TABLE)
+            return 0;
+        if (fmt->imm[k] == PVM_IMM_REL32) {
+            rels++;
+            at = (PVM_OP_IS_EXT(op) ? 3 : 1) + fmt->pack_bytes + fmt->imm_at[k];
+        }
+    }
+    return rels == 1 ? (uint8_t)at : 0;
+}
+
+static void make_facts(void)
+{
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        const pvm_op_info *info = &pvm_ops[op];
+        if (!info->name)
+            continue;
+        const pvm_format_info *fmt = op_format(op);
+        op_facts *f = &facts[op];
+        *f = (op_facts){.wide = (uint16_t)pvm_op_wide(op), .length = info->length,
+                        .hdr = PVM_OP_IS_EXT(op) ? 3 : 1, .nregs = fmt->nregs,
+                        .offsets = pvm_format_names_code_offsets(fmt),
+                        .rel_at = rel_offset(op),
+                        .ends_block = (info->flags & (PVM_FLAG_BRANCH | PVM_FLAG_TERM)) != 0};
+        for (unsigned r = 0; r < fmt->nregs; r++) {
+            f->fregs |= (uint16_t)((fmt->reg[r] == PVM_REG_F) << r);
+            if (r < 4 && fmt->reg[r] == PVM_REG_F)
+                f->fadd |= 32u << (8 * r);
+        }
+    }
+}
 
 /* The pattern of macro op `op`, from its parts as its row numbers them. */
 static int pattern_of_row(unsigned op, fu_pattern *out)
@@ -31,7 +107,7 @@ static int pattern_of_row(unsigned op, fu_pattern *out)
     if (info->nparts > FU_MAX_PARTS)
         return -1;
     for (unsigned k = 0; k < info->nparts; k++) {
-        const pvm_format_info *pf = &pvm_formats[pvm_ops[info->part[k].op].format];
+        const pvm_format_info *pf = op_format(info->part[k].op);
         if (pf->nregs > FU_MAX_REGS)
             return -1;
         parts[k].op = info->part[k].op;
@@ -41,12 +117,73 @@ static int pattern_of_row(unsigned op, fu_pattern *out)
     return fu_pattern_of_parts(parts, info->nparts, out);
 }
 
+/* Copy n bytes of part k from byte src to the recipe's byte dst. */
+static int recipe_take(recipe *r, unsigned dst, unsigned k, unsigned src, unsigned n)
+{
+    if (dst + n > r->length)
+        return -1;
+    for (unsigned b = 0; b < n; b++) {
+        r->part[dst + b] = (uint8_t)k;
+        r->from[dst + b] = (uint8_t)(src + b);
+    }
+    return 0;
+}
+
+/* The recipe of macro op `op` (usable stays 0 where there is none). */
+static void make_recipe(unsigned op, recipe *r)
+{
+    const pvm_macro_info *info = pvm_ops[op].macro;
+    const pvm_format_info *fmt = op_format(op);
+    unsigned hdr = facts[op].hdr;
+    if ((facts[op].offsets && !facts[op].rel_at) || pvm_ops[op].length > RECIPE_MAX)
+        return;
+    r->length = pvm_ops[op].length;
+    r->rel_at = facts[op].rel_at;
+    memset(r->part, NO_PART, sizeof r->part);
+    if (hdr == 3) {
+        r->bytes[0] = PVM_ESCAPE_BYTE;
+        pvm_wr16(r->bytes + 1, (uint16_t)(op - PVM_OP_EXT_FIRST));
+    } else {
+        r->bytes[0] = (uint8_t)op;
+    }
+    for (unsigned k = 0; k < info->nparts; k++) {
+        const pvm_macro_part *part = &info->part[k];
+        const pvm_format_info *pf = op_format(part->op);
+        unsigned phdr = facts[part->op].hdr;
+        for (unsigned i = 0; i < pf->nregs; i++)
+            if (recipe_take(r, hdr + part->reg[i], k, phdr + i, 1) != 0)
+                return;
+        for (unsigned i = 0; i < pf->nimms; i++) {
+            unsigned mi = part->imm[i], size = pvm_imm_size(pf->imm[i]);
+            if (mi >= fmt->nimms || size != pvm_imm_size(fmt->imm[mi]) ||
+                recipe_take(r, hdr + fmt->pack_bytes + fmt->imm_at[mi], k,
+                            phdr + pf->pack_bytes + pf->imm_at[i], size) != 0)
+                return;
+        }
+    }
+    for (unsigned j = hdr; j < r->length; j++)
+        if (r->part[j] == NO_PART)
+            return; /* a byte no part gives */
+    r->usable = 1;
+}
+
 static void make_patterns(void)
 {
+    make_facts();
     for (unsigned op = 0; op < PVM_OP_END; op++)
         if (pvm_ops[op].name && pvm_ops[op].macro && pattern_of_row(op, &patterns[npatterns]) == 0)
             pattern_op[npatterns++] = (uint16_t)op;
     (void)fu_index_build(&pattern_index, patterns, npatterns); /* all zero if it fails */
+    for (size_t i = 0; i < npatterns; i++)
+        max_parts = patterns[i].n > max_parts ? patterns[i].n : max_parts;
+    for (unsigned op = 0; op < PVM_OP_END; op++) {
+        unsigned wide = facts[op].wide;
+        facts[op].ends_pattern = !pattern_index.start ||
+            (wide < pattern_index.nops && pattern_index.start[wide + 1] > pattern_index.start[wide]);
+    }
+    recipes = npatterns ? calloc(npatterns, sizeof *recipes) : NULL;
+    for (size_t i = 0; recipes && i < npatterns; i++)
+        make_recipe(pattern_op[i], &recipes[i]);
 }
 
 int pvm_fuse_has_macros(void)
@@ -57,9 +194,10 @@ int pvm_fuse_has_macros(void)
 
 /* ---- one function ------------------------------------------------------ */
 
-/* An instruction, its cover, and where it goes.  Only its opcode and
- * length are read at first: an instruction is decoded whole where it is
- * needed (a branch, a macro op's part). */
+/* An instruction, its cover, and where it goes.  Only its opcode, length
+ * and registers are read at first: an instruction is decoded whole where
+ * it is needed (one naming code offsets; a macro op's part without a
+ * recipe). */
 typedef struct slot {
     uint32_t at;     /* old offset */
     uint32_t length; /* encoded bytes, jump table included */
@@ -67,8 +205,8 @@ typedef struct slot {
     int32_t macro;   /* pattern index of the macro op that ends here, or -1 */
     uint16_t op;
     uint8_t leader;
-    uint8_t starts;  /* starts an item of the new code (a single or a macro op) */
-    uint8_t nparts;  /* the item's instructions (1 for a single) */
+    uint8_t may_end; /* a match may end here (the cover index's test, ahead) */
+    uint8_t nparts;  /* the item it starts: its instructions (1 for a single); 0: none */
 } slot;
 
 /* The arrays a function is fused with (pvm_fuse_scratch in fuse.h). */
@@ -78,13 +216,15 @@ typedef struct pvm_fuse_scratch {
     fu_insn *keys;
     uint32_t *scratch;
     int32_t *choice;
-    uint32_t *index;     /* per code byte: the slot starting there, or NO_SLOT */
+    uint32_t *targets;   /* the code offsets its instructions name */
+    size_t ntargets, targets_cap;
+    uint32_t *index;     /* per code byte: the slot starting there, if that slot's at
+                            says so (entries of earlier functions are left in place) */
     size_t index_cap;
+    pvm_buf encoded;     /* an item encoded by pvm_encode */
     const uint8_t *code; /* the function's code, size bytes */
     uint32_t size;
 } work;
-
-#define NO_SLOT UINT32_MAX
 
 static int grow_work(work *w, uint32_t n)
 {
@@ -104,9 +244,21 @@ static int grow_work(work *w, uint32_t n)
 /* The slot of the instruction starting at offset off, or -1. */
 static long index_at(const work *w, int64_t off)
 {
-    if (off < 0 || off >= w->size || w->index[off] == NO_SLOT)
+    if (off < 0 || off >= w->size)
         return -1;
-    return (long)w->index[off];
+    uint32_t i = w->index[off];
+    return i < w->n && w->s[i].at == off ? (long)i : -1;
+}
+
+/* Room in the index for size bytes of code: 0, or -1 (out of memory). */
+static int grow_index(work *w, size_t size)
+{
+    size_t old = w->index_cap;
+    if (BASE_GROW(w->index, w->index_cap, size, 256) != 0)
+        return -1;
+    if (w->index_cap > old) /* initialised once; index_at checks what it finds */
+        memset(w->index + old, 0, (w->index_cap - old) * sizeof *w->index);
+    return 0;
 }
 
 /* Decode slot i's instruction whole (it decoded once already). */
@@ -115,51 +267,71 @@ static void decode_slot(const work *w, uint32_t i, pvm_insn *out)
     pvm_decode(w->code, w->size, w->s[i].at, out);
 }
 
-static const pvm_format_info *op_format(unsigned op)
+/* Note code offset at + rel as a branch target: 0, -1 (out of memory) or
+ * PVM_FUSE_BAD_CODE (outside the function). */
+static int add_target(work *w, uint32_t at, int64_t rel)
 {
-    return &pvm_formats[pvm_ops[op].format];
-}
-
-/* Mark the instruction at off a leader: 0, or PVM_FUSE_BAD_CODE if no
- * instruction starts there. */
-static int mark_leader(work *w, int64_t off)
-{
-    long i = index_at(w, off);
-    if (i < 0)
+    int64_t to = (int64_t)at + rel;
+    if (to < 0 || to >= w->size)
         return PVM_FUSE_BAD_CODE;
-    w->s[i].leader = 1;
+    if (BASE_GROW(w->targets, w->targets_cap, w->ntargets + 1, 64) != 0)
+        return -1;
+    w->targets[w->ntargets++] = (uint32_t)to;
     return 0;
 }
 
 _Static_assert(PVM_MAX_REGS <= FU_MAX_REGS, "a key holds every register operand");
 
-/* Read instruction `at` of the code into slot s and its key k: 0, or
- * PVM_FUSE_BAD_CODE.  An instruction naming code offsets is decoded
- * whole (its length may include a jump table); for the others the opcode
- * gives the length, and the register bytes the key (the verifier checks
- * them in the new code). */
-static int read_slot(const work *w, uint32_t at, slot *s, fu_insn *k)
+/* Read instruction `at` of the code into slot s and its key k: 0, -1 (out
+ * of memory) or PVM_FUSE_BAD_CODE.  An instruction naming code offsets is
+ * decoded whole (its length may include a jump table) and its targets
+ * noted; for the others the opcode gives the length, and the register
+ * bytes the key (the verifier checks them in the new code). */
+static int read_slot(work *w, uint32_t at, slot *s, fu_insn *k)
 {
     const uint8_t *p = w->code + at;
     uint32_t avail = w->size - at;
     if (p[0] == PVM_ESCAPE_BYTE && avail < 3)
         return PVM_FUSE_BAD_CODE;
-    unsigned op = pvm_opcode_at(p), hdr = p[0] == PVM_ESCAPE_BYTE ? 3 : 1;
-    const pvm_op_info *info = pvm_op_lookup(op);
-    if (!info || avail < info->length)
+    unsigned op = pvm_opcode_at(p);
+    const op_facts *f = op < PVM_OP_END ? &facts[op] : NULL;
+    if (!f || f->length == 0 || avail < f->length)
         return PVM_FUSE_BAD_CODE;
-    const pvm_format_info *fmt = &pvm_formats[info->format];
-    *s = (slot){.at = at, .length = info->length, .macro = -1, .op = (uint16_t)op};
-    if (pvm_format_names_code_offsets(fmt)) {
-        pvm_insn insn;
-        if (pvm_decode(w->code, w->size, at, &insn) != NULL)
+    *s = (slot){.at = at, .length = f->length, .macro = -1, .op = (uint16_t)op, .nparts = 1};
+    if (f->rel_at) {
+        int rc = add_target(w, at, (int32_t)pvm_rd32(p + f->rel_at));
+        if (rc != 0)
+            return rc;
+    } else if (f->offsets) {
+        pvm_insn in;
+        if (pvm_decode(w->code, w->size, at, &in) != NULL)
             return PVM_FUSE_BAD_CODE;
-        s->length = insn.length;
+        s->length = in.length;
+        const pvm_format_info *fmt = pvm_insn_format(&in);
+        for (unsigned m = 0; m < fmt->nimms; m++) {
+            int rc = 0;
+            if (fmt->imm[m] == PVM_IMM_REL32)
+                rc = add_target(w, at, in.imms[m]);
+            for (uint32_t e = 0; rc == 0 && fmt->imm[m] == PVM_IMM_TABLE && e < (uint32_t)in.imms[m]; e++)
+                rc = add_target(w, at, pvm_insn_table_entry(&in, e));
+            if (rc != 0)
+                return rc;
+        }
     }
-    k->op = (uint16_t)pvm_op_wide(op); /* a macro op's part names the wide form */
-    k->nregs = fmt->nregs;
-    for (unsigned r = 0; r < fmt->nregs && r < FU_MAX_REGS; r++)
-        k->reg[r] = (uint8_t)(p[hdr + r] + (fmt->reg[r] == PVM_REG_F ? 32 : 0));
+    k->op = f->wide; /* a macro op's part names the wide form */
+    k->nregs = f->nregs;
+    unsigned r = 0;
+    if (f->nregs <= 4 && f->hdr + 4u <= avail) {
+        /* the four bytes after the opcode at once (what follows the
+         * registers is never matched; a valid register is below 32, so no
+         * byte carries into the next, and an invalid one fails the
+         * verifier whatever it matched) */
+        uint32_t regs = pvm_rd32(p + f->hdr) + f->fadd;
+        memcpy(k->reg, &regs, 4);
+        r = f->nregs;
+    }
+    for (; r < f->nregs; r++)
+        k->reg[r] = (uint8_t)(p[f->hdr + r] + (((f->fregs >> r) & 1u) << 5));
     return 0;
 }
 
@@ -171,35 +343,33 @@ static int decode_function(const pvm_module *m, const pvm_function *f, work *w)
     w->code = m->code + f->offset;
     w->size = f->size;
     w->n = 0;
-    if (BASE_GROW(w->index, w->index_cap, (size_t)f->size + 1, 256) != 0)
+    w->ntargets = 0;
+    if (grow_index(w, f->size) != 0)
         return -1;
-    memset(w->index, 0xff, (size_t)f->size * sizeof *w->index);
+    bool leads = true; /* the next instruction leads a block */
     for (uint32_t at = 0; at < f->size;) {
         if (grow_work(w, w->n + 1) != 0)
             return -1;
         slot *s = &w->s[w->n];
-        if (read_slot(w, at, s, &w->keys[w->n]) != 0)
-            return PVM_FUSE_BAD_CODE;
+        int rc = read_slot(w, at, s, &w->keys[w->n]);
+        if (rc != 0)
+            return rc;
+        s->leader = leads;
+        leads = facts[s->op].ends_block;
+        /* as fu_cover_indexed tries: the patterns ending in this op, of
+         * which one may have the op before it (in a block or not: the
+         * test only ever says yes too often) */
+        s->may_end = facts[s->op].ends_pattern &&
+                     (w->n == 0 || !pattern_index.start ||
+                      (pattern_index.before[w->keys[w->n].op] >> (w->keys[w->n - 1].op % 64) & 1));
         w->index[at] = w->n++;
         at += s->length;
     }
-    for (uint32_t i = 0; i < w->n; i++) {
-        unsigned flags = pvm_ops[w->s[i].op].flags;
-        if (i == 0 || (pvm_ops[w->s[i - 1].op].flags & (PVM_FLAG_BRANCH | PVM_FLAG_TERM)))
-            w->s[i].leader = 1;
-        if (!(flags & PVM_FLAG_BRANCH))
-            continue;
-        pvm_insn in;
-        decode_slot(w, i, &in);
-        const pvm_format_info *fmt = pvm_insn_format(&in);
-        for (unsigned k = 0; k < fmt->nimms; k++) {
-            if (fmt->imm[k] == PVM_IMM_REL32 &&
-                mark_leader(w, (int64_t)w->s[i].at + in.imms[k]) != 0)
-                return PVM_FUSE_BAD_CODE;
-            for (uint32_t e = 0; fmt->imm[k] == PVM_IMM_TABLE && e < (uint32_t)in.imms[k]; e++)
-                if (mark_leader(w, (int64_t)w->s[i].at + pvm_insn_table_entry(&in, e)) != 0)
-                    return PVM_FUSE_BAD_CODE;
-        }
+    for (size_t t = 0; t < w->ntargets; t++) {
+        long i = index_at(w, w->targets[t]);
+        if (i < 0)
+            return PVM_FUSE_BAD_CODE;
+        w->s[i].leader = 1;
     }
     return 0;
 }
@@ -208,17 +378,33 @@ static int decode_function(const pvm_module *m, const pvm_function *f, work *w)
 static void cover_blocks(work *w)
 {
     for (uint32_t b = 0; b < w->n;) {
-        uint32_t e = b + 1;
-        while (e < w->n && !w->s[e].leader)
+        uint32_t e = b, first = UINT32_MAX, last = 0;
+        do {
+            if (w->s[e].may_end) {
+                first = first < e ? first : e;
+                last = e;
+            }
             e++;
-        fu_cover_indexed(w->keys + b, e - b, patterns, npatterns,
+        } while (e < w->n && !w->s[e].leader);
+        if (first == UINT32_MAX) { /* no match ends in the block */
+            b = e;
+            continue;
+        }
+        /* Every match lies in [lo, last]: the cover of that window is the
+         * block's (the instructions around it stay single, and the costs
+         * in it only move by a constant). */
+        uint32_t lo = first - b + 1 >= max_parts ? first + 1 - max_parts : b;
+        fu_cover_indexed(w->keys + lo, last + 1 - lo, patterns, npatterns,
                          pattern_index.start ? &pattern_index : NULL, w->scratch, w->choice);
-        for (uint32_t i = e; i-- > b;) {
-            int32_t p = w->choice[i - b];
-            uint32_t n = p >= 0 ? patterns[p].n : 1;
+        for (uint32_t i = last + 1; i-- > lo;) {
+            int32_t p = w->choice[i - lo];
+            if (p < 0)
+                continue;
+            uint32_t n = patterns[p].n;
             w->s[i].macro = p;
-            w->s[i + 1 - n].starts = 1;
             w->s[i + 1 - n].nparts = (uint8_t)n;
+            for (uint32_t k = 1; k < n; k++)
+                w->s[i + 1 - n + k].nparts = 0;
             i -= n - 1;
         }
         b = e;
@@ -253,6 +439,20 @@ static void item_insn(const work *w, uint32_t i, pvm_insn *out)
     }
 }
 
+/* The recipe that encodes macro item i, or NULL (no recipe, or a part in
+ * a narrow form). */
+static const recipe *item_recipe(const work *w, uint32_t i)
+{
+    const slot *s = &w->s[i];
+    int32_t p = w->s[i + s->nparts - 1].macro;
+    if (!recipes || !recipes[p].usable)
+        return NULL;
+    for (unsigned k = 0; k < s->nparts; k++)
+        if (s[k].op != patterns[p].op[k])
+            return NULL;
+    return &recipes[p];
+}
+
 /* The encoded size of item i: its op's length and its jump table (a
  * single instruction's: what it was). */
 static uint32_t item_size(const work *w, uint32_t i)
@@ -279,21 +479,54 @@ static uint32_t new_offset(const work *w, int64_t off)
     return i >= 0 ? w->s[i].new_at : 0;
 }
 
-/* Encode item i at its new offset into out; branch offsets move with
- * their targets (they are relative to the branching instruction, which in
- * a macro op is the macro instruction). */
-static int encode_item(const work *w, uint32_t i, pvm_buf *out)
+/* Move the branch offset at dst + rel_at of item i (its old value, from
+ * the item's last instruction, is there) with its target. */
+static void move_branch(const work *w, uint32_t i, uint8_t *dst, unsigned rel_at)
 {
+    const slot *branch = &w->s[i + w->s[i].nparts - 1]; /* only the last part branches */
+    int64_t target = (int64_t)branch->at + (int32_t)pvm_rd32(dst + rel_at);
+    pvm_wr32(dst + rel_at, (uint32_t)((int64_t)new_offset(w, target) - (int64_t)w->s[i].new_at));
+}
+
+/* Encode macro item i with its recipe r at dst. */
+static void encode_by_recipe(const work *w, uint32_t i, const recipe *r, uint8_t *dst)
+{
+    const uint8_t *part[FU_MAX_PARTS];
+    for (unsigned k = 0; k < w->s[i].nparts; k++)
+        part[k] = w->code + w->s[i + k].at;
+    for (unsigned j = 0; j < r->length; j++)
+        dst[j] = r->part[j] == NO_PART ? r->bytes[j] : part[r->part[j]][r->from[j]];
+    if (r->rel_at)
+        move_branch(w, i, dst, r->rel_at);
+}
+
+/* Encode item i, `size` bytes, at its new offset dst; branch offsets
+ * move with their targets (they are relative to the branching
+ * instruction, which in a macro op is the macro instruction).  0, or -1
+ * (out of memory, or an encoding that is not `size` bytes: a bug). */
+static int encode_item(work *w, uint32_t i, uint8_t *dst, uint32_t size)
+{
+    const slot *s = &w->s[i];
+    const recipe *r = s->nparts > 1 ? item_recipe(w, i) : NULL;
+    if (r) {
+        encode_by_recipe(w, i, r, dst);
+        return r->length == size ? 0 : -1;
+    }
+    if (s->nparts == 1 && facts[s->op].rel_at) { /* a branch: its bytes, the offset moved */
+        memcpy(dst, w->code + s->at, s->length);
+        move_branch(w, i, dst, facts[s->op].rel_at);
+        return s->length == size ? 0 : -1;
+    }
     pvm_insn in;
     item_insn(w, i, &in);
-    const slot *branch = &w->s[i + w->s[i].nparts - 1]; /* only the last part branches */
+    const slot *branch = &w->s[i + s->nparts - 1]; /* only the last part branches */
     const pvm_format_info *fmt = pvm_insn_format(&in);
     uint8_t table[4 * 1024];
     uint8_t *entries = NULL;
     for (unsigned k = 0; k < fmt->nimms; k++) {
         if (fmt->imm[k] == PVM_IMM_REL32)
             in.imms[k] = (int64_t)new_offset(w, (int64_t)branch->at + in.imms[k]) -
-                         (int64_t)w->s[i].new_at;
+                         (int64_t)s->new_at;
         if (fmt->imm[k] != PVM_IMM_TABLE)
             continue;
         uint32_t count = (uint32_t)in.imms[k];
@@ -303,14 +536,18 @@ static int encode_item(const work *w, uint32_t i, pvm_buf *out)
         for (uint32_t e = 0; e < count; e++) {
             int64_t target = (int64_t)branch->at + pvm_insn_table_entry(&in, e);
             pvm_wr32(entries + 4 * e,
-                     (uint32_t)((int64_t)new_offset(w, target) - (int64_t)w->s[i].new_at));
+                     (uint32_t)((int64_t)new_offset(w, target) - (int64_t)s->new_at));
         }
         in.table = entries;
     }
-    size_t n = pvm_encode(out, &in);
+    w->encoded.len = 0;
+    size_t n = pvm_encode(&w->encoded, &in);
     if (entries && entries != table)
         free(entries);
-    return n > 0 ? 0 : -1;
+    if (n != size)
+        return -1;
+    memcpy(dst, w->encoded.data, n);
+    return 0;
 }
 
 /* Fuse function f of m (f may be a view of code not yet one of m's
@@ -323,40 +560,48 @@ static int fuse_one(const pvm_module *m, const pvm_function *f, work *w, pvm_buf
     if (bad != 0)
         return bad;
     cover_blocks(w);
-    uint32_t at = 0;
+    uint32_t at = 0, items = 0, macros = 0;
     for (uint32_t i = 0; i < w->n; i += w->s[i].nparts) {
         w->s[i].new_at = at;
         at += item_size(w, i);
-        st->macros += w->s[i].nparts > 1;
-        st->insns_after++;
+        items++;
+        macros += w->s[i].nparts > 1;
     }
     st->insns_before += w->n;
-    size_t start = code->len;
+    st->insns_after += items;
+    st->macros += macros;
+    uint8_t *out = pvm_buf_reserve(code, at);
+    if (!out)
+        return -1;
     /* Runs of single instructions that name no code offset are copied as
      * they were; the other items are encoded anew. */
     const uint8_t *old = m->code + f->offset;
-    uint32_t run_from = 0, run_to = 0;
-    int rc = 0;
-    for (uint32_t i = 0; rc == 0 && i < w->n; i += w->s[i].nparts) {
+    uint32_t run_from = 0, run_to = 0, run_at = 0;
+    for (uint32_t i = 0; i < w->n; i += w->s[i].nparts) {
         const slot *s = &w->s[i];
-        if (s->nparts == 1 && !pvm_format_names_code_offsets(op_format(s->op))) {
+        if (s->nparts == 1 && !facts[s->op].offsets) {
             if (run_to != s->at) { /* not where the run ends: a new run */
-                pvm_buf_append(code, old + run_from, run_to - run_from);
+                memcpy(out + run_at, old + run_from, run_to - run_from);
                 run_from = s->at;
+                run_at = s->new_at;
             }
             run_to = s->at + s->length;
             continue;
         }
-        pvm_buf_append(code, old + run_from, run_to - run_from);
-        run_from = run_to = 0;
-        rc = encode_item(w, i, code);
+        memcpy(out + run_at, old + run_from, run_to - run_from);
+        run_from = run_to = run_at = 0;
+        uint32_t next = i + s->nparts < w->n ? w->s[i + s->nparts].new_at : at;
+        if (encode_item(w, i, out + s->new_at, next - s->new_at) != 0)
+            return -1;
     }
-    pvm_buf_append(code, old + run_from, run_to - run_from);
-    return rc == 0 && !code->failed && code->len - start == at ? 0 : -1;
+    memcpy(out + run_at, old + run_from, run_to - run_from);
+    return 0;
 }
 
 static void free_work(work *w)
 {
+    pvm_buf_free(&w->encoded);
+    free(w->targets);
     free(w->index);
     free(w->s);
     free(w->keys);
