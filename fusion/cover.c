@@ -73,7 +73,10 @@ int fu_index_build(fu_index *ix, const fu_pattern *set, size_t nset)
     ix->start = calloc(ix->nops + 1, sizeof *ix->start);
     ix->order = malloc((nset ? nset : 1) * sizeof *ix->order);
     ix->before = calloc(ix->nops + 1, sizeof *ix->before);
-    if (!ix->start || !ix->order || !ix->before) {
+    ix->by_prev = malloc((nset ? nset : 1) * sizeof *ix->by_prev);
+    ix->prev_op = malloc((nset ? nset : 1) * sizeof *ix->prev_op);
+    ix->single = calloc(ix->nops + 1, 1);
+    if (!ix->start || !ix->order || !ix->before || !ix->by_prev || !ix->prev_op || !ix->single) {
         fu_index_free(ix);
         return -1;
     }
@@ -95,8 +98,44 @@ int fu_index_build(fu_index *ix, const fu_pattern *set, size_t nset)
         unsigned n = set[m].n;
         if (n)
             ix->before[set[m].op[n - 1]] |= n > 1 ? 1ull << (set[m].op[n - 2] % 64) : ~0ull;
+        if (n == 1)
+            ix->single[set[m].op[0]] = 1;
     }
+    /* by_prev: each group sorted by the op before the last, stably (an
+     * insertion sort: groups are small, and their order ascending). */
+    for (uint32_t o = 0; o < ix->nops; o++)
+        for (uint32_t k = ix->start[o]; k < ix->start[o + 1]; k++) {
+            uint32_t m = ix->order[k];
+            uint16_t prev = set[m].n > 1 ? set[m].op[set[m].n - 2] : 0;
+            uint32_t j = k;
+            for (; j > ix->start[o] && ix->prev_op[j - 1] > prev; j--) {
+                ix->by_prev[j] = ix->by_prev[j - 1];
+                ix->prev_op[j] = ix->prev_op[j - 1];
+            }
+            ix->by_prev[j] = m;
+            ix->prev_op[j] = prev;
+        }
     return 0;
+}
+
+/* The candidates of ix at a place whose last two opcodes are prev, last:
+ * the patterns of last's group with prev before their last part, into
+ * *group; their number. */
+static size_t pair_group(const fu_index *ix, uint16_t prev, uint16_t last, const uint32_t **group)
+{
+    uint32_t lo = ix->start[last], hi = ix->start[last + 1];
+    while (lo < hi) { /* the first with prev_op >= prev */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ix->prev_op[mid] < prev)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint32_t end = lo;
+    while (end < ix->start[last + 1] && ix->prev_op[end] == prev)
+        end++;
+    *group = ix->by_prev + lo;
+    return end - lo;
 }
 
 void fu_index_free(fu_index *ix)
@@ -104,6 +143,9 @@ void fu_index_free(fu_index *ix)
     free(ix->start);
     free(ix->order);
     free(ix->before);
+    free(ix->by_prev);
+    free(ix->prev_op);
+    free(ix->single);
     memset(ix, 0, sizeof *ix);
 }
 
@@ -126,9 +168,14 @@ uint32_t fu_cover_indexed(const fu_insn *insns, uint32_t len, const fu_pattern *
         if (ix) {
             uint16_t last = insns[i - 1].op;
             ncand = last < ix->nops ? ix->start[last + 1] - ix->start[last] : 0;
-            if (ncand && i > 1 && !(ix->before[last] >> (insns[i - 2].op % 64) & 1))
-                ncand = 0; /* no pattern of the group has the op before it */
             group = ncand ? ix->order + ix->start[last] : NULL;
+            if (ncand && i > 1) {
+                uint16_t prev = insns[i - 2].op;
+                if (!(ix->before[last] >> (prev % 64) & 1))
+                    ncand = 0; /* no pattern of the group has the op before it */
+                else if (!ix->single[last])
+                    ncand = pair_group(ix, prev, last, &group);
+            }
         }
         for (size_t c = 0; c < ncand; c++) {
             size_t m = group ? group[c] : c;

@@ -80,6 +80,12 @@ typedef struct fu_index {
     uint64_t *before; /* nops entries: bit (o % 64) set if a pattern of the group may
                          have opcode o just before its last part (all set: one has
                          one part), so that most places skip their group at once */
+    uint32_t *by_prev; /* each group again, by the opcode before the last part, then
+                          ascending, so that a place tries only the patterns whose
+                          last two opcodes it has ... */
+    uint16_t *prev_op; /* ... these opcodes, in by_prev's order */
+    uint8_t *single;   /* nops entries: the group has a pattern of one part (it is
+                          then tried whole) */
 } fu_index;
 
 /* The index of set[0 .. nset).  Returns 0, or -1 when out of memory (ix
