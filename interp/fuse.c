@@ -171,9 +171,16 @@ static int read_function(const pvm_module *m, const pvm_function *f, work *w)
         return -1;
     uint8_t leads = 1;  /* the next instruction leads a block */
     uint16_t prev = 0;  /* the key op of the instruction before */
+    /* The arrays in locals: the stores below cannot change them. */
+    slot *slots = w->s;
+    fu_insn *keys = w->keys;
+    uint32_t *index = w->index, cap = w->cap;
     for (uint32_t at = 0; at < size;) {
-        if (n == w->cap && grow_work(w, n + 1) != 0)
-            return -1;
+        if (n == cap) {
+            if (grow_work(w, n + 1) != 0)
+                return -1;
+            slots = w->s, keys = w->keys, cap = w->cap;
+        }
         const uint8_t *p = code + at;
         uint32_t avail = size - at;
         if (p[0] == PVM_ESCAPE_BYTE && avail < 3)
@@ -182,8 +189,9 @@ static int read_function(const pvm_module *m, const pvm_function *f, work *w)
         if (op >= PVM_OP_END || facts[op].length - 1u >= avail) /* length 0: no opcode */
             return PVM_FUSE_BAD_CODE;
         const op_facts *fa = &facts[op];
-        fu_insn *k = &w->keys[n];
-        k->op = fa->wide; /* a macro op's part names the wide form */
+        fu_insn *k = &keys[n];
+        uint16_t key_op = fa->wide; /* a macro op's part names the wide form */
+        k->op = key_op;
         k->nregs = fa->nregs;
         unsigned r = 0;
         if (fa->nregs <= 4 && fa->hdr + 4u <= avail) {
@@ -191,8 +199,7 @@ static int read_function(const pvm_module *m, const pvm_function *f, work *w)
              * registers is never matched; a valid register is below 32,
              * so no byte carries into the next, and an invalid one fails
              * the verifier whatever it matched) */
-            uint32_t regs = pvm_rd32(p + fa->hdr) + fa->fadd;
-            memcpy(k->reg, &regs, 4);
+            pvm_wr32(k->reg, pvm_rd32(p + fa->hdr) + fa->fadd);
             r = fa->nregs;
         }
         for (; r < fa->nregs; r++)
@@ -201,22 +208,22 @@ static int read_function(const pvm_module *m, const pvm_function *f, work *w)
          * in this op and may have the op before it (in a block or not:
          * the test only ever says yes too often). */
         uint8_t may_end = fa->ends_pattern &&
-                          (n == 0 || !before || (before[k->op] >> (prev % 64) & 1));
+                          (n == 0 || !before || (before[key_op] >> (prev % 64) & 1));
         uint32_t length = fa->length;
         if (fa->offsets) {
             int rc = read_targets(w, fa, n, at, &length);
             if (rc != 0)
                 return rc;
         }
-        w->s[n] = (slot){.at = at, .op = (uint16_t)op, .leader = leads, .may_end = may_end};
+        slots[n] = (slot){.at = at, .op = (uint16_t)op, .leader = leads, .may_end = may_end};
         if (may_end && push_u32(&w->ends, &w->nends, &w->ends_cap, n) != 0)
             return -1;
         leads = fa->ends_block;
-        prev = k->op;
-        w->index[at] = n++;
-        w->n = n;
+        prev = key_op;
+        index[at] = n++;
         at += length;
     }
+    w->n = n;
     for (size_t t = 0; t < w->ntargets; t++) {
         long i = index_at(w, w->targets[t]);
         if (i < 0)
