@@ -173,7 +173,7 @@ uint32_t fu_cover_indexed(const fu_insn *insns, uint32_t len, const fu_pattern *
                 uint16_t prev = insns[i - 2].op;
                 if (!(ix->before[last] >> (prev % 64) & 1))
                     ncand = 0; /* no pattern of the group has the op before it */
-                else if (!ix->single[last])
+                else if (ncand > 4 && !ix->single[last]) /* a small group: try it whole */
                     ncand = pair_group(ix, prev, last, &group);
             }
         }

@@ -74,12 +74,14 @@ static int grow_work(work *w, uint32_t n)
     return 0;
 }
 
-/* Append v to a growing array of uint32_t: 0, or -1 (out of memory). */
-static int push_u32(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
+/* Append v to an array that read_function made room in: 0, or
+ * PVM_FUSE_BAD_CODE if there is none (code that names more offsets than
+ * it has bytes for). */
+static int push_u32(uint32_t *a, size_t *n, size_t cap, uint32_t v)
 {
-    if (BASE_GROW(*a, *cap, *n + 1, 64) != 0)
-        return -1;
-    (*a)[(*n)++] = v;
+    if (*n >= cap)
+        return PVM_FUSE_BAD_CODE;
+    a[(*n)++] = v;
     return 0;
 }
 
@@ -112,7 +114,7 @@ static int add_target(work *w, uint32_t at, int64_t rel)
     int64_t to = (int64_t)at + rel;
     if (to < 0 || to >= w->size)
         return PVM_FUSE_BAD_CODE;
-    return push_u32(&w->targets, &w->ntargets, &w->targets_cap, (uint32_t)to);
+    return push_u32(w->targets, &w->ntargets, w->targets_cap, (uint32_t)to);
 }
 
 /* Note the targets of the instruction at `at` that names code offsets
@@ -137,8 +139,6 @@ static int add_decoded_targets(work *w, uint32_t at, uint32_t *length)
     return 0;
 }
 
-_Static_assert(PVM_MAX_REGS <= FU_MAX_REGS, "a key holds every register operand");
-
 /* The branch targets of slot i, at `at`, which names code offsets: a
  * branch's read from its offset, others' (a jump table's) decoded, with
  * the length into *length.  0, -1 (out of memory) or PVM_FUSE_BAD_CODE. */
@@ -146,9 +146,7 @@ static int read_targets(work *w, const op_facts *f, uint32_t i, uint32_t at, uin
 {
     int rc = f->rel_at ? add_target(w, at, (int32_t)pvm_rd32(w->code + at + f->rel_at))
                        : add_decoded_targets(w, at, length);
-    if (rc == 0 && push_u32(&w->branches, &w->nbranches, &w->branches_cap, i) != 0)
-        rc = -1;
-    return rc;
+    return rc == 0 ? push_u32(w->branches, &w->nbranches, w->branches_cap, i) : rc;
 }
 
 _Static_assert(PVM_MAX_REGS <= FU_MAX_REGS, "a key holds every register operand");
@@ -167,7 +165,11 @@ static int read_function(const pvm_module *m, const pvm_function *f, work *w)
     uint32_t size = w->size = f->size, n = 0;
     w->ntargets = w->nends = w->nbranches = 0;
     w->n = 0;
-    if (grow_index(w, size) != 0)
+    /* Room for every instruction's end of a match and branch, and for a
+     * target per four bytes (a branch offset or a jump table entry). */
+    if (grow_index(w, size) != 0 || BASE_GROW(w->ends, w->ends_cap, size, 64) != 0 ||
+        BASE_GROW(w->branches, w->branches_cap, size, 64) != 0 ||
+        BASE_GROW(w->targets, w->targets_cap, size / 4 + 1, 64) != 0)
         return -1;
     uint8_t leads = 1;  /* the next instruction leads a block */
     uint16_t prev = 0;  /* the key op of the instruction before */
@@ -216,8 +218,8 @@ static int read_function(const pvm_module *m, const pvm_function *f, work *w)
                 return rc;
         }
         slots[n] = (slot){.at = at, .op = (uint16_t)op, .leader = leads, .may_end = may_end};
-        if (may_end && push_u32(&w->ends, &w->nends, &w->ends_cap, n) != 0)
-            return -1;
+        if (may_end)
+            w->ends[w->nends++] = n;
         leads = fa->ends_block;
         prev = key_op;
         index[at] = n++;
