@@ -252,8 +252,8 @@ static bool leader_in(const work *w, uint32_t from, uint32_t to)
     return false;
 }
 
-/* The bytes macro item (first, n, pattern) saves: its parts' lengths less
- * its own. */
+/* The encoded size of the macro op of pattern `pattern` whose first part
+ * is slot `first`. */
 static uint32_t macro_size(const work *w, uint32_t first, int32_t pattern);
 
 /* Cover the window [lo, hi] (no leader after lo) and append its macro
