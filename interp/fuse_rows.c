@@ -98,12 +98,7 @@ static void make_recipe(const op_facts facts[PVM_OP_END], unsigned op, recipe *r
     r->length = pvm_ops[op].length;
     r->rel_at = facts[op].rel_at;
     memset(r->part, NO_PART, sizeof r->part);
-    if (hdr == 3) {
-        r->bytes[0] = PVM_ESCAPE_BYTE;
-        pvm_wr16(r->bytes + 1, (uint16_t)(op - PVM_OP_EXT_FIRST));
-    } else {
-        r->bytes[0] = (uint8_t)op;
-    }
+    (void)pvm_write_opcode(r->bytes, op);
     for (unsigned k = 0; k < info->nparts; k++) {
         const pvm_macro_part *part = &info->part[k];
         const pvm_format_info *pf = op_format(part->op);

@@ -139,13 +139,7 @@ size_t pvm_encode(pvm_buf *b, const pvm_insn *insn)
     uint8_t *const start = pvm_buf_reserve(b, len), *p = start;
     if (!start)
         return 0;
-    if (PVM_OP_IS_EXT(insn->op)) {
-        p[0] = PVM_ESCAPE_BYTE;
-        pvm_wr16(p + 1, (uint16_t)(insn->op - PVM_OP_EXT_FIRST));
-        p += 3;
-    } else {
-        *p++ = (uint8_t)insn->op;
-    }
+    p += pvm_write_opcode(p, insn->op);
     memcpy(p, insn->reg, fmt->pack_bytes);
     for (unsigned i = 0; i < fmt->nimms; i++) {
         uint8_t *at = p + fmt->pack_bytes + fmt->imm_at[i];

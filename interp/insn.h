@@ -54,6 +54,19 @@ static inline unsigned pvm_opcode_at(const uint8_t *p)
     return p[0] == PVM_ESCAPE_BYTE ? PVM_OP_EXT_FIRST + pvm_rd16(p + 1) : p[0];
 }
 
+/* Write the opcode bytes of op at p (the escape byte and two more for an
+ * extended one); their number. */
+static inline unsigned pvm_write_opcode(uint8_t *p, unsigned op)
+{
+    if (PVM_OP_IS_EXT(op)) {
+        p[0] = PVM_ESCAPE_BYTE;
+        pvm_wr16(p + 1, (uint16_t)(op - PVM_OP_EXT_FIRST));
+        return 3;
+    }
+    p[0] = (uint8_t)op;
+    return 1;
+}
+
 /* Does an instruction of this format name code offsets (a branch offset,
  * a jump table), which move with the code and must land on instructions? */
 static inline bool pvm_format_names_code_offsets(const pvm_format_info *fmt)
