@@ -13,7 +13,7 @@
 #   plain s    pulley-run of BUILD_DIR: no hook.
 #   store      (only with STORE_BUILD_DIR, a build configured with
 #              -DPULLEY_PROFILE=ON, whose pulley-run has the pc store
-#              before every instruction but no collector) / plain: the
+#              where each run of instructions starts but no collector) / plain: the
 #              store alone.
 #   idle       pulley-collect -f 1 / plain: the store, plus the collector's
 #              fixed costs (creating the database, registering the module,

@@ -16,7 +16,7 @@ configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/PulleyProfileConfig.cmak
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/PulleyProfile
   PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/PulleyProfileConfigVersion.cmake
-  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/PulleyProfileConfig.cmake
               ${PROJECT_BINARY_DIR}/PulleyProfileConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/PulleyProfile)

@@ -21,6 +21,7 @@
  */
 #include <pulley/profile.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,6 +66,7 @@ struct pulleyprof_agent {
     uint64_t counts_unmapped; /* counts refused by the registry */
     uint64_t executed;        /* instruction executions the registry took */
     bool exact;
+    bool run_starts; /* config.run_starts */
     bool closing;
     char *outcome;
     int exit_status, has_exit_status;
@@ -135,6 +137,7 @@ static pulleyprof_agent *open_agent(const pulleyprof_config *cfg, char *err, siz
     pp__registry_init(&a->reg, &a->isa);
     a->hz = hz;
     a->exact = cfg->exact != 0;
+    a->run_starts = cfg->run_starts != 0;
     a->started_ns = pp__sampler_now_ns();
     if (pthread_mutex_init(&a->lock, NULL) != 0) {
         set_err(err, errcap, "cannot create a mutex");
@@ -217,7 +220,11 @@ static void follow_moves(pulleyprof_agent *a)
         pp__sampler_translate(&a->sampler);
 }
 
-enum { CATALOG_BATCH = 256 };
+/* The catalog thread writes functions in batches of 256, and fewer when
+ * they have waited 50 ms: a program registers its functions as they first
+ * run, often fewer than a batch, and close, on the program's critical
+ * path, then has only those of its last 50 ms left to write. */
+enum { CATALOG_BATCH = 256, CATALOG_WAIT_NS = 50 * 1000 * 1000 };
 
 /* Under a->lock: does the catalog thread have functions to write: those
  * registered before the first slot, or a full batch of later ones? */
@@ -238,7 +245,9 @@ static int change_functions(pulleyprof_agent *a, int func, const pulleyprof_func
             : f         ? pp__registry_replace(&a->reg, func, f, why, cap)
                         : pp__registry_unregister(&a->reg, func, why, cap);
     follow_moves(a);
-    if (h >= 0 && f && a->catalog_started && batch_waiting(a))
+    /* A batch, or the first to wait: its 50 ms start (wait_for_functions). */
+    if (h >= 0 && f && a->catalog_started &&
+        (batch_waiting(a) || a->reg.nfuncs - a->catalog_next == 1))
         pthread_cond_signal(&a->catalog_wake);
     pthread_mutex_unlock(&a->lock);
     return h;
@@ -343,15 +352,34 @@ static int write_batch(pulleyprof_agent *a, const reg_module *mods, size_t nmods
     return rc;
 }
 
+/* Under a->lock: wait for a batch, or CATALOG_WAIT_NS while fewer wait;
+ * true when there are functions to write. */
+static bool wait_for_functions(pulleyprof_agent *a)
+{
+    if (batch_waiting(a))
+        return true;
+    if (a->reg.nfuncs == a->catalog_next) {
+        pthread_cond_wait(&a->catalog_wake, &a->lock);
+        return false;
+    }
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until); /* the condition's clock */
+    until.tv_nsec += CATALOG_WAIT_NS;
+    if (until.tv_nsec >= 1000000000) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000;
+    }
+    return pthread_cond_timedwait(&a->catalog_wake, &a->lock, &until) == ETIMEDOUT &&
+           !a->closing;
+}
+
 static void *catalog_main(void *arg)
 {
     pulleyprof_agent *a = arg;
     pthread_mutex_lock(&a->lock);
     while (!a->closing) {
-        if (!batch_waiting(a)) {
-            pthread_cond_wait(&a->catalog_wake, &a->lock);
+        if (!wait_for_functions(a))
             continue;
-        }
         size_t first = a->catalog_next, waiting = a->reg.nfuncs - first;
         size_t to = first + (waiting < CATALOG_BATCH ? waiting : CATALOG_BATCH);
         a->catalog_next = to;
@@ -519,6 +547,7 @@ static pulleyprof_summary stop_threads(pulleyprof_agent *a, char *lost, size_t c
         .samples_dropped = a->sampler.dropped + a->writer.dropped,
         .ticks_missed = a->sampler.ticks_missed,
         .sampled_ns = a->sampler.sampled_ns,
+        .sampler_cpu_ns = a->sampler.cpu_ns,
         .bytes_stored = a->writer.bytes,
         .chunks = a->writer.chunks,
     };
@@ -542,6 +571,7 @@ static int finish_run(pulleyprof_agent *a, pulleyprof_summary *s, const char *lo
         .has_exit_status = a->has_exit_status,
         .duration_ns = s->duration_ns,
         .summary = s,
+        .run_starts = a->run_starts,
     };
     pp__run_store_finish(&a->db, a->run_id, &a->reg, &a->writer.hist, &a->catalog, &end,
                          store_err, cap);

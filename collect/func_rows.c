@@ -72,8 +72,8 @@ static int add_row(func_rows *f, func_decoder *d, uint32_t off)
     return 0;
 }
 
-int pp__func_rows_decode(func_rows *out, uint8_t *starts, const isa_rows *isa, const void *ctx,
-                         const uint8_t *code, size_t size, func_decoder *d)
+int pp__func_rows_decode(func_rows *out, uint8_t *starts, uint8_t *ends, const isa_rows *isa,
+                         const void *ctx, const uint8_t *code, size_t size, func_decoder *d)
 {
     func_rows f = {.checksum = pvm_checksum_bytes(PVM_CHECKSUM_START, code, size)};
     for (size_t off = 0; off < size; off += d->insn.length) {
@@ -86,6 +86,9 @@ int pp__func_rows_decode(func_rows *out, uint8_t *starts, const isa_rows *isa, c
             return -1;
         }
         starts[off / 8] |= (uint8_t)(1u << (off % 8));
+        const pulleyprof_opcode *row = pp__isa_rows_find(isa, d->insn.opcode, NULL);
+        if (row && (row->flags & PP_RUN_END_FLAGS))
+            ends[off / 8] |= (uint8_t)(1u << (off % 8));
     }
     *out = f;
     return 0;

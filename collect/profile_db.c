@@ -120,13 +120,20 @@ static const char migrate_8_to_9[] =
     ") WITHOUT ROWID;"
     "PRAGMA user_version = 9;";
 
+/* Version 9 -> 10: runs.run_starts (every run written before sampled
+ * each instruction) and runs.sampler_cpu_ns (not measured before). */
+static const char migrate_9_to_10[] =
+    "ALTER TABLE runs ADD COLUMN run_starts INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE runs ADD COLUMN sampler_cpu_ns INTEGER;"
+    "PRAGMA user_version = 10;";
+
 /* migrations[v - 1] takes a database from version v to v + 1.  An empty
  * file gets the current schema from schema.sql at once.  A new schema
  * version changes schema.sql and adds its migration here; views.sql is
  * applied after every creation or migration. */
 static const char *const migrations[] = {migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
                                          migrate_4_to_5, migrate_5_to_6, migrate_6_to_7,
-                                         migrate_7_to_8, migrate_8_to_9};
+                                         migrate_7_to_8, migrate_8_to_9, migrate_9_to_10};
 _Static_assert(sizeof migrations / sizeof *migrations == PDB_SCHEMA_VERSION - 1,
                "one migration per schema version after the first");
 

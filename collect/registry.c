@@ -143,12 +143,14 @@ int pp__registry_decode(registry *r, size_t i)
     reg_function *f = &r->funcs[i];
     if (f->decoded)
         return 0;
-    f->starts = calloc(f->size / 8 + 1, 1);
+    size_t bitmap = f->size / 8 + 1;
+    f->starts = calloc(2, bitmap); /* starts, then ends */
+    f->ends = f->starts ? f->starts + bitmap : NULL;
     if (!f->starts ||
-        pp__func_rows_decode(&f->rows, f->starts, r->isa, f->decode_ctx, f->code, f->size,
-                             &r->decoder) != 0) {
+        pp__func_rows_decode(&f->rows, f->starts, f->ends, r->isa, f->decode_ctx, f->code,
+                             f->size, &r->decoder) != 0) {
         free(f->starts);
-        f->starts = NULL;
+        f->starts = f->ends = NULL;
         return -1;
     }
     f->decoded = true;

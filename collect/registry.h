@@ -38,6 +38,7 @@ typedef struct reg_function {
     bool decoded;           /* starts and rows hold its decoding */
     bool written;           /* its rows are in the database (and released) */
     uint8_t *starts;        /* after decoding: a bit per byte, set at instruction starts */
+    uint8_t *ends;          /* and at those that end a run (in starts' allocation) */
     func_rows rows;
 } reg_function;
 

@@ -3,6 +3,7 @@
  * is checked; a failed transaction is rolled back.
  */
 #include "run_store.h"
+#include "run_spread.h"
 
 #include "sample_codec.h"
 #include "stored_text.h"
@@ -156,7 +157,7 @@ int pp__run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_r
     if (pp__pdb_prepare(p,
                     "INSERT INTO runs (label, benchmark, command_line, start_time, sample_hz,"
                     " exact, build_flags, host, isa_name, isa_hash, collector, operands_stored,"
-                    " dispatch_cost) VALUES (?,?,?,?,?,?,?,?,?,?,?,1,?)",
+                    " dispatch_cost, run_starts) VALUES (?,?,?,?,?,?,?,?,?,?,?,1,?,?)",
                     &st, err, errcap) != 0)
         goto failed;
     int b = bind_text(st, 1, cfg->label);
@@ -172,6 +173,7 @@ int pp__run_store_begin(profile_db *p, const pulleyprof_config *cfg, const isa_r
     b = b ? b : bind_text(st, 11, cfg->tool ? cfg->tool : "libpulleyprof " PULLEY_VERSION);
     if (!b && cfg->isa->dispatch_cost > 0)
         b = sqlite3_bind_double(st, 12, cfg->isa->dispatch_cost);
+    b = b ? b : sqlite3_bind_int(st, 13, cfg->run_starts != 0);
     int rc = pp__pdb_run(p, st, b, err, errcap);
     if (pp__pdb_finalize(p, st, err, errcap) != 0 || rc != 0)
         goto failed;
@@ -224,7 +226,7 @@ begin_failed:
  * range holds it, at the start of the instruction that holds it (an
  * interpreter may record an address inside the instruction it runs:
  * CPython's caller frames keep the last unit of their CALL).  Every
- * function is decoded. */
+ * function is decoded; h is per instruction (run_spread.h). */
 static int insert_pc_samples(profile_db *p, int64_t run, const registry *r, const pc_hist *h,
                              const int64_t *ids, char *err, size_t errcap)
 {
@@ -313,7 +315,8 @@ static int end_run_row(profile_db *p, int64_t run, const run_end *end, uint64_t 
                     "UPDATE runs SET end_time = ?, duration_ns = ?, sampled_ns = ?,"
                     " samples_taken = ?, samples_written = ?, samples_dropped = ?,"
                     " ticks_missed = ?, bytes_stored = ?, outcome = ?, exit_status = ?,"
-                    " counts_unmapped = ?, functions_cut_short = ? WHERE id = ?",
+                    " counts_unmapped = ?, functions_cut_short = ?, sampler_cpu_ns = ?"
+                    " WHERE id = ?",
                     &st, err, errcap) != 0)
         return -1;
     int b = bind_text(st, 1, now);
@@ -329,7 +332,9 @@ static int end_run_row(profile_db *p, int64_t run, const run_end *end, uint64_t 
                                      : sqlite3_bind_null(st, 10);
     b = b ? b : sqlite3_bind_int64(st, 11, (sqlite3_int64)s->counts_unmapped);
     b = b ? b : sqlite3_bind_int64(st, 12, (sqlite3_int64)cut_short);
-    b = b ? b : sqlite3_bind_int64(st, 13, run);
+    b = b ? b : s->sampler_cpu_ns ? sqlite3_bind_int64(st, 13, (sqlite3_int64)s->sampler_cpu_ns)
+                                  : sqlite3_bind_null(st, 13);
+    b = b ? b : sqlite3_bind_int64(st, 14, run);
     int rc = pp__pdb_run(p, st, b, err, errcap);
     return pp__pdb_finalize(p, st, err, errcap) || rc ? -1 : 0;
 }
@@ -345,8 +350,24 @@ static int decode_rest(registry *r, const run_catalog *c, char *err, size_t errc
     return 0;
 }
 
+/* The samples per instruction: h itself, or with run_starts each sample
+ * spread over its run first. */
+static int insert_samples(profile_db *p, int64_t run, const registry *r, const pc_hist *h,
+                          bool run_starts, const int64_t *ids, char *err, size_t errcap)
+{
+    if (!run_starts)
+        return insert_pc_samples(p, run, r, h, ids, err, errcap);
+    pc_hist spread = {0};
+    int rc = pp__spread_runs(r, h, &spread) != 0
+                 ? base_fail(err, errcap, "out of memory spreading the samples over their runs")
+                 : insert_pc_samples(p, run, r, &spread, ids, err, errcap);
+    pp__pc_hist_free(&spread);
+    return rc;
+}
+
 static int write_content(profile_db *p, int64_t run, registry *r, const pc_hist *h,
-                         run_catalog *c, uint64_t *cut_short, char *err, size_t errcap)
+                         bool run_starts, run_catalog *c, uint64_t *cut_short, char *err,
+                         size_t errcap)
 {
     /* Those in c were decoded to be written: then every function is, and
      * the samples find their instruction starts. */
@@ -354,7 +375,7 @@ static int write_content(profile_db *p, int64_t run, registry *r, const pc_hist 
                    pp__catalog_write(p, run, r->modules, r->nmodules,
                                      r->nfuncs > c->nfuncs ? r->funcs + c->nfuncs : NULL,
                                      r->nfuncs - c->nfuncs, c, cut_short, err, errcap) ||
-                   insert_pc_samples(p, run, r, h, c->func_ids, err, errcap) ||
+                   insert_samples(p, run, r, h, run_starts, c->func_ids, err, errcap) ||
                    insert_counts(p, run, &r->execs, 0, c->func_ids, err, errcap) ||
                    insert_counts(p, run, &r->edges, 1, c->func_ids, err, errcap)
                ? -1
@@ -369,7 +390,7 @@ int pp__run_store_finish(profile_db *p, int64_t run_id, registry *r, const pc_hi
     uint64_t cut_short = 0;
     size_t nfuncs = r->nfuncs - c->nfuncs;
     if (pp__pdb_begin(p, err, errcap) == 0) {
-        if (write_content(p, run_id, r, h, c, &cut_short, err, errcap) == 0 &&
+        if (write_content(p, run_id, r, h, end->run_starts, c, &cut_short, err, errcap) == 0 &&
             end_run_row(p, run_id, end, c->cut_short + cut_short, err, errcap) == 0 &&
             pp__pdb_commit(p, err, errcap) == 0)
             rc = 0;

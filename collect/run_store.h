@@ -9,6 +9,7 @@
 #ifndef PULLEY_RUN_STORE_H
 #define PULLEY_RUN_STORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "catalog_store.h"
@@ -42,6 +43,7 @@ typedef struct run_end {
     int has_exit_status;
     uint64_t duration_ns;
     const pulleyprof_summary *summary;
+    bool run_starts; /* the samples are of runs (pulleyprof_config.run_starts) */
 } run_end;
 
 /* Write what the run registered (the part of the catalog c does not hold

@@ -100,6 +100,9 @@ static void *sampler_main(void *arg)
         }
     }
     pthread_mutex_unlock(&s->slots_lock);
+    struct timespec cpu;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
+        s->cpu_ns = ns_of(cpu);
     if (s->cur) {
         if (s->cur->n)
             pp__sample_queue_put_full(s->queue, s->cur);

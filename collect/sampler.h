@@ -63,6 +63,7 @@ typedef struct sampler {
 
     /* Written by the sampler thread; read after pp__sampler_stop. */
     uint64_t taken, dropped, ticks_missed;
+    uint64_t cpu_ns;            /* the thread's CPU time (user and system) */
     sample_buf *cur;
 } sampler;
 

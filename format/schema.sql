@@ -1,4 +1,4 @@
--- schema.sql - the profile database's tables, schema version 9.
+-- schema.sql - the profile database's tables, schema version 10.
 --
 -- Written by pulley-collect (collect/), read by sql/queries, notebooks and
 -- analyze/.  A database is identified by PRAGMA application_id = 0x50564D50
@@ -65,6 +65,13 @@
 --      functions.address is the function's stored address: its own, or a
 --      fresh range when its code reused the memory of a function
 --      unregistered earlier in the run (see the functions table).
+--  10  runs.run_starts: 1 when the interpreter published an address only
+--      where a straight-line run of instructions starts (this project's
+--      VM does since this version): its sample chunks hold those
+--      addresses, and pc_samples each run's samples spread equally over
+--      the run's instructions.  0 in migrated runs (per instruction).
+--      runs.sampler_cpu_ns: what sampling cost a core (NULL in migrated
+--      runs).
 --
 -- Identifiers: every run, module and function gets its own id, so several
 -- runs (from several machines) live side by side in one file.  Addresses
@@ -72,7 +79,7 @@
 -- start of a function.  Times are nanoseconds unless said otherwise.
 
 PRAGMA application_id = 1347833168; -- 0x50564D50, "PVMP"
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;
 
 -- One row per recorded program run.
 CREATE TABLE runs (
@@ -110,9 +117,15 @@ CREATE TABLE runs (
                                         -- and targets (version 6); 0: written before
   functions_cut_short INTEGER,          -- functions whose code stopped decoding before
                                         -- its end (their rows stop there); NULL before 6
-  dispatch_cost   REAL                  -- machine instructions one dispatch takes in the
+  dispatch_cost   REAL,                 -- machine instructions one dispatch takes in the
                                         -- build that ran (> 0); NULL: not measured
                                         -- (since version 8)
+  run_starts      INTEGER NOT NULL DEFAULT 0, -- 1: a sample is the address where the
+                                        -- run of instructions it fell in started,
+                                        -- spread over that run in pc_samples
+                                        -- (version 10); 0: of the instruction run
+  sampler_cpu_ns  INTEGER               -- CPU time the sampler thread took; NULL: not
+                                        -- measured (version 10)
 );
 
 -- The opcode table a run was taken with (decode old runs with their ISA).
@@ -263,7 +276,9 @@ CREATE TABLE pc_samples (
   function_id INTEGER REFERENCES functions(id), -- NULL: host, or no registered function
   offset      INTEGER,                  -- in the function; NULL when function_id is
   pc          INTEGER NOT NULL,         -- the sampled address (0: host), in stored
-                                        -- terms (functions.address + offset)
+                                        -- terms (functions.address + offset); in a
+                                        -- run_starts run the instruction's, its
+                                        -- samples its share of its runs' samples
   samples     INTEGER NOT NULL
 );
 CREATE INDEX pc_samples_function ON pc_samples(function_id, offset);

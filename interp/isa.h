@@ -191,6 +191,12 @@ enum {
 #undef PVM_FLAG_ENUM
 };
 
+/* An instruction with any of these flags ends a straight-line run: the
+ * profiling build publishes the pc where the next one starts (vm_hooks.h),
+ * and the collector spreads a sample over the run it names. */
+#define PVM_FLAGS_END_RUN                                                      \
+    (PVM_FLAG_BRANCH | PVM_FLAG_TERM | PVM_FLAG_CALL | PVM_FLAG_RETURN)
+
 /* C(name): the operation classes of the table's class column, by what an
  * operation does (its operands' kinds and immediates are its format's);
  * analysis tools group opcodes by them (pulley-dis --opcodes). */

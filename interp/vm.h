@@ -20,8 +20,9 @@
  * objects runs on one thread at a time.
  *
  * Build-time hooks (see vm_hooks.h): PULLEY_TRACE prints every instruction
- * and the registers it changed; PULLEY_PROFILE stores the current pc into
- * *pc_slot before every instruction and 0 whenever control leaves bytecode;
+ * and the registers it changed; PULLEY_PROFILE stores into *pc_slot the pc
+ * where each straight-line run of instructions starts (what that is:
+ * vm_hooks.h) and 0 whenever control leaves bytecode;
  * PULLEY_COUNT counts every instruction's executions and every taken
  * control transfer (read with pvm_vm_exec_counts and pvm_vm_edge_next).
  * The struct layout is the same in every build.
@@ -215,8 +216,8 @@ struct pvm_vm {
     uint32_t trap_offset;
     int exit_status;          /* for PVM_TRAP_EXIT */
 
-    /* Profiling hook (PULLEY_PROFILE): where the pc is stored before each
-     * instruction (0 while control is outside bytecode).  Points at
+    /* Profiling hook (PULLEY_PROFILE): where the pc of each run's first
+     * instruction is stored (0 while control is outside bytecode).  Points at
      * pc_slot_own when the VM is created; a sampler may point it at a slot
      * of its own between calls.  NULL: the VM's own slot. */
     _Atomic(uintptr_t) *pc_slot;

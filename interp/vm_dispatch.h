@@ -63,13 +63,28 @@
 
 /* ---- operands: the same in every mode --------------------------------- */
 
-/* The per-op constants every body may use: the instruction's length and
- * where its register pack and immediate are. */
+/* The words of the table's flags column as constants (isa.c does the
+ * same), and for each op whether it ends a straight-line run. */
+enum {
+#define FLAG_WORD_(word, bit) word = PVM_FLAG_##word,
+    PVM_FLAG_WORDS(FLAG_WORD_)
+#undef FLAG_WORD_
+};
+enum {
+#define OP(name, format, flags, class, semantics)                              \
+    PVM_ENDS_RUN_##name = ((flags) & PVM_FLAGS_END_RUN) != 0,
+#define EXT OP
+#include "opcodes.def"
+};
+
+/* The per-op constants every body may use: the instruction's length,
+ * where its register pack and immediate are, and whether it ends a run. */
 #define OP_CONSTANTS_(name)                                                    \
     enum {                                                                     \
         OP_LEN_ = PVM_LEN_##name,                                              \
         OP_REGS_ = PVM_REGS_##name,                                            \
-        OP_IMM_ = PVM_IMM_##name                                               \
+        OP_IMM_ = PVM_IMM_##name,                                              \
+        OP_ENDS_RUN_ = PVM_ENDS_RUN_##name                                     \
     };
 
 /* The register operands, a byte each (below 32: the verifier checked). */
@@ -223,6 +238,8 @@
 #define NEXT_INSN_()                                                           \
     do {                                                                       \
         pc += OP_LEN_;                                                         \
+        if (OP_ENDS_RUN_) /* a constant: the plain handlers are unchanged */   \
+            PROFILE_RUN_START(pc);                                             \
         DISPATCH();                                                            \
     } while (0)
 #define NEXT() NEXT_INSN_() /* a macro op's part but the last: on to the next part */

@@ -162,6 +162,7 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
     uint64_t heap_fast_end = HEAP_FAST_END(vm->memory->size);
     const uint64_t heap_base_ = vm->heap_base;
     HOOK_LOCALS
+    PROFILE_RUN_START(pc);
 
 dispatch_:;
     const unsigned op_ = pvm_opcode_at(pc); /* before the hooks (vm_dispatch.h) */
@@ -195,6 +196,7 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
     const uint64_t heap_base_ = vm->heap_base;
     HOOK_LOCALS
 
+    PROFILE_RUN_START(pc);
     DISPATCH();
 escape_: {
     unsigned ext = pvm_rd16(pc + 1);
@@ -252,6 +254,7 @@ static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
     uint64_t heap_fast_end = HEAP_FAST_END(vm->memory->size);
     HOOK_LOCALS
 
+    PROFILE_RUN_START(pc);
     HOOK_BEFORE(pc);
     return primary_[*pc](HANDLER_ARGS);
 }

@@ -3,9 +3,20 @@
  * nothing unless its build option is on, so a build without hooks runs
  * exactly the plain dispatch loop.
  *
- *   PULLEY_PROFILE  before every instruction, a relaxed atomic store of its
- *                   pc into the VM's profiling slot; 0 is stored whenever
- *                   control leaves bytecode (host call, return, trap).
+ *   PULLEY_PROFILE  where a straight-line run of instructions starts, a
+ *                   relaxed atomic store of its pc into the VM's profiling
+ *                   slot (PROFILE_RUN_START); 0 is stored whenever control
+ *                   leaves bytecode (host call, return, trap).  A run
+ *                   starts where bytecode is entered (pvm_vm_call, the
+ *                   return from a host call: at the instruction that made
+ *                   it), at the target of every taken transfer (JUMP), and
+ *                   after every instruction that ends one: an opcode
+ *                   flagged BRANCH, TERM, CALL or RETURN (PVM_FLAGS_END_RUN
+ *                   in isa.h), whichever way it went on.  So the slot names
+ *                   the first instruction of the run the VM is in, and the
+ *                   run is every instruction from there up to the first
+ *                   one that ends a run: the collector spreads a sample
+ *                   over them (collect/README.md).
  *   PULLEY_TRACE    before every instruction, the tracer (trace.c) prints
  *                   what the previous one changed and then the instruction.
  *   PULLEY_COUNT    exact counts: before every instruction, its execution
@@ -22,10 +33,9 @@
  * (switch and goto dispatch) or an extra handler argument (tail dispatch),
  * declared by HOOK_LOCALS / HOOK_PARAMS / HOOK_ARGS; so is the counting
  * build's count array.  The profiling hook thus costs one machine store
- * per dispatched instruction (gcc, goto and switch: exactly one more
- * instruction; clang, tail: 1.2-1.5 on average, the slot taking the last
- * argument register); see bench/measure_overhead.sh for what that costs
- * in time.
+ * per run (a few instructions of Wasm code), in the handlers of the ops
+ * that end runs and in JUMP: the others are the plain build's; see
+ * bench/measure_overhead.sh for what that costs in time.
  *
  * The edge table is an open-addressing hash table (linear probing, a
  * power-of-two capacity, at most half full, grown by pvm_vm_count_edge_new
@@ -104,15 +114,18 @@ static inline void pvm_count_edge(pvm_vm *vm, uint32_t from, uint32_t to)
 #define HOOK_ARGS PROFILE_ARGS COUNT_ARGS
 
 /* Before the instruction at p runs. */
-#define HOOK_BEFORE(p) (COUNT_INSN(p), PROFILE_PC(p), TRACE_INSN(p))
+#define HOOK_BEFORE(p) (COUNT_INSN(p), TRACE_INSN(p))
+/* A straight-line run starts at p: bytecode entered, a transfer taken, or
+ * the instruction before p ended a run. */
+#define PROFILE_RUN_START(p) PROFILE_PC(p)
 /* Control goes from the instruction at `from` to `to` (not falling through). */
-#define HOOK_TRANSFER(from, to) COUNT_EDGE(from, to)
+#define HOOK_TRANSFER(from, to) (COUNT_EDGE(from, to), PROFILE_RUN_START(to))
 /* Control leaves the interpreter for good, with this trap kind (NONE: a
  * return to the embedder). */
 #define HOOK_EXIT(kind) (PROFILE_PC(0), TRACE_END(kind))
 /* Control leaves bytecode for a host function and comes back to the
  * instruction at p. */
 #define LEAVE_BYTECODE() PROFILE_PC(0)
-#define ENTER_BYTECODE(p) PROFILE_PC(p)
+#define ENTER_BYTECODE(p) PROFILE_RUN_START(p)
 
 #endif

@@ -24,7 +24,8 @@
  *   3. Register the slot of each interpreter thread before it runs
  *      bytecode.  Before every instruction the interpreter stores the
  *      address of that instruction (function address + byte offset) into
- *      its slot - one relaxed atomic store - and 0 whenever control is
+ *      its slot - one relaxed atomic store (or only where a straight-line
+ *      run starts: config.run_starts, pulleyprof_publish) - and 0 whenever control is
  *      outside bytecode (host code, return to the embedder).  The sampler
  *      thread reads every registered slot `sample_hz` times a second and
  *      records what it finds; a writer thread compresses the samples and
@@ -251,6 +252,10 @@ typedef struct pulleyprof_config {
     const char *build_flags;      /* how the interpreter was built */
     const char *tool;             /* who collected: "pulley-collect 0.4" (NULL: the library) */
     int exact;                    /* 1: counts instead of samples (exact counts follow) */
+    /* 1: the interpreter publishes an address only where a straight-line
+     * run of instructions starts (see pulleyprof_publish), not before
+     * every instruction.  0: before every instruction. */
+    int run_starts;
 } pulleyprof_config;
 
 /* What a closed run recorded. */
@@ -271,6 +276,7 @@ typedef struct pulleyprof_summary {
     uint64_t functions_cut_short; /* whose code stopped decoding before its end */
     uint64_t samples_unattributed; /* written, at an address (not 0) in no registered
                                     * function: stored without a function */
+    uint64_t sampler_cpu_ns;  /* CPU time the sampler thread took (0: not measured) */
 } pulleyprof_summary;
 
 typedef struct pulleyprof_agent pulleyprof_agent;
@@ -340,8 +346,8 @@ PULLEYPROF_API int pulleyprof_replace_function(pulleyprof_agent *a, int func,
  * returns, the sampler no longer reads the slot.  Register functions
  * before the slot: the first slot tells the library the program is about
  * to run, and it then writes the functions registered so far while the
- * program runs, and later ones too, in batches of 256 as they come (the
- * rest at close). */
+ * program runs, and later ones too, in batches of 256 as they come or
+ * fewer once they waited 50 ms (the rest at close). */
 PULLEYPROF_API int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
 PULLEYPROF_API int pulleyprof_unregister_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
 
@@ -360,7 +366,17 @@ PULLEYPROF_API int pulleyprof_unregister_reader(pulleyprof_agent *a, pulleyprof_
                                                 void *ctx);
 
 /* Publish the instruction at `address` (0: host code) in a slot: the one
- * relaxed store an interpreter makes before each instruction. */
+ * relaxed store an interpreter makes before each instruction.
+ *
+ * Or, with config.run_starts, only where a straight-line run starts: when
+ * bytecode is entered, at the target of every control transfer taken, and
+ * at the instruction after one whose opcode is flagged BRANCH, TERMINATOR,
+ * CALL or RETURN (whichever way it went on).  The run is the instructions
+ * from the one published up to the first such instruction (or the
+ * function's end), each run once per entry: the library spreads each
+ * sample equally over them (pc_samples then holds each instruction's
+ * share; the sample chunks keep the addresses published), so that the
+ * interpreter stores once per run instead of once per instruction. */
 static inline void pulleyprof_publish(_Atomic(uintptr_t) *slot, uintptr_t address)
 {
     atomic_store_explicit(slot, address, memory_order_relaxed);

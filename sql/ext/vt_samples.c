@@ -7,7 +7,9 @@
  *
  * seq counts the chunk's samples from 0, tick is the sampler's tick (1 /
  * runs.sample_hz seconds since the run started), pc the sampled address
- * (0: host time).  Given the run, function_id and offset say which
+ * (0: host time; in a run with runs.run_starts, the first instruction of
+ * the run of instructions the interpreter was in, which pc_samples spreads
+ * over that run).  Given the run, function_id and offset say which
  * function of that run the pc is in (NULL for host time or an address of
  * no registered function), as pc_samples does.  Chunks are decoded by
  * format/sample_codec.h, whatever their encoding.  The arguments are the

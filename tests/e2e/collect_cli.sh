@@ -17,8 +17,11 @@ set -eu
 # A normal return: results on stdout, the summary on stderr.
 run 0 -o "$db" --label first --invoke loops -- "$PROGRAMS/loops.pasm" 2500
 [ "$(cat "$tmp/out")" = 9757814062500 ] || fail "loops printed $(cat "$tmp/out")"
-grep -q "^pulley-collect: [0-9]* samples .* Hz, [0-9]* bytes .*run 1 in $db\$" "$tmp/err" ||
+grep -q "^pulley-collect: [0-9]* samples .* Hz, sampler [0-9.]*% of a core, [0-9]* bytes .*run 1 in $db\$" "$tmp/err" ||
     fail "no summary line: $(cat "$tmp/err")"
+# The sampler's CPU time is measured, within the run's time.
+[ "$(sql "SELECT sampler_cpu_ns > 0 AND sampler_cpu_ns <= duration_ns FROM runs WHERE id = 1")" = 1 ] ||
+    fail "sampler CPU time: $(sql 'SELECT sampler_cpu_ns, duration_ns FROM runs WHERE id = 1')"
 [ "$(sql "SELECT outcome || ' ' || exit_status || ' ' || label || ' ' || benchmark
           FROM runs WHERE id = 1")" = "return 0 first loops.pasm" ] || fail "run row: $(sql 'SELECT * FROM runs')"
 

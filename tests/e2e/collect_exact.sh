@@ -214,7 +214,7 @@ run 0 -o "$db" --exact -- "$PROGRAMS/fib.pasm"
 # fib(32) runs for about 0.15 s, long enough to be sampled on a loaded
 # machine (fib(25), 6 ms, once got no sample at all under CI).
 run 0 -o "$db" --freq 2000 --invoke fib -- "$PROGRAMS/fib.pasm" 32
-[ "$(sql 'PRAGMA user_version')" = 9 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
+[ "$(sql 'PRAGMA user_version')" = 10 ] || fail "not migrated: version $(sql 'PRAGMA user_version')"
 # Version 9's table of implicit register ranges is there, with none of Pulley's.
 [ "$(sql 'SELECT count(*) FROM register_ranges')" = 0 ] || fail "register_ranges after migration"
 # The old run's rows carry no operands and say so; the new runs' rows do.

@@ -121,7 +121,7 @@ expect_status 0 ./tiny_shared "$db" 40000000
 expect_status 0 ./tiny_static "$db" 200000 exact
 sql() { sqlite3 "$db" "$1"; }
 [ "$(sql "SELECT isa_name || ' ' || collector || ' ' || operands_stored FROM runs WHERE id = 1")" = \
-  "tiny libpulleyprof 0.1.0 1" ] || fail "run row: $(sql 'SELECT * FROM runs')"
+  "tiny libpulleyprof 0.2.0 1" ] || fail "run row: $(sql 'SELECT * FROM runs')"
 [ "$(sql "SELECT group_concat(offset || ':' || text || ':' || imms || ':' || targets, ',')
           FROM instructions WHERE function_id = 1 AND offset IN (0, 12, 19, 24)")" = \
   "0:load 1:1:,12:push 1:1:,19:jnz -19:-19:0,24:halt::" ] ||

@@ -55,13 +55,20 @@ run 0 -o "$db" --invoke main -- "$PROGRAMS/asm_floats.pasm"
          OR (SELECT coalesce(sum(samples), 0) FROM pc_samples WHERE run_id = r.id)
               IS NOT r.samples_written")" = 0 ] ||
     fail "expanded sample counts: $(ext "SELECT id, samples_written FROM runs")"
-# Samples per pc, expanded, are the pc_samples histogram (both directions).
-hist_expanded="SELECT c.run_id, s.pc, count(*) FROM sample_chunks c, pulley_samples(c.data) s
+# The VM publishes where runs of instructions start (runs.run_starts):
+# its chunks hold those addresses, and pc_samples each run's samples
+# spread over the run, which never leaves its function.  So samples per
+# function, expanded, are the pc_samples histogram's (both directions).
+[ "$(ext "SELECT count(*) FROM runs WHERE run_starts = 1")" = 5 ] ||
+    fail "pulley-collect's runs are not marked as sampling run starts"
+hist_expanded="SELECT c.run_id, f.id, count(*) FROM sample_chunks c, pulley_samples(c.data) s
+               LEFT JOIN functions f ON f.run_id = c.run_id AND s.pc >= f.address
+                                    AND s.pc < f.address + f.size
                GROUP BY 1, 2"
-hist_stored="SELECT run_id, pc, sum(samples) FROM pc_samples GROUP BY 1, 2"
+hist_stored="SELECT run_id, function_id, sum(samples) FROM pc_samples GROUP BY 1, 2"
 [ "$(ext "SELECT count(*) FROM ($hist_expanded EXCEPT $hist_stored)")" = 0 ] &&
 [ "$(ext "SELECT count(*) FROM ($hist_stored EXCEPT $hist_expanded)")" = 0 ] ||
-    fail "the expanded samples are not the pc_samples histogram"
+    fail "the expanded samples are not the pc_samples histogram, function by function"
 # seq numbers the samples of a chunk; ticks never go back within a run.
 [ "$(ext "SELECT count(*) FROM sample_chunks c, pulley_samples(c.data) s
           WHERE s.seq >= c.sample_count")" = 0 ] || fail "seq past sample_count"
@@ -82,10 +89,11 @@ hist_stored="SELECT run_id, pc, sum(samples) FROM pc_samples GROUP BY 1, 2"
                 ON i.function_id = f.id AND i.offset = s.pc - f.address
                 WHERE f.run_id = c.run_id AND s.pc >= f.address AND s.pc < f.address + f.size)")" = 0 ] ||
     fail "a sampled pc is not an instruction start (mapped by address ranges)"
-# The mapping agrees with the collector's (function_id, offset) histogram.
-map_expanded="SELECT c.run_id, s.function_id, s.offset, count(*)
-              FROM sample_chunks c, pulley_samples(c.data, c.run_id) s GROUP BY 1, 2, 3"
-map_stored="SELECT run_id, function_id, offset, sum(samples) FROM pc_samples GROUP BY 1, 2, 3"
+# The mapping agrees with the collector's histogram, function by function
+# (pc_samples spreads a sample over its run's instructions).
+map_expanded="SELECT c.run_id, s.function_id, count(*)
+              FROM sample_chunks c, pulley_samples(c.data, c.run_id) s GROUP BY 1, 2"
+map_stored="SELECT run_id, function_id, sum(samples) FROM pc_samples GROUP BY 1, 2"
 [ "$(ext "SELECT count(*) FROM ($map_expanded EXCEPT $map_stored)")" = 0 ] &&
 [ "$(ext "SELECT count(*) FROM ($map_stored EXCEPT $map_expanded)")" = 0 ] ||
     fail "pulley_samples' function and offset disagree with pc_samples"

@@ -424,8 +424,8 @@ static int64_t stored_instructions(const char *name)
 }
 
 /* Functions registered before the first slot are written while the
- * program runs, those registered later too once a batch of 256 of them
- * waits, the rest when it ends; each once. */
+ * program runs, those registered later too, in batches of 256 or fewer
+ * once they waited 50 ms; what is left when it ends then; each once. */
 static void functions_are_written_while_the_program_runs(void **state)
 {
     (void)state;
@@ -447,22 +447,28 @@ static void functions_are_written_while_the_program_runs(void **state)
     assert_int_equal(early, 4);
     assert_true(pulleyprof_register_function(a, mod, 1, "late", HOT + 64, code, 8) >= 0);
     assert_int_equal(pulleyprof_register_slot(a, &second), 0);
-    assert_int_equal(stored_instructions("late"), 0); /* alone: not a batch */
-    for (uint32_t i = 0; i < 256; i++) { /* late and 255 of these are a batch */
-        char name[16];
-        snprintf(name, sizeof name, "loaded%u", i);
-        assert_true(pulleyprof_register_function(a, mod, 2 + i, name, HOT + 4096 + 16 * i, code,
-                                                 sizeof code) >= 0);
-    }
-    int64_t late = 0;
+    int64_t late = 0; /* alone: written once it waited */
     for (int tries = 0; tries < 600 && late != 2; tries++) {
         late = stored_instructions("late");
         if (late != 2)
             nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
     }
     assert_int_equal(late, 2);
-    assert_int_equal(stored_instructions("loaded254"), 4);
-    assert_int_equal(stored_instructions("loaded255"), 0); /* the next batch's */
+    for (uint32_t i = 0; i < 300; i++) { /* a batch and the rest */
+        char name[16];
+        snprintf(name, sizeof name, "loaded%u", i);
+        assert_true(pulleyprof_register_function(a, mod, 2 + i, name, HOT + 4096 + 16 * i, code,
+                                                 sizeof code) >= 0);
+    }
+    int64_t last = 0;
+    for (int tries = 0; tries < 600 && last != 4; tries++) {
+        last = stored_instructions("loaded299");
+        if (last != 4)
+            nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    }
+    assert_int_equal(last, 4);
+    assert_int_equal(stored_instructions("loaded0"), 4);
+    assert_true(pulleyprof_register_function(a, mod, 302, "final", HOT + 16384, code, 8) >= 0);
     assert_int_equal(pulleyprof_unregister_slot(a, &second), 0);
     assert_int_equal(pulleyprof_unregister_slot(a, &slot), 0);
     pulleyprof_set_outcome(a, "return", 0);
@@ -472,13 +478,14 @@ static void functions_are_written_while_the_program_runs(void **state)
 
     assert_int_equal(stored_instructions("early"), 4);
     assert_int_equal(stored_instructions("late"), 2);
-    assert_int_equal(stored_instructions("loaded255"), 4);
+    assert_int_equal(stored_instructions("loaded299"), 4);
+    assert_int_equal(stored_instructions("final"), 2);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
     assert_int_equal(query(db, "SELECT count(*) FROM modules"), 1);
-    assert_int_equal(query(db, "SELECT count(*) FROM functions"), 258);
-    assert_int_equal(query(db, "SELECT count(DISTINCT name) FROM functions"), 258);
-    assert_int_equal(query(db, "SELECT count(*) FROM instructions"), 4 + 2 + 256 * 4);
+    assert_int_equal(query(db, "SELECT count(*) FROM functions"), 303);
+    assert_int_equal(query(db, "SELECT count(DISTINCT name) FROM functions"), 303);
+    assert_int_equal(query(db, "SELECT count(*) FROM instructions"), 4 + 2 + 300 * 4 + 2);
     assert_int_equal(query(db, "SELECT count(DISTINCT module_id) FROM functions"), 1);
     assert_int_equal(query(db, "SELECT count(*) FROM runs WHERE end_time IS NOT NULL"), 1);
     sqlite3_close(db);
@@ -571,6 +578,81 @@ static void addresses_inside_instructions_are_stored_at_their_start(void **state
                      atomic_load(&inside.calls) + atomic_load(&nowhere.calls));
     assert_true(in > 0 && lost > 0);
     assert_int_equal(lost, (int64_t)sum.samples_unattributed);
+    sqlite3_close(db);
+}
+
+/* An interpreter that publishes only where runs start (config.run_starts):
+ * a 4-byte "op" and a 4-byte "br" that ends a run, the code's byte 0
+ * saying which.  Each sample is spread equally over its run: from the
+ * published instruction up to the first br, or to the function's end. */
+static const pulleyprof_opcode run_ops[] = {
+    {.id = 0, .name = "op", .format = "", .operands = "", .length = 4, .semantics = "nothing"},
+    {.id = 1, .name = "br", .format = "", .operands = "", .length = 4,
+     .flags = PULLEYPROF_BRANCH, .semantics = "maybe pc += 4"},
+};
+
+static int run_decode(const void *ctx, const uint8_t *code, size_t size, size_t off,
+                      pulleyprof_insn *insn)
+{
+    (void)ctx;
+    if (size - off < 4)
+        return -1;
+    insn->length = 4;
+    insn->opcode = code[off];
+    snprintf(insn->text, insn->text_cap, "%s", code[off] ? "br" : "op");
+    return 0;
+}
+
+static const pulleyprof_isa run_isa = {
+    .name = "runs", .hash = 43, .opcodes = run_ops, .nopcodes = 2, .decode = run_decode};
+
+/* The samples stored at offset off of function "runs". */
+static int64_t samples_at(sqlite3 *db, unsigned off)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT coalesce(sum(samples), 0) FROM pc_samples WHERE offset = %u"
+                              " AND pc = %u", off, HOT + off);
+    return query(db, sql);
+}
+
+static void a_sample_of_a_run_is_spread_over_its_instructions(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    pulleyprof_config cfg = {.db_path = db_path, .sample_hz = HZ, .isa = &run_isa,
+                             .command_line = "test", .run_starts = 1};
+    pulleyprof_agent *a = pulleyprof_open(&cfg, err, sizeof err);
+    if (!a)
+        fail_msg("%s", err);
+    /* op op op br | op op op op: runs from 4 (4, 8, 12) and from 16 (16 .. 28). */
+    static const uint8_t code[32] = {[12] = 1};
+    int mod = pulleyprof_register_module(a, "m", NULL);
+    assert_true(pulleyprof_register_function(a, mod, 0, "runs", HOT, code, sizeof code) >= 0);
+    static fixed_reader in_first = {.value = HOT + 4}, in_second = {.value = HOT + 16};
+    assert_int_equal(pulleyprof_register_reader(a, read_fixed, &in_first), 0);
+    assert_int_equal(pulleyprof_register_reader(a, read_fixed, &in_second), 0);
+    for (int tries = 0; tries < 600 && atomic_load(&in_second.calls) < 50; tries++)
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    assert_int_equal(pulleyprof_unregister_reader(a, read_fixed, &in_first), 0);
+    assert_int_equal(pulleyprof_unregister_reader(a, read_fixed, &in_second), 0);
+    pulleyprof_set_outcome(a, "return", 0);
+    pulleyprof_summary sum;
+    if (pulleyprof_close(a, &sum, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    assert_int_equal(query(db, "SELECT run_starts FROM runs"), 1);
+    assert_int_equal(samples_at(db, 0), 0); /* before the first run published */
+    int64_t first = samples_at(db, 4) + samples_at(db, 8) + samples_at(db, 12);
+    int64_t second = samples_at(db, 16) + samples_at(db, 20) + samples_at(db, 24) +
+                     samples_at(db, 28);
+    assert_int_equal(first + second, (int64_t)sum.samples_written);
+    assert_true(first >= 40 && second >= 40);
+    for (unsigned off = 4; off <= 12; off += 4) /* each a third, rounded down or up */
+        assert_true(samples_at(db, off) * 3 >= first - 2 && samples_at(db, off) * 3 <= first + 2);
+    for (unsigned off = 16; off <= 28; off += 4) /* each a quarter */
+        assert_true(samples_at(db, off) * 4 >= second - 3 &&
+                    samples_at(db, off) * 4 <= second + 3);
     sqlite3_close(db);
 }
 
@@ -842,6 +924,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(addresses_inside_instructions_are_stored_at_their_start,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(functions_are_written_while_the_program_runs, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(a_sample_of_a_run_is_spread_over_its_instructions, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(two_agents_write_one_database_at_once, setup, teardown),
         cmocka_unit_test_setup_teardown(a_foreign_database_is_refused, setup, teardown),

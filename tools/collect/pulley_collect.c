@@ -246,6 +246,7 @@ static int collect(int argc, char **argv, options *o)
              pvm_built_with_trace() ? " trace" : "", pvm_macro_count(),
              pvm_macro_count() && o->prog.no_fuse ? " unfused" : "");
     o->cfg.exact = o->exact;
+    o->cfg.run_starts = !o->exact; /* what the profiling hook publishes (interp/vm_hooks.h) */
     const char *slash = strrchr(o->prog.path, '/');
     o->cfg.benchmark = slash ? slash + 1 : o->prog.path;
     o->cfg.build_flags = build;

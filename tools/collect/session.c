@@ -40,12 +40,14 @@ static void print_summary(const collect_session *s, const pulleyprof_summary *su
     double secs = (double)sum->sampled_ns / 1e9;
     double rate = secs > 0 ? (double)sum->samples_taken / secs : 0;
     double per = sum->samples_written ? (double)sum->bytes_stored / (double)sum->samples_written : 0;
+    double core = sum->duration_ns ? 100.0 * (double)sum->sampler_cpu_ns / (double)sum->duration_ns
+                                   : 0;
     fprintf(stderr,
-            "%s: %llu samples (%llu written, %llu dropped) in %.3f s, %.0f Hz, %llu bytes "
-            "(%.3f B/sample), run %lld in %s\n",
+            "%s: %llu samples (%llu written, %llu dropped) in %.3f s, %.0f Hz, sampler %.2f%% of"
+            " a core, %llu bytes (%.3f B/sample), run %lld in %s\n",
             s->tool, (unsigned long long)sum->samples_taken,
             (unsigned long long)sum->samples_written, (unsigned long long)sum->samples_dropped,
-            secs, rate, (unsigned long long)sum->bytes_stored, per, (long long)sum->run_id,
+            secs, rate, core, (unsigned long long)sum->bytes_stored, per, (long long)sum->run_id,
             s->db_path);
     /* Asked for more than the machine gives: say so (over a tenth of a
      * second, so that the first ticks' jitter does not count). */
