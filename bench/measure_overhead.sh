@@ -3,11 +3,14 @@
 # workload and each C benchmark built for wasm32-wasi (BUILD_DIR/bench/*.wasm)
 # on the plain VM (pulley-run) and under pulley-collect (the profiling
 # build), the configurations one after the other for each program, RUNS
-# rounds; prints median wall times, ratios and stored bytes per sample.
+# rounds; prints median wall times, ratios, stored bytes per sample and
+# what the sampler thread took of a core.
 #
-#   sh bench/measure_overhead.sh BUILD_DIR [RUNS [STORE_BUILD_DIR]]
+#   sh bench/measure_overhead.sh [-d DIR] BUILD_DIR [RUNS [STORE_BUILD_DIR]]
 #
-# (default 5 rounds).  Each ratio is the median over the rounds of the
+# (default 5 rounds).  -d DIR adds the programs of a directory laid out as
+# bench/program_dir.sh says (bench/thirdparty/build.sh writes one: Lua,
+# QuickJS, SQLite, ...), each with its NAME.args.  Each ratio is the median over the rounds of the
 # ratio within a round.  The columns separate the costs:
 #
 #   plain s    pulley-run of BUILD_DIR: no hook.
@@ -33,15 +36,24 @@
 # instructions) runs beside a program that lasts long enough, so the net
 # ratio is a lower bound, not an estimate.  The load average is printed
 # before and after: on a busy machine wall times, and the sampler's cost
-# (which depends on a core being free for it), are noisy.
+# (which depends on a core being free for it), are noisy.  The sampler's
+# share of a core is its thread's CPU time over the run's wall time
+# (runs.sampler_cpu_ns), over all profiled runs: most of it is what
+# waking up 10 000 times a second costs the machine.
 #
 # A measurement, not a test: it asserts nothing.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=bench/lib.sh
 . "$top/bench/lib.sh"
+# shellcheck source=bench/program_dir.sh
+. "$top/bench/program_dir.sh"
 case ${1:-} in -h | --help) usage_text; exit 0 ;; esac
-case $# in 1 | 2 | 3) ;; *) usage_error "usage: sh bench/measure_overhead.sh BUILD_DIR [RUNS [STORE_BUILD_DIR]]" ;; esac
+programs_dir=
+case ${1:-} in -d) [ $# -ge 2 ] || usage_error "-d needs a directory"; programs_dir=$2; shift 2 ;; esac
+case $# in 1 | 2 | 3) ;; *) usage_error "usage: sh bench/measure_overhead.sh [-d DIR] BUILD_DIR [RUNS [STORE_BUILD_DIR]]" ;; esac
+[ -z "$programs_dir" ] || [ -d "$programs_dir" ] || usage_error "-d $programs_dir: no such directory"
+case $programs_dir in *" "*) usage_error "-d $programs_dir: a directory without spaces, please" ;; esac
 build=$1
 runs=${2:-5}
 store_build=${3:-}
@@ -70,6 +82,12 @@ $(basename "$wasm") _start -" ;;
   esac
 done
 
+for wasm in ${programs_dir:+"$programs_dir"/*.wasm}; do
+  [ -f "$wasm" ] || continue
+  workloads="$workloads
+$(basename "$wasm") (dir) $programs_dir"
+done
+
 # time_it LABEL PROGRAM COMMAND...: append "PROGRAM LABEL microseconds" to the times.
 time_it() {
   ti_label=$1 ti_program=$2
@@ -80,27 +98,31 @@ time_it() {
 # shellcheck disable=SC2086 # $invoke and $args are words
 round() {
   echo "$workloads" | while read -r program fn args; do
+    run=
+    case $fn in "(dir)") run="program_run $args ${program%.wasm}" ;; esac
     case $program in
       *.wasm) path=$build/bench/$program invoke="" args="" ;;
       "(empty-wasm)") path=$build/bench/wasm_probe.wasm invoke="" args="" ;;
       "(fib-1)") path=$top/tests/programs/fib.pasm invoke="--invoke=$fn" ;;
       *) path=$top/tests/programs/$program invoke="--invoke=$fn" ;;
     esac
-    time_it plain "$program" "$build/bin/pulley-run" $invoke "$path" $args
+    [ -z "$run" ] || path=  # program_run appends the program and its arguments
+    time_it plain "$program" $run "$build/bin/pulley-run" $invoke ${path:+"$path"} $args
     if [ -n "$store_build" ]; then
-      time_it store "$program" "$store_build/bin/pulley-run" $invoke "$path" $args
+      time_it store "$program" $run "$store_build/bin/pulley-run" $invoke ${path:+"$path"} $args
     fi
     # A new database for every run: opening one checks its integrity,
     # which takes time in proportion to its size, so appending every run
     # to one database would make each run slower than the one before.
     rm -f "$tmp/run.db"
-    time_it idle "$program" "$build/bin/pulley-collect" -f 1 -o "$tmp/run.db" --label "$program" \
-      $invoke -- "$path" $args
+    time_it idle "$program" $run "$build/bin/pulley-collect" -f 1 -o "$tmp/run.db" \
+      --label "$program" $invoke -- ${path:+"$path"} $args
     rm -f "$tmp/run.db"
-    time_it profiled "$program" "$build/bin/pulley-collect" -f "$hz" -o "$tmp/run.db" \
-      --label "$program" $invoke -- "$path" $args
+    time_it profiled "$program" $run "$build/bin/pulley-collect" -f "$hz" -o "$tmp/run.db" \
+      --label "$program" $invoke -- ${path:+"$path"} $args
     sqlite3 -separator ' ' "$tmp/run.db" "SELECT label, bytes_stored, samples_written,
-      samples_taken, samples_dropped, ticks_missed, sampled_ns FROM runs" >>"$tmp/runs"
+      samples_taken, samples_dropped, ticks_missed, sampled_ns, coalesce(sampler_cpu_ns, 0),
+      duration_ns FROM runs" >>"$tmp/runs"
   done
 }
 echo "profiled at $hz Hz; load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
@@ -147,10 +169,12 @@ awk -v store="${store_build:+1}" "$stats_awk"'
   }' "$tmp/times"
 awk '
   $1 !~ /^\(/ { b[$1] += $2; w[$1] += $3; B += $2; W += $3 }
-  { taken += $4; dropped += $5; missed += $6; ns += $7 }
+  { taken += $4; dropped += $5; missed += $6; ns += $7; cpu += $8; wall += $9 }
   END {
     line = sprintf("bytes per sample: %.3f (%d samples, %d bytes); per program:", B / W, W, B)
     for (p in b) line = line sprintf(" %s %.3f,", p, b[p] / w[p])
     print substr(line, 1, length(line) - 1)
     printf "dropped: %d, ticks missed: %d, achieved rate: %.0f Hz\n", dropped, missed, 1e9 * taken / ns
+    printf "sampler thread: %.2f%% of a core (%.2f us of CPU a sample)\n", 100 * cpu / wall,
+      cpu / 1e3 / taken
   }' "$tmp/runs"

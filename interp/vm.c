@@ -211,7 +211,6 @@ pvm_vm *pvm_vm_new(const pvm_module *m, const pvm_vm_config *cfg, pvm_error *err
     vm->module = m;
     vm->stack_size = vm->heap_base = stack;
     vm->sp = vm->fp = stack;
-    vm->pc_slot = &vm->pc_slot_own;
     vm->hosts = calloc(m->nimports ? m->nimports : 1, sizeof *vm->hosts);
     int r = vm->hosts ? 0 : pvm_errorf(err, "out of memory");
     if (r == 0)

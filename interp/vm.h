@@ -20,7 +20,7 @@
  * objects runs on one thread at a time.
  *
  * Build-time hooks (see vm_hooks.h): PULLEY_TRACE prints every instruction
- * and the registers it changed; PULLEY_PROFILE stores into *pc_slot the pc
+ * and the registers it changed; PULLEY_PROFILE stores into pc_slot the pc
  * where each straight-line run of instructions starts (what that is:
  * vm_hooks.h) and 0 whenever control leaves bytecode;
  * PULLEY_COUNT counts every instruction's executions and every taken
@@ -216,12 +216,10 @@ struct pvm_vm {
     uint32_t trap_offset;
     int exit_status;          /* for PVM_TRAP_EXIT */
 
-    /* Profiling hook (PULLEY_PROFILE): where the pc of each run's first
-     * instruction is stored (0 while control is outside bytecode).  Points at
-     * pc_slot_own when the VM is created; a sampler may point it at a slot
-     * of its own between calls.  NULL: the VM's own slot. */
-    _Atomic(uintptr_t) *pc_slot;
-    _Atomic(uintptr_t) pc_slot_own;
+    /* Profiling hook (PULLEY_PROFILE): the pc of the first instruction of
+     * the run the VM is in (0 while control is outside bytecode), which a
+     * sampler reads. */
+    _Atomic(uintptr_t) pc_slot;
     /* Tracer output (PULLEY_TRACE); NULL: stderr. */
     FILE *trace_out;
     pvm_trace_state trace;

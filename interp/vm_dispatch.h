@@ -255,10 +255,8 @@ enum {
 
 /* Each mode reads the next opcode before running the hooks (HOOK_BEFORE):
  * the code bytes never change, so this is the same value, but the load
- * then does not come after the profiling build's store to the pc slot
- * (a store through a pointer the compiler must assume may alias the code),
- * and clang's tail-call handlers need no extra register moves around it:
- * the store stays one instruction per dispatch in every mode. */
+ * then does not come after the counting build's increment (a store
+ * through a pointer the compiler must assume may alias the code). */
 
 #if defined(PULLEY_DISPATCH_SWITCH)
 

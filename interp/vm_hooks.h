@@ -29,13 +29,13 @@
  *                   (from, to) code-offset pair in the VM's edge table
  *                   (pvm_count_edge below).
  *
- * The slot pointer lives in the interpreter: a local of the run function
- * (switch and goto dispatch) or an extra handler argument (tail dispatch),
- * declared by HOOK_LOCALS / HOOK_PARAMS / HOOK_ARGS; so is the counting
- * build's count array.  The profiling hook thus costs one machine store
- * per run (a few instructions of Wasm code), in the handlers of the ops
- * that end runs and in JUMP: the others are the plain build's; see
- * bench/measure_overhead.sh for what that costs in time.
+ * The counting build's count array lives in the interpreter: a local of
+ * the run function (switch and goto dispatch) or an extra handler argument
+ * (tail dispatch), declared by HOOK_LOCALS / HOOK_PARAMS / HOOK_ARGS.  The
+ * profiling hook stores into the VM's slot (vm->pc_slot): one store per
+ * run (a few instructions of Wasm code), in the handlers of the ops that
+ * end runs and in JUMP, while every other handler is the plain build's;
+ * see bench/measure_overhead.sh for what that costs in time.
  *
  * The edge table is an open-addressing hash table (linear probing, a
  * power-of-two capacity, at most half full, grown by pvm_vm_count_edge_new
@@ -54,17 +54,13 @@
 #include "vm.h"
 
 #ifdef PULLEY_PROFILE
-#define PROFILE_LOCALS                                                         \
-    _Atomic(uintptr_t) *const pc_slot =                                        \
-        vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
-#define PROFILE_PARAMS , _Atomic(uintptr_t) *pc_slot
-#define PROFILE_ARGS , pc_slot
+/* The slot is a field of the VM, stored at its offset from vm, which every
+ * handler has: a pointer to it in a local or a handler argument would
+ * take a register from every handler (in tail dispatch the handlers that
+ * need three scratch registers would save one). */
 #define PROFILE_PC(p)                                                          \
-    atomic_store_explicit(pc_slot, (uintptr_t)(p), memory_order_relaxed)
+    atomic_store_explicit(&vm->pc_slot, (uintptr_t)(p), memory_order_relaxed)
 #else
-#define PROFILE_LOCALS
-#define PROFILE_PARAMS
-#define PROFILE_ARGS
 #define PROFILE_PC(p) ((void)0)
 #endif
 
@@ -109,9 +105,9 @@ static inline void pvm_count_edge(pvm_vm *vm, uint32_t from, uint32_t to)
 #define TRACE_END(kind) ((void)0)
 #endif
 
-#define HOOK_LOCALS PROFILE_LOCALS COUNT_LOCALS
-#define HOOK_PARAMS PROFILE_PARAMS COUNT_PARAMS
-#define HOOK_ARGS PROFILE_ARGS COUNT_ARGS
+#define HOOK_LOCALS COUNT_LOCALS
+#define HOOK_PARAMS COUNT_PARAMS
+#define HOOK_ARGS COUNT_ARGS
 
 /* Before the instruction at p runs. */
 #define HOOK_BEFORE(p) (COUNT_INSN(p), TRACE_INSN(p))

@@ -106,7 +106,7 @@ int pvm_wasm_host_binder(pvm_wasm_store *s, const char *module, pvm_wasm_binder 
 
 /* Called with each new instance's VM and bytecode module once the VM
  * exists and before anything runs in it (segments, start): a profiler
- * registers the module and points vm->pc_slot here.  Returns 0, or -1
+ * registers the module and the VM's slot (vm->pc_slot) here.  Returns 0, or -1
  * with err to fail the instantiation (PVM_WASM_FAILED). */
 typedef int (*pvm_wasm_vm_hook)(pvm_vm *vm, const pvm_module *m, void *ctx, pvm_error *err);
 void pvm_wasm_store_on_vm(pvm_wasm_store *s, pvm_wasm_vm_hook hook, void *ctx);

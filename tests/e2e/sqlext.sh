@@ -69,6 +69,18 @@ hist_stored="SELECT run_id, function_id, sum(samples) FROM pc_samples GROUP BY 1
 [ "$(ext "SELECT count(*) FROM ($hist_expanded EXCEPT $hist_stored)")" = 0 ] &&
 [ "$(ext "SELECT count(*) FROM ($hist_stored EXCEPT $hist_expanded)")" = 0 ] ||
     fail "the expanded samples are not the pc_samples histogram, function by function"
+# Every address the VM published starts a run: a function's entry, a
+# branch target, the instruction after one that ends a run (flags BRANCH 1,
+# TERM 2, CALL 8, RETURN 16), or a call back from its host function.
+published="SELECT DISTINCT c.run_id, s.function_id AS f, s.offset AS o
+           FROM sample_chunks c, pulley_samples(c.data, c.run_id) s WHERE s.function_id IS NOT NULL"
+[ "$(ext "SELECT count(*) FROM ($published) p WHERE p.o <> 0 AND NOT EXISTS (
+            SELECT 1 FROM instructions i JOIN opcodes op ON op.run_id = p.run_id AND op.id = i.opcode
+            WHERE i.function_id = p.f
+              AND ((i.offset + i.length = p.o AND op.flags & 27) OR (i.offset = p.o AND op.flags & 8)
+                   OR ' ' || i.targets || ' ' LIKE '% ' || p.o || ' %'))")" = 0 ] ||
+    fail "a published address does not start a run: $(ext "SELECT count(*) FROM ($published)")"
+[ "$(ext "SELECT count(*) FROM ($published) WHERE o <> 0")" -gt 0 ] || fail "no address but entries published"
 # seq numbers the samples of a chunk; ticks never go back within a run.
 [ "$(ext "SELECT count(*) FROM sample_chunks c, pulley_samples(c.data) s
           WHERE s.seq >= c.sample_count")" = 0 ] || fail "seq past sample_count"

@@ -138,7 +138,7 @@ static int run(collect_session *s, const cli_tool *t, const pvm_module *m, uint3
         status = CLI_USAGE;
         goto done;
     }
-    _Atomic(uintptr_t) *slot = vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
+    _Atomic(uintptr_t) *slot = &vm->pc_slot;
     bool sampled = pvm_built_with_profile(); /* else a counting build */
     pulleyprof_agent *a = session_lock(s);
     int registered = a && (!sampled || pulleyprof_register_slot(a, slot) == 0);

@@ -133,7 +133,7 @@ static int on_vm(pvm_vm *vm, const pvm_module *m, void *ctx, pvm_error *err)
     if (!pvm_built_with_profile()) /* the counting build: no pc slot to sample */
         return add_vm(c, vm, handles) == 0 ? 0 : pvm_errorf(err, "out of memory");
     free(handles);
-    _Atomic(uintptr_t) *slot = vm->pc_slot ? vm->pc_slot : &vm->pc_slot_own;
+    _Atomic(uintptr_t) *slot = &vm->pc_slot;
     pulleyprof_agent *a = session_lock(c->s);
     int registered = a && pulleyprof_register_slot(a, slot) == 0;
     session_unlock(c->s);
