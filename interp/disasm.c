@@ -45,6 +45,36 @@ static void sb_printf(strbuf *sb, const char *fmt, ...)
         sb->len += (size_t)n;
 }
 
+/* n characters, as sb_printf("%.*s") would append them, without formatting
+ * (an instruction's text is most of a profile's catalog cost). */
+static void sb_append(strbuf *sb, const char *s, size_t n)
+{
+    if (sb->len + n >= sb->cap && sb->grow && !sb->failed &&
+        BASE_GROW(sb->buf, sb->cap, sb->len + n + 1, 0) != 0)
+        sb->failed = true;
+    if (sb->len < sb->cap) { /* as much as fits, and the NUL */
+        size_t k = sb->cap - sb->len - 1 < n ? sb->cap - sb->len - 1 : n;
+        memcpy(sb->buf + sb->len, s, k);
+        sb->buf[sb->len + k] = '\0';
+    }
+    sb->len += n;
+}
+
+static void sb_str(strbuf *sb, const char *s) { sb_append(sb, s, strlen(s)); }
+
+/* v in decimal, with its sign; plus: a '+' before one >= 0 too. */
+static void sb_int(strbuf *sb, int64_t v, bool plus)
+{
+    char digits[24], *p = digits + sizeof digits;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0 || plus)
+        *--p = v < 0 ? '-' : '+';
+    sb_append(sb, p, (size_t)(digits + sizeof digits - p));
+}
+
 /* Bytes as they are written between double quotes. */
 static void sb_escaped(strbuf *sb, const uint8_t *bytes, size_t len)
 {
@@ -137,7 +167,7 @@ static void sb_target(strbuf *sb, size_t at, int32_t rel, const label_map *label
     if (has_label(labels, target))
         sb_printf(sb, ".L%" PRIx64, (uint64_t)target);
     else
-        sb_printf(sb, "%+" PRId32, rel);
+        sb_int(sb, rel, true);
 }
 
 /* Immediate i of insn. */
@@ -179,7 +209,7 @@ static void format_imm(strbuf *sb, const pvm_insn *insn, unsigned i, size_t at,
         sb_printf(sb, "#%" PRId64, imm);
         break;
     default: /* integers, held signed or zero-extended as the kind says */
-        sb_printf(sb, "%" PRId64, imm);
+        sb_int(sb, imm, false);
         break;
     }
 }
@@ -188,12 +218,14 @@ static void format_insn(strbuf *sb, const pvm_insn *insn, size_t at, const pvm_m
                         const label_map *labels)
 {
     const pvm_format_info *fmt = pvm_insn_format(insn);
-    sb_printf(sb, "%s", pvm_ops[insn->op].name);
-    for (unsigned i = 0; i < fmt->nregs; i++)
-        sb_printf(sb, "%s%c%u", i ? ", " : " ", fmt->reg[i] == PVM_REG_X ? 'x' : 'f',
-                  insn->reg[i]);
+    sb_str(sb, pvm_ops[insn->op].name);
+    for (unsigned i = 0; i < fmt->nregs; i++) {
+        sb_str(sb, i ? ", " : " ");
+        sb_append(sb, fmt->reg[i] == PVM_REG_X ? "x" : "f", 1);
+        sb_int(sb, insn->reg[i], false);
+    }
     for (unsigned i = 0; i < fmt->nimms; i++) {
-        sb_printf(sb, fmt->nregs || i ? ", " : " ");
+        sb_str(sb, fmt->nregs || i ? ", " : " ");
         format_imm(sb, insn, i, at, m, labels);
     }
 }
