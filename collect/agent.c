@@ -113,6 +113,21 @@ static uintptr_t translate_pc(void *ctx, uintptr_t pc)
     return pc;
 }
 
+/* A run's samples are spread by handler cost when the table gives costs;
+ * an opcode without one weighs what the measured ones do on average. */
+static void spread_by_cost(registry *r, const pulleyprof_isa *isa)
+{
+    double sum = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < isa->nopcodes; i++)
+        if (isa->opcodes[i].cost > 0) {
+            sum += isa->opcodes[i].cost;
+            n++;
+        }
+    r->run_costs = n > 0;
+    r->default_cost = n ? sum / (double)n : 1;
+}
+
 static pulleyprof_agent *open_agent(const pulleyprof_config *cfg, char *err, size_t errcap)
 {
     if (!cfg || !cfg->db_path || !cfg->isa) {
@@ -138,6 +153,8 @@ static pulleyprof_agent *open_agent(const pulleyprof_config *cfg, char *err, siz
     a->hz = hz;
     a->exact = cfg->exact != 0;
     a->run_starts = cfg->run_starts != 0;
+    if (a->run_starts)
+        spread_by_cost(&a->reg, cfg->isa);
     a->started_ns = pp__sampler_now_ns();
     if (pthread_mutex_init(&a->lock, NULL) != 0) {
         set_err(err, errcap, "cannot create a mutex");

@@ -138,6 +138,22 @@ oom:
     return base_fail(why, cap, "out of memory");
 }
 
+/* f->costs from its rows, just decoded. */
+static int keep_costs(const registry *r, reg_function *f)
+{
+    f->costs = malloc((f->rows.nrows ? f->rows.nrows : 1) * sizeof *f->costs);
+    if (!f->costs)
+        return -1;
+    func_row row;
+    uint32_t n = 0;
+    for (size_t pos = 0; pp__func_rows_next(&f->rows, &pos, &row); n++) {
+        const pulleyprof_opcode *op = pp__isa_rows_find(r->isa, row.opcode, NULL);
+        f->costs[n] = (float)(op && op->cost > 0 ? op->cost : r->default_cost);
+    }
+    f->ncosts = n;
+    return 0;
+}
+
 int pp__registry_decode(registry *r, size_t i)
 {
     reg_function *f = &r->funcs[i];
@@ -151,6 +167,12 @@ int pp__registry_decode(registry *r, size_t i)
                              f->size, &r->decoder) != 0) {
         free(f->starts);
         f->starts = f->ends = NULL;
+        return -1;
+    }
+    if (r->run_costs && keep_costs(r, f) != 0) {
+        free(f->starts);
+        f->starts = f->ends = NULL;
+        pp__func_rows_release(&f->rows);
         return -1;
     }
     f->decoded = true;
@@ -274,6 +296,7 @@ void pp__registry_free(registry *r)
         free(r->funcs[i].name);
         free(r->funcs[i].code);
         free(r->funcs[i].starts);
+        free(r->funcs[i].costs);
         pp__func_rows_release(&r->funcs[i].rows);
     }
     free(r->modules);

@@ -39,6 +39,8 @@ typedef struct reg_function {
     bool written;           /* its rows are in the database (and released) */
     uint8_t *starts;        /* after decoding: a bit per byte, set at instruction starts */
     uint8_t *ends;          /* and at those that end a run (in starts' allocation) */
+    float *costs;           /* with run_costs: each instruction's handler cost, in order */
+    uint32_t ncosts;
     func_rows rows;
 } reg_function;
 
@@ -68,6 +70,10 @@ typedef struct registry {
     addr_index stored;    /* every function by stored address */
     uintptr_t fresh;      /* where the next moved function may go */
     bool moved;           /* some function is stored away from its address */
+    /* Keep each instruction's cost for spreading the samples of a run
+     * (run_spread.h): the opcode's, or when it has none default_cost. */
+    bool run_costs;
+    double default_cost;
     func_decoder decoder; /* scratch */
 } registry;
 

@@ -43,12 +43,40 @@ static uint64_t share(uint64_t n, uint64_t k, uint64_t i)
     return q + (2 * (i + 1) * r + k) / (2 * k) - (2 * i * r + k) / (2 * k);
 }
 
+/* The instructions that start before byte off. */
+static size_t rank(const reg_function *f, size_t off)
+{
+    size_t r = 0, byte = 0;
+    for (; byte < off / 8; byte++)
+        r += (size_t)__builtin_popcount(f->starts[byte]);
+    return r + (size_t)__builtin_popcount(f->starts[byte] & ((1u << (off % 8)) - 1));
+}
+
+/* By cost: the i-th instruction, whose costs before it in the run sum to
+ * before, gets the samples whose evenly spaced positions fall in its part
+ * [before, before + cost) of the run's total. */
+static uint64_t cost_share(uint64_t n, double total, double before, double cost)
+{
+    double from = (double)n * before / total + 0.5, to = (double)n * (before + cost) / total + 0.5;
+    uint64_t a = (uint64_t)from, b = (uint64_t)to;
+    return (b < n ? b : n) - (a < n ? a : n);
+}
+
 static int spread_one(const reg_function *f, uintptr_t pc, uint64_t n, pc_hist *out)
 {
     size_t off = pp__func_rows_start_at(f->starts, pc - f->stored);
     uint64_t k = run_length(f, off);
+    size_t first = f->costs && bit(f->starts, off) ? rank(f, off) : SIZE_MAX;
+    const float *cost = first <= f->ncosts && k <= f->ncosts - first ? f->costs + first : NULL;
+    double total = 0, before = 0;
+    for (uint64_t i = 0; cost && i < k; i++)
+        total += cost[i];
+    if (!(total > 0))
+        cost = NULL;
     for (uint64_t i = 0; i < k; i++, off = next_start(f, off)) {
-        uint64_t s = share(n, k, i);
+        uint64_t s = cost ? cost_share(n, total, before, cost[i]) : share(n, k, i);
+        if (cost)
+            before += cost[i];
         if (s && pp__pc_hist_add(out, f->stored + off, s) != 0)
             return -1;
     }

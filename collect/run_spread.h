@@ -16,7 +16,9 @@
  * stored address; every other pc (0, in no function) with its count as
  * it is.  Shares are whole samples: of n samples over a run of k
  * instructions, each gets n/k rounded down or up, the extra ones spaced
- * evenly along the run, and they sum to n.  0, or -1 when out of memory. */
+ * evenly along the run, and they sum to n; with r->run_costs, each gets
+ * them in proportion to its handler's cost instead (the time it takes),
+ * rounded the same way.  0, or -1 when out of memory. */
 int pp__spread_runs(const registry *r, const pc_hist *h, pc_hist *out);
 
 #endif

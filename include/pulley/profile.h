@@ -374,9 +374,11 @@ PULLEYPROF_API int pulleyprof_unregister_reader(pulleyprof_agent *a, pulleyprof_
  * CALL or RETURN (whichever way it went on).  The run is the instructions
  * from the one published up to the first such instruction (or the
  * function's end), each run once per entry: the library spreads each
- * sample equally over them (pc_samples then holds each instruction's
- * share; the sample chunks keep the addresses published), so that the
- * interpreter stores once per run instead of once per instruction. */
+ * sample over them, equally or, when the opcode table gives costs, in
+ * proportion to their opcodes' costs (pc_samples then holds each
+ * instruction's share; the sample chunks keep the addresses published),
+ * so that the interpreter stores once per run instead of once per
+ * instruction. */
 static inline void pulleyprof_publish(_Atomic(uintptr_t) *slot, uintptr_t address)
 {
     atomic_store_explicit(slot, address, memory_order_relaxed);

@@ -583,12 +583,19 @@ static void addresses_inside_instructions_are_stored_at_their_start(void **state
 
 /* An interpreter that publishes only where runs start (config.run_starts):
  * a 4-byte "op" and a 4-byte "br" that ends a run, the code's byte 0
- * saying which.  Each sample is spread equally over its run: from the
- * published instruction up to the first br, or to the function's end. */
+ * saying which.  Each sample is spread over its run, from the published
+ * instruction up to the first br or to the function's end: equally, or,
+ * when the table gives handler costs, in proportion to them. */
 static const pulleyprof_opcode run_ops[] = {
     {.id = 0, .name = "op", .format = "", .operands = "", .length = 4, .semantics = "nothing"},
     {.id = 1, .name = "br", .format = "", .operands = "", .length = 4,
      .flags = PULLEYPROF_BRANCH, .semantics = "maybe pc += 4"},
+};
+static const pulleyprof_opcode costed_run_ops[] = { /* br takes three times op's time */
+    {.id = 0, .name = "op", .format = "", .operands = "", .length = 4, .semantics = "nothing",
+     .cost = 4},
+    {.id = 1, .name = "br", .format = "", .operands = "", .length = 4,
+     .flags = PULLEYPROF_BRANCH, .semantics = "maybe pc += 4", .cost = 12},
 };
 
 static int run_decode(const void *ctx, const uint8_t *code, size_t size, size_t off,
@@ -605,30 +612,25 @@ static int run_decode(const void *ctx, const uint8_t *code, size_t size, size_t 
 
 static const pulleyprof_isa run_isa = {
     .name = "runs", .hash = 43, .opcodes = run_ops, .nopcodes = 2, .decode = run_decode};
+static const pulleyprof_isa costed_run_isa = {
+    .name = "costed runs", .hash = 44, .opcodes = costed_run_ops, .nopcodes = 2,
+    .decode = run_decode};
 
-/* The samples stored at offset off of function "runs". */
-static int64_t samples_at(sqlite3 *db, unsigned off)
+/* Samples at two run starts of "op op op br | op op op op" (HOT + 4: the
+ * run 4, 8, 12; HOT + 16: the run 16 .. 28) under isa, at least 40 each:
+ * the samples then stored at each offset 0 .. 28 into at[off / 4]. */
+static void spread_two_runs(const pulleyprof_isa *isa, int64_t at[8])
 {
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT coalesce(sum(samples), 0) FROM pc_samples WHERE offset = %u"
-                              " AND pc = %u", off, HOT + off);
-    return query(db, sql);
-}
-
-static void a_sample_of_a_run_is_spread_over_its_instructions(void **state)
-{
-    (void)state;
     char err[512] = "";
-    pulleyprof_config cfg = {.db_path = db_path, .sample_hz = HZ, .isa = &run_isa,
+    pulleyprof_config cfg = {.db_path = db_path, .sample_hz = HZ, .isa = isa,
                              .command_line = "test", .run_starts = 1};
     pulleyprof_agent *a = pulleyprof_open(&cfg, err, sizeof err);
     if (!a)
         fail_msg("%s", err);
-    /* op op op br | op op op op: runs from 4 (4, 8, 12) and from 16 (16 .. 28). */
     static const uint8_t code[32] = {[12] = 1};
     int mod = pulleyprof_register_module(a, "m", NULL);
     assert_true(pulleyprof_register_function(a, mod, 0, "runs", HOT, code, sizeof code) >= 0);
-    static fixed_reader in_first = {.value = HOT + 4}, in_second = {.value = HOT + 16};
+    fixed_reader in_first = {.value = HOT + 4}, in_second = {.value = HOT + 16};
     assert_int_equal(pulleyprof_register_reader(a, read_fixed, &in_first), 0);
     assert_int_equal(pulleyprof_register_reader(a, read_fixed, &in_second), 0);
     for (int tries = 0; tries < 600 && atomic_load(&in_second.calls) < 50; tries++)
@@ -642,18 +644,50 @@ static void a_sample_of_a_run_is_spread_over_its_instructions(void **state)
     sqlite3 *db;
     assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
     assert_int_equal(query(db, "SELECT run_starts FROM runs"), 1);
-    assert_int_equal(samples_at(db, 0), 0); /* before the first run published */
-    int64_t first = samples_at(db, 4) + samples_at(db, 8) + samples_at(db, 12);
-    int64_t second = samples_at(db, 16) + samples_at(db, 20) + samples_at(db, 24) +
-                     samples_at(db, 28);
-    assert_int_equal(first + second, (int64_t)sum.samples_written);
-    assert_true(first >= 40 && second >= 40);
-    for (unsigned off = 4; off <= 12; off += 4) /* each a third, rounded down or up */
-        assert_true(samples_at(db, off) * 3 >= first - 2 && samples_at(db, off) * 3 <= first + 2);
-    for (unsigned off = 16; off <= 28; off += 4) /* each a quarter */
-        assert_true(samples_at(db, off) * 4 >= second - 3 &&
-                    samples_at(db, off) * 4 <= second + 3);
+    int64_t total = 0;
+    for (unsigned off = 0; off < 32; off += 4) {
+        char sql[160];
+        snprintf(sql, sizeof sql, "SELECT coalesce(sum(samples), 0) FROM pc_samples"
+                                  " WHERE offset = %u AND pc = %u", off, HOT + off);
+        total += at[off / 4] = query(db, sql);
+    }
+    assert_int_equal(total, (int64_t)sum.samples_written);
     sqlite3_close(db);
+    assert_int_equal(at[0], 0); /* before the first run published */
+    assert_true(at[1] + at[2] + at[3] >= 40 && at[4] + at[5] + at[6] + at[7] >= 40);
+}
+
+/* part * whole / of, within one sample of rounding. */
+static void assert_share(int64_t got, int64_t whole, int64_t part, int64_t of)
+{
+    if (got * of < part * whole - of || got * of > part * whole + of)
+        fail_msg("%lld samples where %lld/%lld of %lld were due", (long long)got,
+                 (long long)part, (long long)of, (long long)whole);
+}
+
+static void a_sample_of_a_run_is_spread_over_its_instructions(void **state)
+{
+    (void)state;
+    int64_t at[8];
+    spread_two_runs(&run_isa, at);
+    int64_t first = at[1] + at[2] + at[3], second = at[4] + at[5] + at[6] + at[7];
+    for (unsigned i = 1; i <= 3; i++) /* each a third */
+        assert_share(at[i], first, 1, 3);
+    for (unsigned i = 4; i <= 7; i++) /* each a quarter */
+        assert_share(at[i], second, 1, 4);
+}
+
+static void a_sample_of_a_run_is_spread_by_its_instructions_costs(void **state)
+{
+    (void)state;
+    int64_t at[8];
+    spread_two_runs(&costed_run_isa, at);
+    int64_t first = at[1] + at[2] + at[3], second = at[4] + at[5] + at[6] + at[7];
+    assert_share(at[1], first, 1, 5); /* op, op, br: 4, 4 and 12 of 20 */
+    assert_share(at[2], first, 1, 5);
+    assert_share(at[3], first, 3, 5);
+    for (unsigned i = 4; i <= 7; i++) /* all ops: each a quarter */
+        assert_share(at[i], second, 1, 4);
 }
 
 static void two_agents_write_one_database_at_once(void **state)
@@ -927,6 +961,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(a_sample_of_a_run_is_spread_over_its_instructions, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(a_sample_of_a_run_is_spread_by_its_instructions_costs,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(two_agents_write_one_database_at_once, setup, teardown),
         cmocka_unit_test_setup_teardown(a_foreign_database_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_newer_schema_is_refused, setup, teardown),
