@@ -77,7 +77,9 @@ int pp__func_rows_decode(func_rows *out, uint8_t *starts, uint8_t *ends, const i
 {
     func_rows f = {.checksum = pvm_checksum_bytes(PVM_CHECKSUM_START, code, size)};
     for (size_t off = 0; off < size; off += d->insn.length) {
-        if (pp__isa_rows_decode(isa, ctx, code, size, off, &d->insn, d->text, sizeof d->text) != 0) {
+        const pulleyprof_opcode *row =
+            pp__isa_rows_decode(isa, ctx, code, size, off, &d->insn, d->text, sizeof d->text);
+        if (!row) {
             f.cut_short = true;
             break;
         }
@@ -86,8 +88,7 @@ int pp__func_rows_decode(func_rows *out, uint8_t *starts, uint8_t *ends, const i
             return -1;
         }
         starts[off / 8] |= (uint8_t)(1u << (off % 8));
-        const pulleyprof_opcode *row = pp__isa_rows_find(isa, d->insn.opcode, NULL);
-        if (row && (row->flags & PP_RUN_END_FLAGS))
+        if (row->flags & PP_RUN_END_FLAGS)
             ends[off / 8] |= (uint8_t)(1u << (off % 8));
     }
     *out = f;

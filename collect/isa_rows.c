@@ -269,8 +269,9 @@ int pulleyprof_insn_add_target(pulleyprof_insn *insn, uint32_t offset)
     return 0;
 }
 
-int pp__isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code, size_t size,
-                    size_t off, pulleyprof_insn *insn, char *text, size_t cap)
+const pulleyprof_opcode *pp__isa_rows_decode(const isa_rows *r, const void *ctx,
+                                             const uint8_t *code, size_t size, size_t off,
+                                             pulleyprof_insn *insn, char *text, size_t cap)
 {
     uint32_t *targets = insn->targets;
     size_t targets_cap = insn->targets_cap;
@@ -284,7 +285,7 @@ int pp__isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code,
     unsigned nregs = 0;
     if (r->isa->decode) {
         if (r->isa->decode(ctx, code, size, off, insn) != 0)
-            return -1;
+            return NULL;
         row = pp__isa_rows_find(r, insn->opcode, &nregs);
     } else {
         row = pp__isa_rows_find(r, code[off], &nregs);
@@ -293,10 +294,10 @@ int pp__isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code,
     }
     if (!row || insn->length == 0 || insn->length > size - off ||
         (r->isa->decode && insn->nregs != nregs) || insn->nimms > PULLEYPROF_MAX_IMMS)
-        return -1;
+        return NULL;
     for (size_t i = 0; i < insn->ntargets; i++)
         if (insn->targets[i] >= size) /* a branch target outside the code */
-            return -1;
+            return NULL;
     text[cap - 1] = '\0';
     if (!text[0]) { /* the mnemonic, for every instruction of most decoders */
         size_t n = strlen(row->name);
@@ -304,5 +305,5 @@ int pp__isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code,
         memcpy(text, row->name, n);
         text[n] = '\0';
     }
-    return 0;
+    return row;
 }

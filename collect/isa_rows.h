@@ -33,9 +33,11 @@ const pulleyprof_opcode *pp__isa_rows_named(const isa_rows *r, const char *name)
 /* Decode the instruction at code[off] into *insn (its text into text, of
  * cap > 0 bytes; its targets grown by the library), then check it: a known
  * opcode, a length inside the code, the row's number of register operands,
- * targets inside the code.  0, or -1 when the bytes are no instruction of
- * the table (the caller counts the function as cut short). */
-int pp__isa_rows_decode(const isa_rows *r, const void *ctx, const uint8_t *code, size_t size,
-                    size_t off, pulleyprof_insn *insn, char *text, size_t cap);
+ * targets inside the code.  Its opcode's row, or NULL when the bytes are
+ * no instruction of the table (the caller counts the function as cut
+ * short). */
+const pulleyprof_opcode *pp__isa_rows_decode(const isa_rows *r, const void *ctx,
+                                             const uint8_t *code, size_t size, size_t off,
+                                             pulleyprof_insn *insn, char *text, size_t cap);
 
 #endif
