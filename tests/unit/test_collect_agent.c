@@ -548,6 +548,25 @@ static uintptr_t read_fixed(void *ctx)
     return r->value;
 }
 
+/* Sample two readers until the second was read `calls` times (at most a
+ * minute), unregister them and close the run: its summary. */
+static pulleyprof_summary sample_two_readers(pulleyprof_agent *a, fixed_reader *first,
+                                             fixed_reader *second, int calls)
+{
+    assert_int_equal(pulleyprof_register_reader(a, read_fixed, first), 0);
+    assert_int_equal(pulleyprof_register_reader(a, read_fixed, second), 0);
+    for (int tries = 0; tries < 600 && atomic_load(&second->calls) < calls; tries++)
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    assert_int_equal(pulleyprof_unregister_reader(a, read_fixed, second), 0);
+    assert_int_equal(pulleyprof_unregister_reader(a, read_fixed, first), 0);
+    pulleyprof_set_outcome(a, "return", 0);
+    pulleyprof_summary sum;
+    char err[512] = "";
+    if (pulleyprof_close(a, &sum, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    return sum;
+}
+
 static void addresses_inside_instructions_are_stored_at_their_start(void **state)
 {
     (void)state;
@@ -556,17 +575,7 @@ static void addresses_inside_instructions_are_stored_at_their_start(void **state
     int mod = pulleyprof_register_module(a, "m", NULL);
     assert_true(pulleyprof_register_function(a, mod, 0, "hot", HOT, code, sizeof code) >= 0);
     static fixed_reader inside = {.value = HOT + 6}, nowhere = {.value = HOT + 4096};
-    assert_int_equal(pulleyprof_register_reader(a, read_fixed, &inside), 0);
-    assert_int_equal(pulleyprof_register_reader(a, read_fixed, &nowhere), 0);
-    for (int tries = 0; tries < 600 && atomic_load(&nowhere.calls) < 20; tries++)
-        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
-    assert_int_equal(pulleyprof_unregister_reader(a, read_fixed, &nowhere), 0);
-    assert_int_equal(pulleyprof_unregister_reader(a, read_fixed, &inside), 0);
-    pulleyprof_set_outcome(a, "return", 0);
-    pulleyprof_summary sum;
-    char err[512] = "";
-    if (pulleyprof_close(a, &sum, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    pulleyprof_summary sum = sample_two_readers(a, &inside, &nowhere, 20);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
     int64_t in = query(db, "SELECT coalesce(sum(samples), 0) FROM pc_samples WHERE offset = 4"
@@ -631,16 +640,7 @@ static void spread_two_runs(const pulleyprof_isa *isa, int64_t at[8])
     int mod = pulleyprof_register_module(a, "m", NULL);
     assert_true(pulleyprof_register_function(a, mod, 0, "runs", HOT, code, sizeof code) >= 0);
     fixed_reader in_first = {.value = HOT + 4}, in_second = {.value = HOT + 16};
-    assert_int_equal(pulleyprof_register_reader(a, read_fixed, &in_first), 0);
-    assert_int_equal(pulleyprof_register_reader(a, read_fixed, &in_second), 0);
-    for (int tries = 0; tries < 600 && atomic_load(&in_second.calls) < 50; tries++)
-        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
-    assert_int_equal(pulleyprof_unregister_reader(a, read_fixed, &in_first), 0);
-    assert_int_equal(pulleyprof_unregister_reader(a, read_fixed, &in_second), 0);
-    pulleyprof_set_outcome(a, "return", 0);
-    pulleyprof_summary sum;
-    if (pulleyprof_close(a, &sum, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    pulleyprof_summary sum = sample_two_readers(a, &in_first, &in_second, 50);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
     assert_int_equal(query(db, "SELECT run_starts FROM runs"), 1);
