@@ -799,6 +799,15 @@ OPCODE(stack_alloc)
     NEXT();
 END_OPCODE
 
+OPCODE(stack_alloc_zero)
+    uint32_t n = IMM_U32;
+    if (UNLIKELY(n > SP))
+        TRAP(STACK_OVERFLOW);
+    SP -= n;
+    memset(vm->stack + SP, 0, n);
+    NEXT();
+END_OPCODE
+
 OPCODE(stack_free)
     uint32_t n = IMM_U32;
     if (UNLIKELY(n > vm->stack_size - SP))

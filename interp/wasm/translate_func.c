@@ -23,6 +23,18 @@ static uint32_t frame_bytes(const tr_func *t)
     return 8 * t->nframe + 8 * nsaved(t) + (t->has_frame ? 16 : 0);
 }
 
+/* Do the frame's slots start at zero (stack_alloc_zero), rather than
+ * one store per local that must?  Yes when two or more must, or one in a
+ * frame of at most 8 slots: clearing a few cache lines costs less than two
+ * stores, each a dispatch. */
+static bool zero_the_frame(const tr_func *t)
+{
+    uint32_t n = 0;
+    for (uint32_t i = t->type->nparams; i < t->nlocals; i++)
+        n += t->zero_init[i] && TR_IS_FRAME(t->home[i]);
+    return n >= 2 || (n == 1 && t->nframe <= 8);
+}
+
 static void prologue(tr_func *t)
 {
     uint32_t np = t->type->nparams;
@@ -36,8 +48,10 @@ static void prologue(tr_func *t)
         if (t->saved[TR_F] >> r & 1)
             tr_emit(t, PVM_OP_fpush, r, 0, 0, 0);
     }
+    bool zeroed = zero_the_frame(t);
     if (t->nframe > 0) {
-        tr_emit(t, PVM_OP_stack_alloc, 0, 0, 0, 8 * (int64_t)t->nframe);
+        tr_emit(t, zeroed ? PVM_OP_stack_alloc_zero : PVM_OP_stack_alloc, 0, 0, 0,
+                8 * (int64_t)t->nframe);
         tr_emit(t, PVM_OP_xget_sp, TR_FRAME_BASE, 0, 0, 0);
     }
     /* Parameters in registers, then (x15 free again) those in memory, to
@@ -67,6 +81,8 @@ static void prologue(tr_func *t)
             tr_const(t, cls, (unsigned)t->home[i], 0);
             continue;
         }
+        if (zeroed)
+            continue;
         if (!zero_ready)
             tr_const(t, TR_X, TR_SCRATCH2, 0);
         zero_ready = true;

@@ -700,6 +700,14 @@ static const prog_case prog_cases[] = {
     PROG(pop_frame, "restores fp", TVM_STACK - 16, INS(push_frame), INS(push_frame),
          INS(pop_frame), INS(xget_fp, 0), INS(ret)),
     PROG(stack_alloc, "sp -= imm", TVM_STACK - 48, INSI(stack_alloc, 48), INS(xget_sp, 0), INS(ret)),
+    PROG(stack_alloc_zero, "sp -= imm", TVM_STACK - 48, INSI(stack_alloc_zero, 48),
+         INS(xget_sp, 0), INS(ret)),
+    /* 0xff in the 16 bytes below the top; then 4 bytes kept, 8 zeroed:
+     * the bytes just below and just above the 8 keep their 0xff. */
+    PROG(stack_alloc_zero, "zeroes the bytes it allocates, no others", UINT64_C(0xffffffff000000ff),
+         INSI(xconst8, -1, 1), INS(xpush, 1), INS(xpush, 1), INSI(stack_free, 16),
+         INSI(stack_alloc, 4), INSI(stack_alloc_zero, 8), INS(xget_sp, 2),
+         INSI(xload64, -1, 0, 2), INSI(xload64, 4, 3, 2), INS(xbor64, 0, 0, 3), INS(ret)),
     PROG(stack_free, "sp += imm", TVM_STACK - 32, INSI(stack_alloc, 48), INSI(stack_free, 16),
          INS(xget_sp, 0), INS(ret)),
     PROG(xpush, "stores x[a] at sp - 8", -5, INSI(xconst8, -5, 1), INS(xpush, 1),

@@ -104,6 +104,8 @@ static const trap_case trap_cases[] = {
           INSI(xstore32, -1, 1, 1), INS(ret)),
     TRAPS("stack_alloc beyond the stack", STACK_OVERFLOW, 0, INSI(stack_alloc, TVM_STACK + 1),
           INS(ret)),
+    TRAPS("stack_alloc_zero beyond the stack", STACK_OVERFLOW, 1, INSI(stack_alloc, 8),
+          INSI(stack_alloc_zero, TVM_STACK - 7), INS(ret)),
     TRAPS("xpush on a full stack", STACK_OVERFLOW, 1, INSI(stack_alloc, TVM_STACK),
           INS(xpush, 0), INS(ret)),
     TRAPS("fpush with 7 bytes left", STACK_OVERFLOW, 1, INSI(stack_alloc, TVM_STACK - 7),
