@@ -197,6 +197,8 @@ struct pvm_vm {
      * the heap. */
     uint64_t stack_size;
     uint64_t heap_base;    /* == stack_size: data-space address of heap byte 0 */
+    uint64_t stack_fast_end; /* stack_size - 7: an access of at most 8 bytes
+                                that starts below it is inside the stack */
     pvm_memory *memory;    /* the heap (possibly shared with other VMs) */
 
     const pvm_module *module;

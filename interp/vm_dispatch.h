@@ -137,17 +137,22 @@ enum {
 
 #define ADDR(r) ADDR_AT(r, IMM_S32)
 #define ADDR_AT(r, off) (X(r) + (uint64_t)(int64_t)(off))
-/* The stack first: translated Wasm reaches the heap through the _g32 ops
- * (HEAP), so its data-space accesses are frame slots and stack arguments.
- * The stack is at least 16 bytes, so stack_size - n cannot wrap.  Then the
- * heap: one compare admits an access of up to 8 bytes that starts at least
- * 8 bytes before the heap's end (heap_fast_end is heap_size - 7, or 0 for a
- * heap of less than 8 bytes: nothing passes); an address below heap_base
- * (== stack_size) makes h_ wrap to far above it.  The rest is the slow
- * path: the heap's last 8 bytes (h_ below heap_size, at most PVM_MAX_HEAP,
- * leaves h_ + n far from wrapping), and the traps.  Past the heap (by less
- * than PVM_HEAP_REACH, as far as a Wasm address and offset reach) the
- * access is out of bounds, anything else a memory fault. */
+/* DATA(addr, n, p, access): the n-byte data-space access at addr, with
+ * p (declared here) pointing at it.  The stack first: translated Wasm
+ * reaches the heap through the _g32 ops (HEAP), so its data-space accesses
+ * are frame slots and stack arguments; one compare admits an access of up
+ * to 8 bytes that starts at least 8 bytes before the stack's top
+ * (stack_fast_end), and that path makes the access on its own, so that
+ * the compiler can fold the stack's address into it.  Then the heap: one
+ * compare admits an access that starts at least 8 bytes before the heap's
+ * end (heap_fast_end is heap_size - 7, or 0 for a heap of less than 8
+ * bytes: nothing passes); an address below heap_base (== stack_size)
+ * makes h_ wrap to far above it.  The rest is the slow path: the stack's
+ * last 8 bytes (the stack is at least 16 bytes, so stack_size - n cannot
+ * wrap), the heap's (h_ below heap_size, at most PVM_MAX_HEAP, leaves
+ * h_ + n far from wrapping), and the traps.  Past the heap (by less than
+ * PVM_HEAP_REACH, as far as a Wasm address and offset reach) the access is
+ * out of bounds, anything else a memory fault. */
 #define PVM_HEAP_REACH (UINT64_C(1) << 33)
 #if defined(PULLEY_DISPATCH_TAIL)
 #define HEAP_BASE_ vm->heap_base
@@ -155,17 +160,25 @@ enum {
 #define HEAP_BASE_ heap_base_ /* a local: the compiler need not reload it */
 #endif
 #define HEAP_FAST_END(size) ((size) >= 8 ? (size) - 7 : 0)
-#define DATA(p, addr, n)                                                       \
+#define DATA(addr, n, p, access)                                               \
     do {                                                                       \
         uint64_t a_ = (addr), h_ = a_ - HEAP_BASE_;                            \
-        if (LIKELY(a_ <= vm->stack_size - (n)))                                \
+        uint8_t *p;                                                            \
+        if (LIKELY(a_ < vm->stack_fast_end)) {                                 \
             p = vm->stack + a_;                                                \
-        else if (LIKELY(h_ < heap_fast_end))                                   \
+            access;                                                            \
+            break;                                                             \
+        }                                                                      \
+        if (LIKELY(h_ < heap_fast_end))                                        \
             p = heap + h_;                                                     \
+        else if (a_ <= vm->stack_size - (n))                                   \
+            p = vm->stack + a_;                                                \
         else if (h_ < vm->memory->size && h_ + (n) <= vm->memory->size)        \
             p = heap + h_;                                                     \
         else                                                                   \
             TRAP_WITH(h_ < PVM_HEAP_REACH ? PVM_TRAP_HEAP_OOB : PVM_TRAP_MEMORY_FAULT); \
+        access;                                                                \
+        __asm__ volatile(""); /* no instruction: keeps the two accesses apart */ \
     } while (0)
 /* A Wasm access: the heap only, the same fast compare, then the heap's last
  * bytes; the sum of a u32 address and a non-negative offset is below 2^33

@@ -467,121 +467,87 @@ END_OPCODE
 /* ---- memory ----------------------------------------------------------- */
 
 OPCODE(xload8_u)
-    uint8_t *p;
-    DATA(p, ADDR(B), 1);
-    X(A) = *p;
+    DATA(ADDR(B), 1, p, X(A) = *p);
     NEXT();
 END_OPCODE
 
 OPCODE(xload8_s32)
-    uint8_t *p;
-    DATA(p, ADDR(B), 1);
-    X(A) = (uint32_t)(int32_t)(int8_t)*p;
+    DATA(ADDR(B), 1, p, X(A) = (uint32_t)(int32_t)(int8_t)*p);
     NEXT();
 END_OPCODE
 
 OPCODE(xload8_s64)
-    uint8_t *p;
-    DATA(p, ADDR(B), 1);
-    X(A) = (uint64_t)(int64_t)(int8_t)*p;
+    DATA(ADDR(B), 1, p, X(A) = (uint64_t)(int64_t)(int8_t)*p);
     NEXT();
 END_OPCODE
 
 OPCODE(xload16_u)
-    uint8_t *p;
-    DATA(p, ADDR(B), 2);
-    X(A) = pvm_rd16(p);
+    DATA(ADDR(B), 2, p, X(A) = pvm_rd16(p));
     NEXT();
 END_OPCODE
 
 OPCODE(xload16_s32)
-    uint8_t *p;
-    DATA(p, ADDR(B), 2);
-    X(A) = (uint32_t)(int32_t)(int16_t)pvm_rd16(p);
+    DATA(ADDR(B), 2, p, X(A) = (uint32_t)(int32_t)(int16_t)pvm_rd16(p));
     NEXT();
 END_OPCODE
 
 OPCODE(xload16_s64)
-    uint8_t *p;
-    DATA(p, ADDR(B), 2);
-    X(A) = (uint64_t)(int64_t)(int16_t)pvm_rd16(p);
+    DATA(ADDR(B), 2, p, X(A) = (uint64_t)(int64_t)(int16_t)pvm_rd16(p));
     NEXT();
 END_OPCODE
 
 OPCODE(xload32_u)
-    uint8_t *p;
-    DATA(p, ADDR(B), 4);
-    X(A) = pvm_rd32(p);
+    DATA(ADDR(B), 4, p, X(A) = pvm_rd32(p));
     NEXT();
 END_OPCODE
 
 OPCODE(xload32_s64)
-    uint8_t *p;
-    DATA(p, ADDR(B), 4);
-    X(A) = (uint64_t)(int64_t)(int32_t)pvm_rd32(p);
+    DATA(ADDR(B), 4, p, X(A) = (uint64_t)(int64_t)(int32_t)pvm_rd32(p));
     NEXT();
 END_OPCODE
 
 OPCODE(xload64)
-    uint8_t *p;
-    DATA(p, ADDR(B), 8);
-    X(A) = pvm_rd64(p);
+    DATA(ADDR(B), 8, p, X(A) = pvm_rd64(p));
     NEXT();
 END_OPCODE
 
 OPCODE(xstore8)
-    uint8_t *p;
-    DATA(p, ADDR(A), 1);
-    *p = (uint8_t)X(B);
+    DATA(ADDR(A), 1, p, *p = (uint8_t)X(B));
     NEXT();
 END_OPCODE
 
 OPCODE(xstore16)
-    uint8_t *p;
-    DATA(p, ADDR(A), 2);
-    pvm_wr16(p, (uint16_t)X(B));
+    DATA(ADDR(A), 2, p, pvm_wr16(p, (uint16_t)X(B)));
     NEXT();
 END_OPCODE
 
 OPCODE(xstore32)
-    uint8_t *p;
-    DATA(p, ADDR(A), 4);
-    pvm_wr32(p, (uint32_t)X(B));
+    DATA(ADDR(A), 4, p, pvm_wr32(p, (uint32_t)X(B)));
     NEXT();
 END_OPCODE
 
 OPCODE(xstore64)
-    uint8_t *p;
-    DATA(p, ADDR(A), 8);
-    pvm_wr64(p, X(B));
+    DATA(ADDR(A), 8, p, pvm_wr64(p, X(B)));
     NEXT();
 END_OPCODE
 
 OPCODE(fload32)
-    uint8_t *p;
-    DATA(p, ADDR(B), 4);
-    FBITS(A) = pvm_rd32(p);
+    DATA(ADDR(B), 4, p, FBITS(A) = pvm_rd32(p));
     NEXT();
 END_OPCODE
 
 OPCODE(fload64)
-    uint8_t *p;
-    DATA(p, ADDR(B), 8);
-    FBITS(A) = pvm_rd64(p);
+    DATA(ADDR(B), 8, p, FBITS(A) = pvm_rd64(p));
     NEXT();
 END_OPCODE
 
 OPCODE(fstore32)
-    uint8_t *p;
-    DATA(p, ADDR(A), 4);
-    pvm_wr32(p, (uint32_t)FBITS(B));
+    DATA(ADDR(A), 4, p, pvm_wr32(p, (uint32_t)FBITS(B)));
     NEXT();
 END_OPCODE
 
 OPCODE(fstore64)
-    uint8_t *p;
-    DATA(p, ADDR(A), 8);
-    pvm_wr64(p, FBITS(B));
+    DATA(ADDR(A), 8, p, pvm_wr64(p, FBITS(B)));
     NEXT();
 END_OPCODE
 
