@@ -135,17 +135,31 @@ static void take_results(tr_func *t, uint32_t base, const pvm_wasm_functype *ft,
     tr_emit(t, PVM_OP_stack_free, 0, 0, 0, area);
 }
 
+/* A function without a frame of its own (a light one, translate_paths.c)
+ * keeps its return address in a frame pushed around each call that
+ * writes lr (call and call_indirect; a host call leaves it). */
+static void frame_for_call(tr_func *t, bool push)
+{
+    if (!t->has_frame)
+        tr_emit(t, push ? PVM_OP_push_frame : PVM_OP_pop_frame, 0, 0, 0, 0);
+}
+
 static int call_direct(tr_func *t, uint32_t f)
 {
     const pvm_wasm_functype *ft = pvm_wasm_func_type(t->wm, f);
     uint32_t base = t->height - ft->nparams, area = stack_area(ft->nparams, ft->nresults);
+    bool host = t->wm->funcs[f].import != PVM_WASM_NONE;
     tr_save_live(t, base);
+    if (!host)
+        frame_for_call(t, true);
     pass_arguments(t, base, ft->nparams, area);
-    if (t->wm->funcs[f].import != PVM_WASM_NONE)
+    if (host)
         tr_emit(t, PVM_OP_call_host, 0, 0, 0, t->mod->host_of[f]);
     else
         tr_emit(t, PVM_OP_call, 0, 0, 0, f);
     take_results(t, base, ft, area);
+    if (!host)
+        frame_for_call(t, false);
     tr_restore_live(t, base);
     return 0;
 }
@@ -174,11 +188,13 @@ static int call_indirect(tr_func *t, uint32_t type, uint32_t table)
 
     uint32_t base = t->height - ft->nparams, area = stack_area(ft->nparams, ft->nresults);
     tr_save_live(t, base);
+    frame_for_call(t, true);
     pass_arguments(t, base, ft->nparams, area);
     if (TR_IS_FRAME(slot))
         tr_frame_load(t, TR_X, ref, TR_FRAME_INDEX(slot));
     tr_emit(t, PVM_OP_call_indirect, ref, 0, 0, 0);
     take_results(t, base, ft, area);
+    frame_for_call(t, false);
     tr_restore_live(t, base);
     return 0;
 }

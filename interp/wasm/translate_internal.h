@@ -13,7 +13,10 @@
  *   x31                heap base, set by the embedder, never written
  * A leaf function (no calls) keeps its parameters where they arrive
  * (sbase = number of parameters) and homes further locals in the free
- * caller-saved registers above its operand stack first.
+ * caller-saved registers above its operand stack first; so does a light
+ * one (at most one call on any path, none in a loop), which saves them
+ * around its calls and, saving no callee-saved register, pushes a frame
+ * only around each call.
  */
 #ifndef PULLEY_WASM_TRANSLATE_INTERNAL_H
 #define PULLEY_WASM_TRANSLATE_INTERNAL_H
@@ -148,11 +151,13 @@ typedef struct tr_func {
 
     /* The register plan. */
     bool leaf;
+    bool light;           /* calls, at most one on any path, none in a loop */
     uint32_t sbase;       /* register of operand-stack slot 0 */
     uint32_t slot_frame0; /* frame slot of the first spilled operand-stack slot */
     uint32_t nframe;      /* frame slots */
     uint32_t saved[2];    /* bit r: callee-saved register r of the class is used */
-    bool has_frame;       /* push_frame (the function calls) */
+    bool has_frame;       /* push_frame on entry (else, if it calls: around
+                             each call) */
     tr_saved_local *around; /* locals saved around calls */
     uint32_t naround;
     tr_creg *consts;      /* constants of the body, some hoisted */
@@ -280,6 +285,31 @@ void tr_parallel_move(tr_func *t, tr_move *moves, uint32_t n);
 /* The register plan (translate_plan.c): leaf, sbase, homes, hoisted
  * constants, frame slots, saved registers.  0 or -1. */
 int tr_plan(tr_func *t);
+
+/* ---- translate_paths.c: the most calls on a path through a body --------- */
+
+enum { TR_PATH_BLOCK, TR_PATH_LOOP, TR_PATH_IF, TR_PATH_ELSE };
+
+typedef struct tr_path_label {
+    int32_t to_end;   /* most calls on a path branching to its end; -1: none */
+    int32_t at_entry; /* most calls on a path reaching the block or if */
+    int32_t then_end; /* an if with an else: at the end of its then-arm */
+    uint8_t kind;     /* TR_PATH_* (an if's becomes ELSE at its else) */
+} tr_path_label;
+
+typedef struct tr_paths {
+    tr_path_label *labels; /* open, innermost last; labels[0] is the body */
+    uint32_t n;
+    int32_t here; /* most calls on a path reaching this instruction; -1: none */
+    int32_t most; /* on a path that leaves the function (after its end) */
+} tr_paths;
+
+/* Start the count of a body of at most max_depth nested blocks.  0, or
+ * -1 when out of memory. */
+int tr_paths_init(tr_paths *p, uint32_t max_depth);
+/* Follow instruction `in` (is_call: it calls, as the plan counts calls). */
+void tr_paths_step(tr_paths *p, const pvm_wasm_insn *in, bool is_call);
+void tr_paths_free(tr_paths *p);
 /* Translate defined function `index` into *out (replaced).  0 or -1. */
 int tr_function(tr_module *mod, uint32_t index, pvm_buf *out);
 

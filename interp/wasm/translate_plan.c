@@ -14,8 +14,10 @@
  * constants then get registers hottest first: locals whose ranges do not
  * meet share a register, a local whose range holds no call may take a
  * caller-saved register above the operand stack (nothing clobbers it
- * there), and so may one across few calls in a function without loops
- * (saved around those calls); the others take callee-saved ones; the
+ * there), and so may one across few calls in a function without loops,
+ * or across any in a light one (at most one call on any path, none in a
+ * loop: translate_paths.c), saved around those calls; the others take
+ * callee-saved ones; the
  * locals left over live in frame slots.  A constant left without a
  * register may still have one through an outermost loop that uses it: a
  * caller-saved register free there if the loop makes no call, or a
@@ -367,6 +369,9 @@ static int first_pass(tr_func *t, local_facts *lf)
         lf->hi[i] = 0;
     }
     cursor cur = {.pos = 0, .loops = 0, .outermost = NO_LOOP, .last_const = {NULL, NULL}};
+    tr_paths paths = {0};
+    if (!sc.failed && tr_paths_init(&paths, f->max_depth + 1) != 0)
+        sc.failed = true;
     if (!sc.failed)
         open_region(&sc, 0, false, false); /* the body */
     t->leaf = true;
@@ -384,6 +389,7 @@ static int first_pass(tr_func *t, local_facts *lf)
         }
         cur.pos++;
         scan_insn(t, lf, &sc, &cur, in);
+        tr_paths_step(&paths, in, is_call(in->op));
     }
     t->ninsns = cur.pos;
     lf->end = cur.pos + 1;
@@ -392,7 +398,11 @@ static int first_pass(tr_func *t, local_facts *lf)
         live_ranges(t, lf, &sc);
         const_ranges(t, lf, &sc);
         lf->nloops = sc.nloops;
+        t->light = !t->leaf && paths.most <= 1;
+        for (uint32_t k = 0; k < lf->ncalls; k++)
+            t->light = t->light && lf->calls[k].loops == 0;
     }
+    tr_paths_free(&paths);
     free(sc.open);
     free(sc.first_region);
     free(sc.first_is_set);
@@ -519,7 +529,10 @@ static uint32_t assign_once(plan *pl, const candidate *cands, uint32_t n, bool f
         uint64_t calls = t->leaf ? 0 : call_weight(lf, lo, hi);
         uint32_t from = calls == 0 ? 0 : ncaller[cls];
         unsigned r = TR_NOREG;
-        if (!cr && calls > 0 && calls <= SAVED_AROUND_CALLS && lf->nloops == 0) {
+        if (cr && calls > 0 && t->light)
+            from = npool[cls]; /* loaded where used: saving it would cost a frame */
+        if (!cr && calls > 0 &&
+            (t->light || (calls <= SAVED_AROUND_CALLS && lf->nloops == 0))) {
             for (uint32_t j = ncaller[cls]; j < npool[cls] && r == TR_NOREG; j++)
                 if ((t->saved[cls] >> pool[cls][j] & 1) &&
                     fits(&pl->ranges[cls][pool[cls][j]], lo, hi))
@@ -638,7 +651,7 @@ int tr_plan(tr_func *t)
         tr_fail(t, "out of memory");
     else if (first_pass(t, &lf) == 0) {
         uint32_t np = t->type->nparams, n = 0;
-        t->sbase = t->leaf && np <= 8 ? np : 0;
+        t->sbase = (t->leaf || t->light) && np <= 8 ? np : 0;
         for (uint32_t i = 0; i < t->nlocals; i++) {
             if (i < t->sbase)
                 t->home[i] = (tr_loc)i; /* stays where it arrives */
@@ -649,7 +662,11 @@ int tr_plan(tr_func *t)
             if (t->consts[i].lo == 0 && t->consts[i].weight >= MIN_CONST_WEIGHT)
                 cands[n++] = (candidate){t->consts[i].weight, i, true};
         rc = assign(t, &lf, cands, n);
-        t->has_frame = !t->leaf;
+        /* A light function that saves nothing pushes a frame only around
+         * its calls; arguments and results past the registers' are
+         * relative to the frame. */
+        t->has_frame = !t->leaf && !(t->light && !t->saved[TR_X] && !t->saved[TR_F] &&
+                                     np <= TR_NARGREGS && t->type->nresults <= TR_NARGREGS);
     }
     if (rc == 0)
         rc = list_saved_around(t, &lf);

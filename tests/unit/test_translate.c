@@ -2,7 +2,8 @@
  * test_translate.c - what the Wasm-to-bytecode translator emits: locals
  * read in place and written by the instruction that computes them, saved
  * around a call or by the prologue, leaf
- * functions without frames, loops free of moves and constants (loaded
+ * functions without frames, frames only around the calls of a function
+ * that makes at most one on a path, loops free of moves and constants (loaded
  * where a loop is entered when the function calls), a constant loaded once
  * per block, memory
  * accesses as one Wasm heap access each, branches on
@@ -80,10 +81,11 @@ static void leaf_function_computes_in_argument_registers(void **state)
 }
 
 /* local.get a; local.get b; i32.add; local.set c: exactly one xadd32.
- * a and b live across the function's only call, and the function has no
- * loop: their homes are caller-saved registers, pushed before the call
- * and popped after it, and the prologue saves no register.  c, which no
- * call lies across, is in a caller-saved register too. */
+ * a and b live across the function's only call: their homes are
+ * caller-saved registers, pushed before the call and popped after it, and
+ * the prologue saves no register and pushes no frame: the frame is pushed
+ * around the call.  c, which no call lies across, is in a caller-saved
+ * register too. */
 static void add_of_locals_is_one_instruction(void **state)
 {
     (void)state;
@@ -94,7 +96,11 @@ static void add_of_locals_is_one_instruction(void **state)
     for (size_t i = 0; i < n; i++)
         if (in[i].op == PVM_OP_call)
             call = i;
-    assert_true(call >= 2 && call + 2 < n);
+    assert_true(call >= 3 && call + 3 < n);
+    assert_int_equal(in[call - 1].op, PVM_OP_push_frame);
+    assert_int_equal(in[call + 1].op, PVM_OP_pop_frame);
+    assert_int_equal(count(in, n, PVM_OP_push_frame), 1);
+    assert_int_equal(count(in, n, PVM_OP_pop_frame), 1);
     for (size_t i = 0; i < n; i++) {
         if (in[i].op == PVM_OP_xpush || in[i].op == PVM_OP_xpop)
             assert_true(in[i].reg[0] < 15);
@@ -104,14 +110,14 @@ static void add_of_locals_is_one_instruction(void **state)
             assert_true(in[i].reg[k] >= 1 && in[i].reg[k] < 15);
         /* a and b pushed right before the call, popped right after */
         unsigned a = in[i].reg[1], b = in[i].reg[2];
+        assert_int_equal(in[call - 3].op, PVM_OP_xpush);
         assert_int_equal(in[call - 2].op, PVM_OP_xpush);
-        assert_int_equal(in[call - 1].op, PVM_OP_xpush);
-        assert_int_equal(in[call + 1].op, PVM_OP_xpop);
         assert_int_equal(in[call + 2].op, PVM_OP_xpop);
-        assert_true((in[call - 2].reg[0] == a && in[call - 1].reg[0] == b) ||
-                    (in[call - 2].reg[0] == b && in[call - 1].reg[0] == a));
-        assert_int_equal(in[call + 1].reg[0], in[call - 1].reg[0]);
+        assert_int_equal(in[call + 3].op, PVM_OP_xpop);
+        assert_true((in[call - 3].reg[0] == a && in[call - 2].reg[0] == b) ||
+                    (in[call - 3].reg[0] == b && in[call - 2].reg[0] == a));
         assert_int_equal(in[call + 2].reg[0], in[call - 2].reg[0]);
+        assert_int_equal(in[call + 3].reg[0], in[call - 3].reg[0]);
     }
     pvm_module_free(m);
     pvm_wasm_store *s = pvm_wasm_store_new(0);
@@ -121,13 +127,15 @@ static void add_of_locals_is_one_instruction(void **state)
 }
 
 /* Locals across two calls that always run are in callee-saved registers,
- * saved once by the prologue, not around each call. */
+ * saved once by the prologue with the frame, not around each call. */
 static void locals_across_two_calls_are_callee_saved(void **state)
 {
     (void)state;
     pvm_module *m = translate("quality");
     pvm_insn in[64];
     size_t n = insns(m, "two_calls", in, 64);
+    assert_int_equal(in[0].op, PVM_OP_push_frame);
+    assert_int_equal(count(in, n, PVM_OP_push_frame), 1);
     assert_int_equal(count(in, n, PVM_OP_call), 2);
     assert_int_equal(count(in, n, PVM_OP_xpush), 2);
     for (size_t i = 0; i < n; i++)
@@ -137,6 +145,43 @@ static void locals_across_two_calls_are_callee_saved(void **state)
     pvm_wasm_store *s = pvm_wasm_store_new(0);
     pvm_wasm_instance *inst = wt_instance(s, "quality");
     assert_int_equal(wt_value(inst, "two_calls", WT_ARGS(wt_i32(5))), 20);
+    pvm_wasm_store_free(s);
+}
+
+/* A function that makes at most one call on any path, none in a loop,
+ * pushes no frame on entry: a frame around each call, the parameter,
+ * which the call's path reads after it, saved around it in its own
+ * register.  A call in a loop keeps the frame on entry. */
+static void frames_are_where_the_calls_are(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "one_call_a_path", in, 64);
+    assert_int_equal(count(in, n, PVM_OP_call), 2);
+    assert_int_equal(count(in, n, PVM_OP_push_frame), 2);
+    assert_int_equal(count(in, n, PVM_OP_pop_frame), 2);
+    for (size_t i = 0; i < n; i++) {
+        if (in[i].op == PVM_OP_call) {
+            assert_true(i >= 2 && i + 2 < n);
+            assert_int_equal(in[i - 1].op, PVM_OP_push_frame);
+            assert_int_equal(in[i + 1].op, PVM_OP_pop_frame);
+            assert_int_equal(in[i - 2].op, PVM_OP_xpush);
+            assert_int_equal(in[i - 2].reg[0], 0);
+            assert_int_equal(in[i + 2].op, PVM_OP_xpop);
+            assert_int_equal(in[i + 2].reg[0], 0);
+        }
+    }
+    n = insns(m, "call_in_loop", in, 64);
+    assert_int_equal(in[0].op, PVM_OP_push_frame);
+    assert_int_equal(count(in, n, PVM_OP_push_frame), 1);
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    assert_int_equal(wt_value(inst, "one_call_a_path", WT_ARGS(wt_i32(11))), 12);
+    assert_int_equal(wt_value(inst, "one_call_a_path", WT_ARGS(wt_i32(5))), 6);
+    assert_int_equal(wt_value(inst, "one_call_a_path", WT_ARGS(wt_i32(-3))), 0xfffffffe); /* -2 */
+    assert_int_equal(wt_value(inst, "call_in_loop", WT_ARGS(wt_i32(4))), 0);
     pvm_wasm_store_free(s);
 }
 
@@ -179,7 +224,8 @@ static void loop_body_has_no_moves_or_constants(void **state)
 
 /* In a function that calls, a loop that does not keeps its constants (too
  * wide for an immediate) in caller-saved registers, loaded once before its
- * head: none is loaded in the loop, none costs a push. */
+ * head, after the call: none is loaded in the loop, none is saved around
+ * the call. */
 static void a_loop_without_calls_keeps_its_constants_in_registers(void **state)
 {
     (void)state;
@@ -200,9 +246,12 @@ static void a_loop_without_calls_keeps_its_constants_in_registers(void **state)
     }
     assert_int_equal(before[0], 1);
     assert_int_equal(before[1], 1);
-    for (size_t i = 0; i < n; i++)
-        if (in[i].op == PVM_OP_xpush)
-            assert_true(in[i].reg[0] >= 16);
+    size_t first_const = n;
+    for (size_t i = n; i-- > 0;)
+        if (in[i].op == PVM_OP_xconst64 && (in[i].imm == seven || in[i].imm == one))
+            first_const = i;
+    for (size_t i = first_const; i < n; i++)
+        assert_true(in[i].op != PVM_OP_xpush && in[i].op != PVM_OP_xpop);
     pvm_module_free(m);
     pvm_wasm_store *s = pvm_wasm_store_new(0);
     pvm_wasm_instance *inst = wt_instance(s, "quality");
@@ -449,6 +498,7 @@ int main(void)
         cmocka_unit_test(leaf_function_computes_in_argument_registers),
         cmocka_unit_test(add_of_locals_is_one_instruction),
         cmocka_unit_test(locals_across_two_calls_are_callee_saved),
+        cmocka_unit_test(frames_are_where_the_calls_are),
         cmocka_unit_test(loop_body_has_no_moves_or_constants),
         cmocka_unit_test(a_loop_without_calls_keeps_its_constants_in_registers),
         cmocka_unit_test(a_constant_is_loaded_once_per_block),

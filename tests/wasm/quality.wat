@@ -19,6 +19,22 @@
     call $add_locals_marker
     call $add_locals_marker
     (i32.add (local.get $a) (local.get $n)))
+  ;; At most one call on any path, none in a loop: no frame on entry, a
+  ;; frame around each call; n is saved around the call in the then-arm.
+  (func $one_call_a_path (export "one_call_a_path") (param $n i32) (result i32)
+    (if (i32.gt_s (local.get $n) (i32.const 10))
+      (then call $add_locals_marker)
+      (else (if (i32.lt_s (local.get $n) (i32.const 0)) (then call $add_locals_marker))))
+    (i32.add (local.get $n) (i32.const 1)))
+  ;; A call in a loop: a frame on entry, as any function that calls.
+  (func $call_in_loop (export "call_in_loop") (param $n i32) (result i32)
+    (block $done
+      (loop $top
+        (br_if $done (i32.eqz (local.get $n)))
+        call $add_locals_marker
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $top)))
+    (local.get $n))
   ;; A counting loop: no moves inside, the constant 1 hoisted.
   (func $sum (export "sum") (param $n i32) (result i32) (local $i i32) (local $s i32)
     (block $done
