@@ -14,9 +14,9 @@
  * A leaf function (no calls) keeps its parameters where they arrive
  * (sbase = number of parameters) and homes further locals in the free
  * caller-saved registers above its operand stack first; so does a light
- * one (at most one call on any path, none in a loop), which saves them
- * around its calls and, saving no callee-saved register, pushes a frame
- * only around each call.
+ * one (few calls on any path, none in a loop: translate_plan.c), which
+ * saves them around its calls and, saving no callee-saved register,
+ * pushes a frame only around each call.
  */
 #ifndef PULLEY_WASM_TRANSLATE_INTERNAL_H
 #define PULLEY_WASM_TRANSLATE_INTERNAL_H
@@ -286,22 +286,27 @@ void tr_parallel_move(tr_func *t, tr_move *moves, uint32_t n);
  * constants, frame slots, saved registers.  0 or -1. */
 int tr_plan(tr_func *t);
 
-/* ---- translate_paths.c: the most calls on a path through a body --------- */
+/* ---- translate_paths.c: the calls on the paths through a body ------------ */
 
 enum { TR_PATH_BLOCK, TR_PATH_LOOP, TR_PATH_IF, TR_PATH_ELSE };
 
+/* The fewest and the most calls on some paths (none: most is -1). */
+typedef struct tr_calls {
+    int32_t fewest, most;
+} tr_calls;
+
 typedef struct tr_path_label {
-    int32_t to_end;   /* most calls on a path branching to its end; -1: none */
-    int32_t at_entry; /* most calls on a path reaching the block or if */
-    int32_t then_end; /* an if with an else: at the end of its then-arm */
-    uint8_t kind;     /* TR_PATH_* (an if's becomes ELSE at its else) */
+    tr_calls to_end;   /* the paths that branch to its end */
+    tr_calls at_entry; /* those that reach the block or if */
+    tr_calls then_end; /* an if with an else: at the end of its then-arm */
+    uint8_t kind;      /* TR_PATH_* (an if's becomes ELSE at its else) */
 } tr_path_label;
 
 typedef struct tr_paths {
     tr_path_label *labels; /* open, innermost last; labels[0] is the body */
     uint32_t n;
-    int32_t here; /* most calls on a path reaching this instruction; -1: none */
-    int32_t most; /* on a path that leaves the function (after its end) */
+    tr_calls here; /* the paths that reach this instruction */
+    tr_calls out;  /* those that leave the function (after its end) */
 } tr_paths;
 
 /* Start the count of a body of at most max_depth nested blocks.  0, or

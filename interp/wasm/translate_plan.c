@@ -15,8 +15,8 @@
  * meet share a register, a local whose range holds no call may take a
  * caller-saved register above the operand stack (nothing clobbers it
  * there), and so may one across few calls in a function without loops,
- * or across any in a light one (at most one call on any path, none in a
- * loop: translate_paths.c), saved around those calls; the others take
+ * or across any in a light one (few calls on any path, none in a loop:
+ * LIGHT_MOST_CALLS), saved around those calls; the others take
  * callee-saved ones; the
  * locals left over live in frame slots.  A constant left without a
  * register may still have one through an outermost loop that uses it: a
@@ -50,6 +50,13 @@ enum {
      * one call that always runs (weight 2) or two that may not (in an if's
      * arms, 1 each). */
     SAVED_AROUND_CALLS = 2,
+    /* A function is light (pays for calls only where they are made) if no
+     * call is in a loop and every path makes at most one call, or, where
+     * some path makes none (the calls are off a fast path), at most this
+     * many: on Lua, QuickJS, SQLite and Wren, 2 and 3 each gave fewer
+     * machine instructions than 1, and no limit more on QuickJS and
+     * bzip2 than 3 (bench/RESULTS.md, 2026-12-07). */
+    LIGHT_MOST_CALLS = 3,
 };
 
 /* Does Wasm op `op` take the constant pushed just before it (entries
@@ -398,7 +405,8 @@ static int first_pass(tr_func *t, local_facts *lf)
         live_ranges(t, lf, &sc);
         const_ranges(t, lf, &sc);
         lf->nloops = sc.nloops;
-        t->light = !t->leaf && paths.most <= 1;
+        t->light = !t->leaf && (paths.out.most <= 1 ||
+                                (paths.out.most <= LIGHT_MOST_CALLS && paths.out.fewest == 0));
         for (uint32_t k = 0; k < lf->ncalls; k++)
             t->light = t->light && lf->calls[k].loops == 0;
     }

@@ -3,7 +3,7 @@
  * read in place and written by the instruction that computes them, saved
  * around a call or by the prologue, leaf
  * functions without frames, frames only around the calls of a function
- * that makes at most one on a path, loops free of moves and constants (loaded
+ * that makes few on a path, loops free of moves and constants (loaded
  * where a loop is entered when the function calls), a constant loaded once
  * per block, memory
  * accesses as one Wasm heap access each, branches on
@@ -151,7 +151,9 @@ static void locals_across_two_calls_are_callee_saved(void **state)
 /* A function that makes at most one call on any path, none in a loop,
  * pushes no frame on entry: a frame around each call, the parameter,
  * which the call's path reads after it, saved around it in its own
- * register.  A call in a loop keeps the frame on entry. */
+ * register.  So does one whose two calls are off a path without any
+ * (two calls on every path keep the frame on entry: two_calls, above);
+ * a call in a loop keeps it too. */
 static void frames_are_where_the_calls_are(void **state)
 {
     (void)state;
@@ -172,6 +174,10 @@ static void frames_are_where_the_calls_are(void **state)
             assert_int_equal(in[i + 2].reg[0], 0);
         }
     }
+    n = insns(m, "calls_off_a_fast_path", in, 64);
+    assert_true(in[0].op != PVM_OP_push_frame);
+    assert_int_equal(count(in, n, PVM_OP_call), 2);
+    assert_int_equal(count(in, n, PVM_OP_push_frame), 2);
     n = insns(m, "call_in_loop", in, 64);
     assert_int_equal(in[0].op, PVM_OP_push_frame);
     assert_int_equal(count(in, n, PVM_OP_push_frame), 1);
@@ -182,6 +188,8 @@ static void frames_are_where_the_calls_are(void **state)
     assert_int_equal(wt_value(inst, "one_call_a_path", WT_ARGS(wt_i32(5))), 6);
     assert_int_equal(wt_value(inst, "one_call_a_path", WT_ARGS(wt_i32(-3))), 0xfffffffe); /* -2 */
     assert_int_equal(wt_value(inst, "call_in_loop", WT_ARGS(wt_i32(4))), 0);
+    assert_int_equal(wt_value(inst, "calls_off_a_fast_path", WT_ARGS(wt_i32(11))), 12);
+    assert_int_equal(wt_value(inst, "calls_off_a_fast_path", WT_ARGS(wt_i32(1))), 2);
     pvm_wasm_store_free(s);
 }
 

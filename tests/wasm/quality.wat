@@ -26,6 +26,11 @@
       (then call $add_locals_marker)
       (else (if (i32.lt_s (local.get $n) (i32.const 0)) (then call $add_locals_marker))))
     (i32.add (local.get $n) (i32.const 1)))
+  ;; Two calls off a path that makes none: light too.
+  (func $calls_off_a_fast_path (export "calls_off_a_fast_path") (param $n i32) (result i32)
+    (if (i32.gt_s (local.get $n) (i32.const 10))
+      (then call $add_locals_marker call $add_locals_marker))
+    (i32.add (local.get $n) (i32.const 1)))
   ;; A call in a loop: a frame on entry, as any function that calls.
   (func $call_in_loop (export "call_in_loop") (param $n i32) (result i32)
     (block $done
