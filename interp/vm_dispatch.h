@@ -39,9 +39,10 @@
  *   IMM_S8 IMM_U8 IMM_S16 IMM_S32 IMM_U32 IMM_I64   the immediate
  *   ADDR(r)          x[r] + s32 offset immediate, wrapping mod 2^64
  *   ADDR_AT(r, off)  x[r] + s32 off (a macro op's part: its own offset)
- *   DATA(p, a, n)    p = host address of data-space bytes a .. a+n-1 (all
- *                    in the heap or all in the stack), or trap HEAP_OOB
- *                    (past the heap) or MEMORY_FAULT
+ *   DATA(a, n, p, access)  access (a statement) with p the host address
+ *                    of data-space bytes a .. a+n-1 (all in the heap or
+ *                    all in the stack), or trap HEAP_OOB (past the heap)
+ *                    or MEMORY_FAULT
  *   HEAP(p, a, off, n)  p = host address of heap bytes u32(a) + s32 off ..
  *                    + n-1 (a Wasm address and offset), or trap HEAP_OOB
  *   CALL_HOST(fn, ctx)  call a host function, then reload the heap
