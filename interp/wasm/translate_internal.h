@@ -151,7 +151,7 @@ typedef struct tr_func {
 
     /* The register plan. */
     bool leaf;
-    bool light;           /* calls, at most one on any path, none in a loop */
+    bool light;           /* calls, few on any path, none in a loop */
     uint32_t sbase;       /* register of operand-stack slot 0 */
     uint32_t slot_frame0; /* frame slot of the first spilled operand-stack slot */
     uint32_t nframe;      /* frame slots */
@@ -286,6 +286,12 @@ void tr_parallel_move(tr_func *t, tr_move *moves, uint32_t n);
  * constants, frame slots, saved registers.  0 or -1. */
 int tr_plan(tr_func *t);
 
+/* Translate defined function `index` into *out (replaced).  0 or -1. */
+int tr_function(tr_module *mod, uint32_t index, pvm_buf *out);
+
+/* Emit the epilogue returning the top nresults entries. */
+void tr_return(tr_func *t);
+
 /* ---- translate_paths.c: the calls on the paths through a body ------------ */
 
 enum { TR_PATH_BLOCK, TR_PATH_LOOP, TR_PATH_IF, TR_PATH_ELSE };
@@ -315,11 +321,6 @@ int tr_paths_init(tr_paths *p, uint32_t max_depth);
 /* Follow instruction `in` (is_call: it calls, as the plan counts calls). */
 void tr_paths_step(tr_paths *p, const pvm_wasm_insn *in, bool is_call);
 void tr_paths_free(tr_paths *p);
-/* Translate defined function `index` into *out (replaced).  0 or -1. */
-int tr_function(tr_module *mod, uint32_t index, pvm_buf *out);
-
-/* Emit the epilogue returning the top nresults entries. */
-void tr_return(tr_func *t);
 
 /* ---- translate_control.c ------------------------------------------------- */
 
