@@ -186,11 +186,12 @@ static int begin_block(tr_func *t, const pvm_wasm_insn *in)
     const pvm_wasm_block *wb = &t->func->blocks[t->next_block++];
     bool is_if = in->op == PVM_WASM_OP_IF;
     uint32_t top = t->height - is_if; /* the condition is above the params */
+    /* Nothing on the stack may read a local the block could write (nor a
+     * home that a loop's constant takes from here), and the parameters sit
+     * in their slots on every path. */
+    tr_materialize_local(t, TR_NONE, top);
     if (in->op == PVM_WASM_OP_LOOP) /* before anything that may read them */
         tr_load_hoisted_consts(t, t->pos);
-    /* Nothing on the stack may read a local the block could write, and the
-     * parameters sit in their slots on every path. */
-    tr_materialize_local(t, TR_NONE, top);
     for (uint32_t d = top - wb->nparams; d < top; d++)
         tr_materialize(t, d);
     tr_block b = {.wb = wb, .height = top - wb->nparams, .fixups = TR_NONE,
