@@ -20,12 +20,13 @@ static bool around_here(const tr_func *t, const tr_saved_local *s)
     return s->lo <= t->pos && t->pos <= s->hi;
 }
 
-/* Is local i saved around the call being translated? */
+/* Is local i's home saved around the call being translated? */
 static bool saved_around(const tr_func *t, uint32_t i)
 {
     for (uint32_t k = 0; k < t->naround; k++)
-        if (t->around[k].local == i)
-            return around_here(t, &t->around[k]);
+        if (t->around[k].reg == t->home[i] && t->around[k].cls == tr_class(t->ltype[i]) &&
+            around_here(t, &t->around[k]))
+            return true;
     return false;
 }
 
@@ -54,20 +55,16 @@ void tr_save_live(tr_func *t, uint32_t base)
         if (t->stack[d].kind == TV_REG && !TR_IS_FRAME(loc))
             push(t, tr_class(t->stack[d].type), (unsigned)loc);
     }
-    for (uint32_t k = 0; k < t->naround; k++) {
-        uint32_t i = t->around[k].local;
+    for (uint32_t k = 0; k < t->naround; k++)
         if (around_here(t, &t->around[k]))
-            push(t, tr_class(t->ltype[i]), (unsigned)t->home[i]);
-    }
+            push(t, t->around[k].cls, t->around[k].reg);
 }
 
 void tr_restore_live(tr_func *t, uint32_t base)
 {
-    for (uint32_t k = t->naround; k-- > 0;) {
-        uint32_t i = t->around[k].local;
+    for (uint32_t k = t->naround; k-- > 0;)
         if (around_here(t, &t->around[k]))
-            pop(t, tr_class(t->ltype[i]), (unsigned)t->home[i]);
-    }
+            pop(t, t->around[k].cls, t->around[k].reg);
     for (uint32_t d = base; d-- > 0;) {
         tr_loc loc = tr_slot_loc(t, d);
         if (t->stack[d].kind == TV_REG && !TR_IS_FRAME(loc))

@@ -31,7 +31,7 @@ static bool zero_the_frame(const tr_func *t)
 {
     uint32_t n = 0;
     for (uint32_t i = t->type->nparams; i < t->nlocals; i++)
-        n += t->zero_init[i] && TR_IS_FRAME(t->home[i]);
+        n += t->live_in[i] && TR_IS_FRAME(t->home[i]);
     return n >= 2 || (n == 1 && t->nframe <= 8);
 }
 
@@ -59,11 +59,14 @@ static void prologue(tr_func *t)
     tr_move moves[TR_NARGREGS];
     uint32_t nmoves = 0;
     for (uint32_t k = t->sbase; k < np && k < TR_NARGREGS; k++)
-        moves[nmoves++] = (tr_move){.cls = (uint8_t)tr_class(t->ltype[k]), .dst = t->home[k],
-                                    .src = {.kind = TV_REG, .type = t->ltype[k]},
-                                    .src_loc = (tr_loc)k};
+        if (t->live_in[k])
+            moves[nmoves++] = (tr_move){.cls = (uint8_t)tr_class(t->ltype[k]), .dst = t->home[k],
+                                        .src = {.kind = TV_REG, .type = t->ltype[k]},
+                                        .src_loc = (tr_loc)k};
     tr_parallel_move(t, moves, nmoves);
     for (uint32_t k = TR_NARGREGS; k < np; k++) {
+        if (!t->live_in[k])
+            continue;
         unsigned cls = tr_class(t->ltype[k]);
         tr_loc home = t->home[k];
         unsigned r = TR_IS_FRAME(home) ? TR_SCRATCH2 : (unsigned)home;
@@ -74,7 +77,7 @@ static void prologue(tr_func *t)
     }
     bool zero_ready = false;
     for (uint32_t i = np; i < t->nlocals; i++) {
-        if (!t->zero_init[i])
+        if (!t->live_in[i])
             continue;
         unsigned cls = tr_class(t->ltype[i]);
         if (!TR_IS_FRAME(t->home[i])) {
@@ -154,22 +157,22 @@ static int setup(tr_func *t)
     size_t n = (size_t)t->nlocals + 1;
     t->ltype = malloc(n);
     t->home = malloc(n * sizeof *t->home);
-    t->zero_init = malloc(n * sizeof *t->zero_init);
+    t->live_in = malloc(n * sizeof *t->live_in);
     t->stack_cap = f->max_stack + 1;
     t->stack = malloc(t->stack_cap * sizeof *t->stack);
     t->blocks_cap = f->max_depth + 1;
     t->blocks = calloc(t->blocks_cap, sizeof *t->blocks);
-    if (!t->ltype || !t->home || !t->zero_init || !t->stack || !t->blocks)
+    if (!t->ltype || !t->home || !t->live_in || !t->stack || !t->blocks)
         return tr_fail(t, "out of memory");
     uint32_t i = 0;
     for (; i < t->type->nparams; i++) {
         t->ltype[i] = t->type->params[i];
-        t->zero_init[i] = false;
+        t->live_in[i] = true;
     }
     for (uint32_t run = 0; run < f->nruns; run++)
         for (uint32_t k = 0; k < f->runs[run].count; k++, i++) {
             t->ltype[i] = f->runs[run].type;
-            t->zero_init[i] = true;
+            t->live_in[i] = true;
         }
     return 0;
 }
@@ -208,7 +211,7 @@ int tr_function(tr_module *mod, uint32_t index, pvm_buf *out)
     free(t.consts);
     free(t.ltype);
     free(t.home);
-    free(t.zero_init);
+    free(t.live_in);
     free(t.around);
     free(t.stack);
     free(t.blocks);

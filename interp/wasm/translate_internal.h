@@ -64,10 +64,12 @@ typedef struct tr_creg {
 } tr_creg;
 #define TR_NOREG 0xFF
 
-/* A local homed in a caller-saved register although calls lie in its
- * live range [lo, hi] (positions): saved around each of them. */
+/* A caller-saved register homing locals (webs) although calls lie in
+ * their live ranges, which meet in [lo, hi] (positions): saved around
+ * each of those calls. */
 typedef struct tr_saved_local {
-    uint32_t local, lo, hi;
+    uint32_t lo, hi;
+    uint8_t cls, reg;
 } tr_saved_local;
 
 /* An operand-stack entry. */
@@ -143,11 +145,13 @@ typedef struct tr_func {
     pvm_buf code;
     bool failed; /* an error is in mod->err */
 
-    /* Locals (parameters first): type, home, whether it must start at 0. */
+    /* Locals (parameters first), then after the plan their webs
+     * (translate_webs.c): type, home, whether live at entry (a parameter
+     * moved to its home, a declared local zeroed there). */
     uint32_t nlocals;
     uint8_t *ltype;
     tr_loc *home;
-    bool *zero_init;
+    bool *live_in;
 
     /* The register plan. */
     bool leaf;
@@ -158,7 +162,7 @@ typedef struct tr_func {
     uint32_t saved[2];    /* bit r: callee-saved register r of the class is used */
     bool has_frame;       /* push_frame on entry (else, if it calls: around
                              each call) */
-    tr_saved_local *around; /* locals saved around calls */
+    tr_saved_local *around; /* registers saved around calls */
     uint32_t naround;
     tr_creg *consts;      /* constants of the body, some hoisted */
     uint32_t nconsts;
@@ -321,6 +325,30 @@ int tr_paths_init(tr_paths *p, uint32_t max_depth);
 /* Follow instruction `in` (is_call: it calls, as the plan counts calls). */
 void tr_paths_step(tr_paths *p, const pvm_wasm_insn *in, bool is_call);
 void tr_paths_free(tr_paths *p);
+
+/* ---- translate_webs.c: locals split into webs ---------------------------- */
+
+/* The webs of a function, each a value of one local from its writes to
+ * its reads: its type, its span of positions (nothing of it is live
+ * outside), its weight (references, 8 times as much per loop around them)
+ * and whether it is live at entry (a parameter's value, or a declared
+ * local's zero).  Webs 0..nparams-1 are the parameters' values at entry.
+ * Two webs of one local are never live at one position, whether or not
+ * their spans meet. */
+typedef struct tr_webs {
+    uint32_t n;
+    uint8_t *type;
+    uint32_t *local; /* the local whose values it holds */
+    uint32_t *lo, *hi;
+    uint64_t *weight;
+    bool *live_in;
+} tr_webs;
+
+/* The webs of t's locals (t->nlocals of them, types t->ltype), with the
+ * references in the body decoded by the plan's first pass renamed to
+ * them.  0, or -1 (out of memory). */
+int tr_webs_find(tr_func *t, tr_webs *webs);
+void tr_webs_free(tr_webs *webs);
 
 /* ---- translate_control.c ------------------------------------------------- */
 

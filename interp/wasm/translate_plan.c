@@ -2,29 +2,30 @@
  * translate_plan.c - the register plan of a function, from a first pass
  * over its body (which leaves the body decoded in mod->body for the
  * translation): does it call (a leaf keeps its parameters where they
- * arrive), how hot is each local and each constant (uses weighted by 8
- * per enclosing loop), which locals are written before anything reads them
- * (no zeroing), and the live range of each local.
+ * arrive), how hot is each constant (uses weighted by 8 per enclosing
+ * loop), where are the loops and the calls; then the locals split into
+ * webs (translate_webs.c: each a value of one local, with the span of
+ * positions where it may be live and its weight) and homes for them.
  *
- * A live range is the span of instruction positions from a local's first
- * reference (the entry, for a parameter or a local read before written)
- * to its last, widened to the whole of every outermost loop that refers to
- * it (a value may travel around the loop).  Structured control flow keeps
- * every path from a write to a read inside that span.  Locals and
- * constants then get registers hottest first: locals whose ranges do not
- * meet share a register, a local whose range holds no call may take a
- * caller-saved register above the operand stack (nothing clobbers it
- * there), and so may one across few calls in a function without loops,
- * or across any in a light one (few calls on any path, none in a loop:
- * LIGHT_MOST_CALLS), saved around those calls; the others take
- * callee-saved ones; the
- * locals left over live in frame slots.  A constant left without a
- * register may still have one through an outermost loop that uses it: a
- * caller-saved register free there if the loop makes no call, or a
- * callee-saved one saved anyway (loaded where the loop is entered).  The
- * constants left over after that are materialised where they are used.
+ * Locals and constants get registers hottest first.  All the webs of a
+ * local take one register where they fit (the local's old range, with
+ * holes where none of its values is live); the webs of the locals that
+ * did not fit then take registers one by one, hottest first.  Webs whose
+ * spans do not meet share a register, and so may two webs of one local
+ * (never live together).  A web or local whose spans hold no call may
+ * take a caller-saved register above the operand stack (nothing clobbers
+ * it there), and so may one across few calls in a function without
+ * loops, or across any in a light one (few calls on any path, none in a
+ * loop: LIGHT_MOST_CALLS), saved around those calls; the others take
+ * callee-saved ones; the webs left over live in frame slots, shared where
+ * their spans do not meet.  A constant left without a register may still
+ * have one through an outermost loop that uses it: a caller-saved
+ * register free there if the loop makes no call, or a callee-saved one
+ * saved anyway (loaded where the loop is entered).  The constants left
+ * over after that are materialised where they are used.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/grow.h"
 #include "translate_internal.h"
@@ -95,10 +96,15 @@ typedef struct call_site {
     bool in_arm; /* in an if's arm inside the innermost loop around it */
 } call_site;
 
-/* What the first pass learns about the locals beyond t's own fields. */
+/* What the plan knows of the webs (translate_webs.c), per web, and of the
+ * calls. */
 typedef struct local_facts {
     uint64_t *weight;         /* uses, weighted by loop depth */
-    uint32_t *lo, *hi;        /* live range, instruction positions */
+    uint32_t *lo, *hi;        /* live span, instruction positions */
+    uint32_t *local;          /* the local whose values it holds */
+    /* per local l: its webs that want a home, group[group_start[l] ..
+     * group_start[l + 1]] */
+    uint32_t *group, *group_start;
     call_site *calls;         /* in increasing positions */
     uint32_t ncalls, end;     /* end: positions in the body */
     uint32_t nloops;          /* loops in the body */
@@ -113,13 +119,8 @@ typedef struct region {
 } region;
 
 typedef struct loop_info {
-    uint32_t start, end, parent; /* parent: the enclosing loop, or NO_LOOP */
+    uint32_t start, end;
 } loop_info;
-
-/* A reference to a local inside a loop (the innermost). */
-typedef struct loop_ref {
-    uint32_t local, loop;
-} loop_ref;
 
 #define NO_LOOP UINT32_MAX
 
@@ -127,12 +128,9 @@ typedef struct loop_ref {
 typedef struct scan {
     region *regions;
     loop_info *loops;
-    loop_ref *refs;
-    uint32_t nregions, nloops, nrefs, cap_regions, cap_loops, cap_refs, cap_calls;
+    uint32_t nregions, nloops, cap_regions, cap_loops, cap_calls;
     uint32_t *open;       /* regions open, innermost last */
     uint32_t nopen;
-    uint32_t *first_region; /* per local: the region of its first reference */
-    bool *first_is_set;
     /* The constants' entries by (class, bits, loop): 1 + index into
      * t->consts, 0 for a free slot (open addressing); entries for the
      * whole body so far. */
@@ -180,7 +178,7 @@ static void open_region(scan *sc, uint32_t pos, bool is_loop, bool arm)
         sc->loops = grow(sc->loops, &sc->cap_loops, sc->nloops, sizeof *sc->loops, &sc->failed);
         if (sc->failed)
             return;
-        sc->loops[sc->nloops++] = (loop_info){pos, pos, outer};
+        sc->loops[sc->nloops++] = (loop_info){pos, pos};
     }
     sc->regions = grow(sc->regions, &sc->cap_regions, sc->nregions, sizeof *sc->regions,
                        &sc->failed);
@@ -199,45 +197,6 @@ static bool close_region(scan *sc, uint32_t pos)
         return false;
     sc->loops[r->loop].end = pos;
     return true;
-}
-
-static void widen(local_facts *lf, uint32_t i, uint32_t lo, uint32_t hi)
-{
-    if (lo < lf->lo[i])
-        lf->lo[i] = lo;
-    if (hi > lf->hi[i])
-        lf->hi[i] = hi;
-}
-
-/* Live ranges from the references.  A local whose first reference writes
- * it, and whose every reference lies after that one in the same region,
- * is dead wherever that region is entered: it needs no zeroing and lives
- * from the write to its last reference, and through every loop inside
- * the region that refers to it.  Any other local (parameters too) may be
- * live from the entry: it lives from there, and through every outermost
- * loop that refers to it. */
-static void live_ranges(tr_func *t, local_facts *lf, const scan *sc)
-{
-    for (uint32_t i = 0; i < t->nlocals; i++) {
-        bool dominated = i >= t->type->nparams && lf->lo[i] != UINT32_MAX && sc->first_is_set[i] &&
-                         lf->hi[i] < sc->regions[sc->first_region[i]].end;
-        if (i >= t->type->nparams)
-            t->zero_init[i] = !dominated;
-        if (!dominated)
-            lf->lo[i] = 0;
-        if (lf->hi[i] < lf->lo[i])
-            lf->hi[i] = lf->lo[i];
-    }
-    for (uint32_t k = 0; k < sc->nrefs; k++) {
-        uint32_t i = sc->refs[k].local, l = sc->refs[k].loop;
-        /* The outermost loop holding the reference that begins after the
-         * local's range does (lo 0: the outermost one). */
-        uint32_t lo = lf->lo[i];
-        while (sc->loops[l].parent != NO_LOOP && (lo == 0 || sc->loops[sc->loops[l].parent].start > lo))
-            l = sc->loops[l].parent;
-        if (lo == 0 || sc->loops[l].start > lo)
-            widen(lf, i, sc->loops[l].start, sc->loops[l].end);
-    }
 }
 
 /* A constant's entry for an outermost loop lives through that loop; its
@@ -277,28 +236,6 @@ typedef struct cursor {
      * for the outermost loop around it */
     tr_creg *last_const[2];
 } cursor;
-
-/* A reference to local in->idx at pos, weighing w: its weight, its first
- * and last references, the innermost loop holding it. */
-static void note_local(local_facts *lf, scan *sc, const pvm_wasm_insn *in, uint32_t pos,
-                       uint64_t w)
-{
-    uint32_t i = in->idx, here = sc->open[sc->nopen - 1];
-    lf->weight[i] += w;
-    if (lf->lo[i] == UINT32_MAX) {
-        lf->lo[i] = pos;
-        sc->first_region[i] = here;
-        sc->first_is_set[i] = in->op != PVM_WASM_OP_LOCAL_GET;
-    }
-    lf->hi[i] = pos;
-    uint32_t loop = sc->regions[here].loop;
-    if (loop != NO_LOOP && !(sc->nrefs > 0 && sc->refs[sc->nrefs - 1].local == i &&
-                             sc->refs[sc->nrefs - 1].loop == loop)) {
-        sc->refs = grow(sc->refs, &sc->cap_refs, sc->nrefs, sizeof *sc->refs, &sc->failed);
-        if (!sc->failed)
-            sc->refs[sc->nrefs++] = (loop_ref){i, loop};
-    }
-}
 
 /* Instruction `in`, at cur->pos: the regions and loops it opens or closes,
  * the weights of the constants and locals it uses, the call it makes. */
@@ -340,9 +277,6 @@ static void scan_insn(tr_func *t, local_facts *lf, scan *sc, cursor *cur, const 
         for (unsigned k = 0; k < 2; k++) /* written straight into the local's home */
             if (cur->last_const[k])
                 cur->last_const[k]->weight -= w;
-        /* fall through */
-    case PVM_WASM_OP_LOCAL_GET:
-        note_local(lf, sc, in, cur->pos, w);
         break;
     default:
         if (is_immediate(cur->last_const, in->op))
@@ -368,13 +302,7 @@ static int first_pass(tr_func *t, local_facts *lf)
                                            f->body_end, &err);
     scan sc = {0};
     sc.open = malloc(((size_t)f->max_depth + 2) * sizeof *sc.open);
-    sc.first_region = malloc(((size_t)t->nlocals + 1) * sizeof *sc.first_region);
-    sc.first_is_set = malloc(((size_t)t->nlocals + 1) * sizeof *sc.first_is_set);
-    sc.failed = !sc.open || !sc.first_region || !sc.first_is_set;
-    for (uint32_t i = 0; !sc.failed && i < t->nlocals; i++) {
-        lf->lo[i] = UINT32_MAX; /* no reference yet */
-        lf->hi[i] = 0;
-    }
+    sc.failed = !sc.open;
     cursor cur = {.pos = 0, .loops = 0, .outermost = NO_LOOP, .last_const = {NULL, NULL}};
     tr_paths paths = {0};
     if (!sc.failed && tr_paths_init(&paths, f->max_depth + 1) != 0)
@@ -402,7 +330,6 @@ static int first_pass(tr_func *t, local_facts *lf)
     lf->end = cur.pos + 1;
     if (!sc.failed) {
         sc.regions[0].end = lf->end;
-        live_ranges(t, lf, &sc);
         const_ranges(t, lf, &sc);
         lf->nloops = sc.nloops;
         t->light = !t->leaf && (paths.out.most <= 1 ||
@@ -412,11 +339,8 @@ static int first_pass(tr_func *t, local_facts *lf)
     }
     tr_paths_free(&paths);
     free(sc.open);
-    free(sc.first_region);
-    free(sc.first_is_set);
     free(sc.regions);
     free(sc.loops);
-    free(sc.refs);
     if (unreadable)
         return tr_fail(t, "%s", err.msg);
     return sc.failed ? tr_fail(t, "out of memory") : 0;
@@ -459,9 +383,15 @@ static int hottest_first(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The live ranges given to one register. */
+/* A live range given to a register or a frame slot: positions lo..hi,
+ * of the webs of local owner - 1 (0: a constant's). */
+typedef struct taken {
+    uint32_t lo, hi, owner;
+} taken;
+
+/* The live ranges given to one register or frame slot. */
 typedef struct reg_ranges {
-    uint32_t (*span)[2];
+    taken *span;
     uint32_t n, cap;
 } reg_ranges;
 
@@ -469,18 +399,24 @@ typedef struct plan {
     tr_func *t;
     const local_facts *lf;
     reg_ranges ranges[2][32];
+    reg_ranges *slots; /* the frame slots' (of either class), nslots of them */
+    uint32_t nslots, cap_slots;
     bool failed;
 } plan;
 
-static bool fits(const reg_ranges *rr, uint32_t lo, uint32_t hi)
+/* Is the register or slot free in [lo, hi] for a web of local owner - 1
+ * (0: a constant)?  Two webs of one local are never live at one position
+ * (translate_webs.c): their spans may meet. */
+static bool fits(const reg_ranges *rr, uint32_t lo, uint32_t hi, uint32_t owner)
 {
     for (uint32_t k = 0; k < rr->n; k++)
-        if (lo <= rr->span[k][1] && rr->span[k][0] <= hi)
+        if (lo <= rr->span[k].hi && rr->span[k].lo <= hi &&
+            (owner == 0 || rr->span[k].owner != owner))
             return false;
     return true;
 }
 
-static void take(plan *pl, reg_ranges *rr, uint32_t lo, uint32_t hi)
+static void take(plan *pl, reg_ranges *rr, uint32_t lo, uint32_t hi, uint32_t owner)
 {
     size_t cap = rr->cap;
     if (BASE_GROW(rr->span, cap, (size_t)rr->n + 1, 4) != 0 || cap > UINT32_MAX) {
@@ -488,8 +424,27 @@ static void take(plan *pl, reg_ranges *rr, uint32_t lo, uint32_t hi)
         return;
     }
     rr->cap = (uint32_t)cap;
-    rr->span[rr->n][0] = lo;
-    rr->span[rr->n++][1] = hi;
+    rr->span[rr->n++] = (taken){lo, hi, owner};
+}
+
+/* A frame slot for a web of local owner - 1 living in [lo, hi]: the first
+ * free there, else a new one. */
+static uint32_t frame_slot(plan *pl, uint32_t lo, uint32_t hi, uint32_t owner)
+{
+    uint32_t k = 0;
+    while (k < pl->nslots && !fits(&pl->slots[k], lo, hi, owner))
+        k++;
+    if (k == pl->nslots) {
+        size_t cap = pl->cap_slots;
+        if (BASE_GROW(pl->slots, cap, (size_t)k + 1, 8) != 0 || cap > UINT32_MAX) {
+            pl->failed = true;
+            return 0;
+        }
+        pl->cap_slots = (uint32_t)cap;
+        pl->slots[pl->nslots++] = (reg_ranges){0};
+    }
+    take(pl, &pl->slots[k], lo, hi, owner);
+    return k;
 }
 
 /* Registers of class cls for homes, in the order they are tried: the
@@ -511,9 +466,68 @@ static uint32_t home_pool(const tr_func *t, bool frame, uint8_t *regs, uint32_t 
     return n;
 }
 
-/* Registers to candidates, hottest first; locals left over go to frame
- * slots.  Returns the number of locals in the frame. */
-static uint32_t assign_once(plan *pl, const candidate *cands, uint32_t n, bool frame)
+/* The webs to place together: those of one local (a candidate's index
+ * for a local) or one web alone. */
+typedef struct web_set {
+    const uint32_t *webs;
+    uint32_t n, owner; /* owner: the local + 1 */
+} web_set;
+
+static bool fits_all(const plan *pl, const reg_ranges *rr, web_set ws)
+{
+    for (uint32_t k = 0; k < ws.n; k++)
+        if (!fits(rr, pl->lf->lo[ws.webs[k]], pl->lf->hi[ws.webs[k]], ws.owner))
+            return false;
+    return true;
+}
+
+/* A register of class cls for ws (or for constant cr, ws empty), hottest
+ * first: caller-saved registers keep what no call lies across, and in a
+ * function without loops a local across calls of weight at most
+ * SAVED_AROUND_CALLS, saved around them, unless a callee-saved register
+ * saved anyway is free; the others take callee-saved registers.
+ * TR_NOREG if none is free. */
+static unsigned choose(plan *pl, const tr_creg *cr, web_set ws, unsigned cls, const uint8_t *pool,
+                       uint32_t npool, uint32_t ncaller)
+{
+    tr_func *t = pl->t;
+    const local_facts *lf = pl->lf;
+    uint64_t calls = 0;
+    for (uint32_t k = 0; !t->leaf && k < ws.n; k++)
+        calls += call_weight(lf, lf->lo[ws.webs[k]], lf->hi[ws.webs[k]]);
+    if (cr && !t->leaf)
+        calls = call_weight(lf, cr->lo, cr->hi);
+    const reg_ranges *rr = pl->ranges[cls];
+    uint32_t from = calls == 0 ? 0 : ncaller;
+    if (cr && calls > 0 && t->light)
+        return TR_NOREG; /* loaded where used: saving it would cost a frame */
+    if (!cr && calls > 0 && (t->light || (calls <= SAVED_AROUND_CALLS && lf->nloops == 0))) {
+        for (uint32_t j = ncaller; j < npool; j++)
+            if ((t->saved[cls] >> pool[j] & 1) && fits_all(pl, &rr[pool[j]], ws))
+                return pool[j];
+        from = 0;
+    }
+    for (uint32_t j = from; j < npool; j++) {
+        bool free_here = cr ? fits(&rr[pool[j]], cr->lo, cr->hi, 0) : fits_all(pl, &rr[pool[j]], ws);
+        if (free_here)
+            return pool[j];
+    }
+    return TR_NOREG;
+}
+
+static void take_all(plan *pl, reg_ranges *rr, web_set ws)
+{
+    for (uint32_t k = 0; k < ws.n; k++)
+        take(pl, rr, pl->lf->lo[ws.webs[k]], pl->lf->hi[ws.webs[k]], ws.owner);
+}
+
+/* Registers to candidates, hottest first: the webs of a local all in one
+ * register where they fit (as one local was, in a range that has holes
+ * now); then the webs of the locals that did not fit, hottest first, one
+ * by one; those left over go to frame slots, shared where their spans do
+ * not meet.  cands: constants and locals, room for every web after them.
+ * Returns the number of frame slots. */
+static uint32_t assign_once(plan *pl, candidate *cands, uint32_t n, bool frame)
 {
     tr_func *t = pl->t;
     const local_facts *lf = pl->lf;
@@ -523,47 +537,55 @@ static uint32_t assign_once(plan *pl, const candidate *cands, uint32_t n, bool f
     for (unsigned cls = 0; cls < 2; cls++)
         for (unsigned r = 0; r < 32; r++)
             pl->ranges[cls][r].n = 0;
-    t->nframe = 0;
+    for (uint32_t k = 0; k < pl->nslots; k++)
+        free(pl->slots[k].span);
+    pl->nslots = 0;
     t->saved[TR_X] = t->saved[TR_F] = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        const candidate *c = &cands[k];
-        tr_creg *cr = c->is_const ? &t->consts[c->index] : NULL;
-        unsigned cls = cr ? cr->cls : tr_class(t->ltype[c->index]);
-        uint32_t lo = cr ? cr->lo : lf->lo[c->index], hi = cr ? cr->hi : lf->hi[c->index];
-        /* Caller-saved registers keep what no call lies across, and in a
-         * function without loops a local across calls of weight at most
-         * SAVED_AROUND_CALLS, saved around them, unless a callee-saved
-         * register saved anyway is free. */
-        uint64_t calls = t->leaf ? 0 : call_weight(lf, lo, hi);
-        uint32_t from = calls == 0 ? 0 : ncaller[cls];
-        unsigned r = TR_NOREG;
-        if (cr && calls > 0 && t->light)
-            from = npool[cls]; /* loaded where used: saving it would cost a frame */
-        if (!cr && calls > 0 &&
-            (t->light || (calls <= SAVED_AROUND_CALLS && lf->nloops == 0))) {
-            for (uint32_t j = ncaller[cls]; j < npool[cls] && r == TR_NOREG; j++)
-                if ((t->saved[cls] >> pool[cls][j] & 1) &&
-                    fits(&pl->ranges[cls][pool[cls][j]], lo, hi))
-                    r = pool[cls][j];
-            from = 0;
+    candidate *left = cands + n; /* the webs of locals that did not fit */
+    uint32_t nleft = 0;
+    for (uint32_t round = 0; round < 2; round++) {
+        const candidate *list = round == 0 ? cands : left;
+        uint32_t count = round == 0 ? n : nleft;
+        for (uint32_t k = 0; k < count; k++) {
+            const candidate *c = &list[k];
+            tr_creg *cr = c->is_const ? &t->consts[c->index] : NULL;
+            web_set ws = {0};
+            if (!cr && round == 0)
+                ws = (web_set){lf->group + lf->group_start[c->index],
+                               lf->group_start[c->index + 1] - lf->group_start[c->index],
+                               c->index + 1};
+            else if (!cr)
+                ws = (web_set){&c->index, 1, lf->local[c->index] + 1};
+            if (!cr && ws.n == 0)
+                continue;
+            unsigned cls = cr ? cr->cls : tr_class(t->ltype[ws.webs[0]]);
+            unsigned r = choose(pl, cr, ws, cls, pool[cls], npool[cls], ncaller[cls]);
+            /* A hoisted constant is worth a push and a pop only if hot. */
+            if (cr && r != TR_NOREG && r >= TR_SAVED_FIRST && cr->weight < MIN_SAVED_CONST_WEIGHT)
+                r = TR_NOREG;
+            if (r != TR_NOREG) {
+                if (cr)
+                    take(pl, &pl->ranges[cls][r], cr->lo, cr->hi, 0);
+                take_all(pl, &pl->ranges[cls][r], ws);
+                if (r >= TR_SAVED_FIRST)
+                    t->saved[cls] |= UINT32_C(1) << r;
+            }
+            if (cr)
+                cr->reg = (uint8_t)r;
+            else if (r != TR_NOREG)
+                for (uint32_t w = 0; w < ws.n; w++)
+                    t->home[ws.webs[w]] = (tr_loc)r;
+            else if (round == 0)
+                for (uint32_t w = 0; w < ws.n; w++)
+                    left[nleft++] = (candidate){lf->weight[ws.webs[w]], ws.webs[w], false};
+            else
+                t->home[c->index] = TR_FRAME(frame_slot(pl, lf->lo[c->index], lf->hi[c->index],
+                                                        ws.owner));
         }
-        for (uint32_t j = from; j < npool[cls] && r == TR_NOREG; j++)
-            if (fits(&pl->ranges[cls][pool[cls][j]], lo, hi))
-                r = pool[cls][j];
-        /* A hoisted constant is worth a push and a pop only if hot. */
-        if (cr && r != TR_NOREG && r >= TR_SAVED_FIRST && cr->weight < MIN_SAVED_CONST_WEIGHT)
-            r = TR_NOREG;
-        if (r != TR_NOREG) {
-            take(pl, &pl->ranges[cls][r], lo, hi);
-            if (r >= TR_SAVED_FIRST)
-                t->saved[cls] |= UINT32_C(1) << r;
-        }
-        if (cr)
-            cr->reg = (uint8_t)r;
-        else
-            t->home[c->index] = r != TR_NOREG ? (tr_loc)r : TR_FRAME(t->nframe++);
+        if (round == 0)
+            qsort(left, nleft, sizeof *left, hottest_first);
     }
-    return t->nframe;
+    return t->nframe = pl->nslots;
 }
 
 /* Constants left without a register for the whole body may still have
@@ -597,14 +619,15 @@ static void assign_loop_consts(plan *pl, candidate *cands, bool frame)
         for (uint32_t j = from; j < npool[cls] && cr->reg == TR_NOREG; j++) {
             unsigned r = pool[cls][j];
             if ((j >= ncaller[cls] && !(t->saved[cls] >> r & 1)) ||
-                !fits(&pl->ranges[cls][r], cr->lo, cr->hi))
+                !fits(&pl->ranges[cls][r], cr->lo, cr->hi, 0))
                 continue;
-            take(pl, &pl->ranges[cls][r], cr->lo, cr->hi);
+            take(pl, &pl->ranges[cls][r], cr->lo, cr->hi, 0);
             cr->reg = (uint8_t)r;
         }
     }
 }
 
+/* cands: n constants and locals, room for every web after them. */
 static int assign(tr_func *t, const local_facts *lf, candidate *cands, uint32_t n)
 {
     qsort(cands, n, sizeof *cands, hottest_first);
@@ -619,6 +642,9 @@ static int assign(tr_func *t, const local_facts *lf, candidate *cands, uint32_t 
     for (unsigned cls = 0; cls < 2; cls++)
         for (unsigned r = 0; r < 32; r++)
             free(pl.ranges[cls][r].span);
+    for (uint32_t k = 0; k < pl.nslots; k++)
+        free(pl.slots[k].span);
+    free(pl.slots);
     if (pl.failed)
         return tr_fail(t, "out of memory");
     t->slot_frame0 = t->nframe;
@@ -631,8 +657,19 @@ static int assign(tr_func *t, const local_facts *lf, candidate *cands, uint32_t 
     return 0;
 }
 
-/* The locals in caller-saved registers with calls in their live ranges
- * (tr_func.around): the translation saves them around those calls. */
+static int by_register_then_start(const void *a, const void *b)
+{
+    const tr_saved_local *x = a, *y = b;
+    if (x->cls != y->cls || x->reg != y->reg)
+        return x->cls != y->cls ? x->cls - y->cls : x->reg - y->reg;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The caller-saved registers homing locals with calls in their live
+ * ranges (tr_func.around), one entry per register and stretch of
+ * positions where such ranges meet (webs of one local may share a
+ * register and meet): the translation saves each around the calls in its
+ * stretch, once. */
 static int list_saved_around(tr_func *t, const local_facts *lf)
 {
     for (uint32_t i = 0; i < t->nlocals; i++)
@@ -641,30 +678,92 @@ static int list_saved_around(tr_func *t, const local_facts *lf)
             if (!g)
                 return tr_fail(t, "out of memory");
             t->around = g;
-            t->around[t->naround++] = (tr_saved_local){i, lf->lo[i], lf->hi[i]};
+            t->around[t->naround++] = (tr_saved_local){lf->lo[i], lf->hi[i],
+                                                       (uint8_t)tr_class(t->ltype[i]),
+                                                       (uint8_t)t->home[i]};
         }
+    if (t->naround == 0)
+        return 0;
+    qsort(t->around, t->naround, sizeof *t->around, by_register_then_start);
+    uint32_t n = 1;
+    for (uint32_t k = 1; k < t->naround; k++) {
+        tr_saved_local *last = &t->around[n - 1], *s = &t->around[k];
+        if (s->cls == last->cls && s->reg == last->reg && s->lo <= last->hi) {
+            if (s->hi > last->hi)
+                last->hi = s->hi;
+        } else
+            t->around[n++] = *s;
+    }
+    t->naround = n;
+    return 0;
+}
+
+/* The webs in place of the locals: t's arrays hold one entry per web. */
+static int adopt_webs(tr_func *t, const tr_webs *webs)
+{
+    size_t n1 = (size_t)webs->n + 1;
+    uint8_t *ltype = realloc(t->ltype, n1);
+    if (ltype)
+        t->ltype = ltype;
+    tr_loc *home = realloc(t->home, n1 * sizeof *home);
+    if (home)
+        t->home = home;
+    bool *live_in = realloc(t->live_in, n1 * sizeof *live_in);
+    if (live_in)
+        t->live_in = live_in;
+    if (!ltype || !home || !live_in)
+        return tr_fail(t, "out of memory");
+    memcpy(t->ltype, webs->type, webs->n);
+    memcpy(t->live_in, webs->live_in, webs->n * sizeof *live_in);
+    t->nlocals = webs->n;
     return 0;
 }
 
 int tr_plan(tr_func *t)
 {
-    size_t n1 = (size_t)t->nlocals + 1;
-    local_facts lf = {.weight = calloc(n1, sizeof *lf.weight), .lo = malloc(n1 * sizeof *lf.lo),
-                      .hi = malloc(n1 * sizeof *lf.hi)};
-    uint64_t *weight = lf.weight;
-    candidate *cands = malloc(((size_t)t->nlocals + MAX_CONSTS + 1) * sizeof *cands);
+    local_facts lf = {0};
+    tr_webs webs = {0};
+    candidate *cands = NULL;
     t->consts = malloc(MAX_CONSTS * sizeof *t->consts);
-    int rc = -1;
-    if (!weight || !lf.lo || !lf.hi || !cands || !t->consts)
-        tr_fail(t, "out of memory");
-    else if (first_pass(t, &lf) == 0) {
+    int rc = t->consts ? first_pass(t, &lf) : tr_fail(t, "out of memory");
+    if (rc == 0)
+        rc = tr_webs_find(t, &webs);
+    if (rc == 0)
+        rc = adopt_webs(t, &webs);
+    uint32_t nvars = t->type->nparams + t->func->nlocals; /* the locals */
+    if (rc == 0) {
+        cands = malloc(((size_t)nvars + t->nlocals + MAX_CONSTS + 1) * sizeof *cands);
+        lf.group = malloc(((size_t)t->nlocals + 1) * sizeof *lf.group);
+        lf.group_start = calloc((size_t)nvars + 2, sizeof *lf.group_start);
+        if (!cands || !lf.group || !lf.group_start)
+            rc = tr_fail(t, "out of memory");
+    }
+    if (rc == 0) {
+        lf.weight = webs.weight;
+        lf.lo = webs.lo;
+        lf.hi = webs.hi;
+        lf.local = webs.local;
         uint32_t np = t->type->nparams, n = 0;
         t->sbase = (t->leaf || t->light) && np <= 8 ? np : 0;
         for (uint32_t i = 0; i < t->nlocals; i++) {
             if (i < t->sbase)
                 t->home[i] = (tr_loc)i; /* stays where it arrives */
+            else if (!t->live_in[i] && lf.weight[i] == 0)
+                t->home[i] = TR_SCRATCH1; /* a parameter never read: never moved */
             else
-                cands[n++] = (candidate){weight[i], i, false};
+                lf.group_start[lf.local[i] + 2]++;
+        }
+        for (uint32_t l = 0; l < nvars; l++)
+            lf.group_start[l + 2] += lf.group_start[l + 1];
+        for (uint32_t i = t->sbase; i < t->nlocals; i++)
+            if (t->live_in[i] || lf.weight[i] != 0)
+                lf.group[lf.group_start[lf.local[i] + 1]++] = i;
+        for (uint32_t l = 0; l < nvars; l++) {
+            uint64_t weight = 0;
+            for (uint32_t k = lf.group_start[l]; k < lf.group_start[l + 1]; k++)
+                weight += lf.weight[lf.group[k]];
+            if (lf.group_start[l + 1] > lf.group_start[l])
+                cands[n++] = (candidate){weight, l, false};
         }
         for (uint32_t i = 0; i < t->nconsts; i++)
             if (t->consts[i].lo == 0 && t->consts[i].weight >= MIN_CONST_WEIGHT)
@@ -678,9 +777,9 @@ int tr_plan(tr_func *t)
     }
     if (rc == 0)
         rc = list_saved_around(t, &lf);
-    free(weight);
-    free(lf.lo);
-    free(lf.hi);
+    tr_webs_free(&webs);
+    free(lf.group);
+    free(lf.group_start);
     free(lf.calls);
     free(cands);
     return rc;
