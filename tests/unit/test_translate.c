@@ -1,7 +1,8 @@
 /*
  * test_translate.c - what the Wasm-to-bytecode translator emits: locals
  * read in place and written by the instruction that computes them, saved
- * around a call or by the prologue, leaf
+ * around a call or by the prologue, saved and zeroed only where their
+ * values live, leaf
  * functions without frames, frames only around the calls of a function
  * that makes few on a path, loops free of moves and constants (loaded
  * where a loop is entered when the function calls), a constant loaded once
@@ -190,6 +191,35 @@ static void frames_are_where_the_calls_are(void **state)
     assert_int_equal(wt_value(inst, "call_in_loop", WT_ARGS(wt_i32(4))), 0);
     assert_int_equal(wt_value(inst, "calls_off_a_fast_path", WT_ARGS(wt_i32(11))), 12);
     assert_int_equal(wt_value(inst, "calls_off_a_fast_path", WT_ARGS(wt_i32(1))), 2);
+    pvm_wasm_store_free(s);
+}
+
+/* Locals are homed by the values they hold (webs), live only where a
+ * later read may see them: t holds two values, neither of which lives
+ * across the call between them, so only the one register holding n's
+ * value after its write is saved around the call (the prologue saves
+ * none); and x, written on every path before it is read, is never zeroed
+ * (its only constants are the two written). */
+static void a_local_is_saved_and_zeroed_only_where_its_value_lives(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "two_values", in, 64);
+    assert_int_equal(count(in, n, PVM_OP_call), 1);
+    assert_int_equal(count(in, n, PVM_OP_xpush), 1);
+    assert_int_equal(count(in, n, PVM_OP_xpop), 1);
+    n = insns(m, "both_arms", in, 64);
+    assert_int_equal(count(in, n, PVM_OP_xconst8), 2);
+    for (size_t i = 0; i < n; i++)
+        if (in[i].op == PVM_OP_xconst8)
+            assert_int_not_equal(in[i].imm, 0);
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    assert_int_equal(wt_value(inst, "two_values", WT_ARGS(wt_i32(2))), 41); /* (2*3+2)*5+1 */
+    assert_int_equal(wt_value(inst, "both_arms", WT_ARGS(wt_i32(1))), 5);
+    assert_int_equal(wt_value(inst, "both_arms", WT_ARGS(wt_i32(0))), 7);
     pvm_wasm_store_free(s);
 }
 
@@ -507,6 +537,7 @@ int main(void)
         cmocka_unit_test(add_of_locals_is_one_instruction),
         cmocka_unit_test(locals_across_two_calls_are_callee_saved),
         cmocka_unit_test(frames_are_where_the_calls_are),
+        cmocka_unit_test(a_local_is_saved_and_zeroed_only_where_its_value_lives),
         cmocka_unit_test(loop_body_has_no_moves_or_constants),
         cmocka_unit_test(a_loop_without_calls_keeps_its_constants_in_registers),
         cmocka_unit_test(a_constant_is_loaded_once_per_block),

@@ -40,6 +40,20 @@
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
         (br $top)))
     (local.get $n))
+  ;; t holds two values, neither living across the call: only n, whose
+  ;; value does, is saved around it.
+  (func $two_values (export "two_values") (param $n i32) (result i32) (local $t i32)
+    (local.set $t (i32.mul (local.get $n) (i32.const 3)))
+    (local.set $n (i32.add (local.get $t) (local.get $n)))
+    call $add_locals_marker
+    (local.set $t (i32.mul (local.get $n) (i32.const 5)))
+    (i32.add (local.get $t) (i32.const 1)))
+  ;; x is written on both paths before it is read: never zeroed.
+  (func $both_arms (export "both_arms") (param $n i32) (result i32) (local $x i32)
+    (if (local.get $n)
+      (then (local.set $x (i32.const 5)))
+      (else (local.set $x (i32.const 7))))
+    (local.get $x))
   ;; A counting loop: no moves inside, the constant 1 hoisted.
   (func $sum (export "sum") (param $n i32) (result i32) (local $i i32) (local $s i32)
     (block $done
