@@ -106,6 +106,7 @@ typedef struct local_facts {
      * group_start[l + 1]] */
     uint32_t *group, *group_start;
     call_site *calls;         /* in increasing positions */
+    uint64_t *call_sum;       /* running sums of their weights (call_weight) */
     uint32_t ncalls, end;     /* end: positions in the body */
     uint32_t nloops;          /* loops in the body */
 } local_facts;
@@ -346,24 +347,43 @@ static int first_pass(tr_func *t, local_facts *lf)
     return sc.failed ? tr_fail(t, "out of memory") : 0;
 }
 
-/* The calls in [lo, hi], weighted by 8 per loop around them, and half as
- * much in an if's arm (0: none). */
-static uint64_t call_weight(const local_facts *lf, uint32_t lo, uint32_t hi)
+/* The first call at or after position pos (ncalls: none). */
+static uint32_t call_at_or_after(const local_facts *lf, uint32_t pos)
 {
     uint32_t a = 0, b = lf->ncalls;
-    while (a < b) { /* the first call at or after lo */
+    while (a < b) {
         uint32_t m = a + (b - a) / 2;
-        if (lf->calls[m].pos < lo)
+        if (lf->calls[m].pos < pos)
             a = m + 1;
         else
             b = m;
     }
-    uint64_t w = 0;
-    for (; a < lf->ncalls && lf->calls[a].pos <= hi && w < UINT32_MAX; a++) {
-        const call_site *c = &lf->calls[a];
-        w += UINT64_C(1) << ((c->loops < 10 ? 3 * c->loops : 30) + !c->in_arm);
+    return a;
+}
+
+/* The calls in [lo, hi], weighted by 8 per loop around them, and half as
+ * much in an if's arm (0: none): a difference of the running sums. */
+static uint64_t call_weight(const local_facts *lf, uint32_t lo, uint32_t hi)
+{
+    if (hi < lo || lf->ncalls == 0)
+        return 0;
+    return lf->call_sum[call_at_or_after(lf, hi + 1)] - lf->call_sum[call_at_or_after(lf, lo)];
+}
+
+/* lf->call_sum[k]: the weight of calls[0..k).  0, or -1 when out of
+ * memory. */
+static int sum_calls(local_facts *lf)
+{
+    lf->call_sum = malloc(((size_t)lf->ncalls + 1) * sizeof *lf->call_sum);
+    if (!lf->call_sum)
+        return -1;
+    lf->call_sum[0] = 0;
+    for (uint32_t k = 0; k < lf->ncalls; k++) {
+        const call_site *c = &lf->calls[k];
+        lf->call_sum[k + 1] =
+            lf->call_sum[k] + (UINT64_C(1) << ((c->loops < 10 ? 3 * c->loops : 30) + !c->in_arm));
     }
-    return w;
+    return 0;
 }
 
 /* A local or a constant wanting a register. */
@@ -471,13 +491,30 @@ static uint32_t home_pool(const tr_func *t, bool frame, uint8_t *regs, uint32_t 
 typedef struct web_set {
     const uint32_t *webs;
     uint32_t n, owner; /* owner: the local + 1 */
+    uint32_t lo, hi;   /* from the first span's start to the last's end */
 } web_set;
 
+static web_set web_set_of(const local_facts *lf, const uint32_t *webs, uint32_t n, uint32_t owner)
+{
+    web_set ws = {webs, n, owner, UINT32_MAX, 0};
+    for (uint32_t k = 0; k < n; k++) {
+        ws.lo = lf->lo[webs[k]] < ws.lo ? lf->lo[webs[k]] : ws.lo;
+        ws.hi = lf->hi[webs[k]] > ws.hi ? lf->hi[webs[k]] : ws.hi;
+    }
+    return ws;
+}
+
+/* fits() for every web of ws. */
 static bool fits_all(const plan *pl, const reg_ranges *rr, web_set ws)
 {
-    for (uint32_t k = 0; k < ws.n; k++)
-        if (!fits(rr, pl->lf->lo[ws.webs[k]], pl->lf->hi[ws.webs[k]], ws.owner))
-            return false;
+    for (uint32_t k = 0; k < rr->n; k++) {
+        const taken *s = &rr->span[k];
+        if (s->owner == ws.owner || s->hi < ws.lo || ws.hi < s->lo)
+            continue;
+        for (uint32_t i = 0; i < ws.n; i++)
+            if (pl->lf->lo[ws.webs[i]] <= s->hi && s->lo <= pl->lf->hi[ws.webs[i]])
+                return false;
+    }
     return true;
 }
 
@@ -551,11 +588,11 @@ static uint32_t assign_once(plan *pl, candidate *cands, uint32_t n, bool frame)
             tr_creg *cr = c->is_const ? &t->consts[c->index] : NULL;
             web_set ws = {0};
             if (!cr && round == 0)
-                ws = (web_set){lf->group + lf->group_start[c->index],
-                               lf->group_start[c->index + 1] - lf->group_start[c->index],
-                               c->index + 1};
+                ws = web_set_of(lf, lf->group + lf->group_start[c->index],
+                                lf->group_start[c->index + 1] - lf->group_start[c->index],
+                                c->index + 1);
             else if (!cr)
-                ws = (web_set){&c->index, 1, lf->local[c->index] + 1};
+                ws = web_set_of(lf, &c->index, 1, lf->local[c->index] + 1);
             if (!cr && ws.n == 0)
                 continue;
             unsigned cls = cr ? cr->cls : tr_class(t->ltype[ws.webs[0]]);
@@ -726,6 +763,8 @@ int tr_plan(tr_func *t)
     candidate *cands = NULL;
     t->consts = malloc(MAX_CONSTS * sizeof *t->consts);
     int rc = t->consts ? first_pass(t, &lf) : tr_fail(t, "out of memory");
+    if (rc == 0 && sum_calls(&lf) != 0)
+        rc = tr_fail(t, "out of memory");
     if (rc == 0)
         rc = tr_webs_find(t, &webs);
     if (rc == 0)
@@ -781,6 +820,7 @@ int tr_plan(tr_func *t)
     free(lf.group);
     free(lf.group_start);
     free(lf.calls);
+    free(lf.call_sum);
     free(cands);
     return rc;
 }

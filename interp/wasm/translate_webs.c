@@ -46,6 +46,8 @@ typedef struct work {
     tr_func *t;
     pvm_wasm_insn *body;
     uint32_t n, nl, words; /* instructions, locals, words of a set of locals */
+    uint32_t *events, nevents; /* the instructions that the passes follow
+                                  (control flow, locals), in order */
     uint32_t ncons;        /* constructs: the body (0), then each block, loop and if */
     uint32_t *cons;        /* per instruction that opens, elses or ends one: which */
     uint16_t *kind;        /* per construct: its opening op (the body: BLOCK) */
@@ -74,6 +76,27 @@ static bool op_is_local(uint16_t op)
            op == PVM_WASM_OP_LOCAL_TEE;
 }
 
+/* Does the instruction matter to liveness or webs? */
+static bool op_is_event(uint16_t op)
+{
+    switch (op) {
+    case PVM_WASM_OP_BLOCK:
+    case PVM_WASM_OP_LOOP:
+    case PVM_WASM_OP_IF:
+    case PVM_WASM_OP_ELSE:
+    case PVM_WASM_OP_END:
+    case PVM_WASM_OP_BR:
+    case PVM_WASM_OP_BR_IF:
+    case PVM_WASM_OP_BR_TABLE:
+    case PVM_WASM_OP_RETURN:
+    case PVM_WASM_OP_UNREACHABLE:
+    case PVM_WASM_OP_LOCAL_GET:
+    case PVM_WASM_OP_LOCAL_SET:
+    case PVM_WASM_OP_LOCAL_TEE: return true;
+    default: return false;
+    }
+}
+
 /* ---- sets of locals ---------------------------------------------------------- */
 
 static word *set_at(word *sets, const work *w, uint32_t k)
@@ -99,15 +122,20 @@ static bool has(const word *set, uint32_t l)
 
 /* ---- the structure ----------------------------------------------------------- */
 
-/* Number the constructs and count the writes.  Returns the writes. */
+/* List the events, number the constructs and count the writes.  Returns
+ * the writes. */
 static uint32_t number_constructs(work *w)
 {
     uint32_t writes = 0, sp = 0;
     w->ncons = 1;
     w->kind[0] = PVM_WASM_OP_BLOCK;
     w->stack[sp++] = 0;
+    w->nevents = 0;
     for (uint32_t i = 0; i < w->n; i++) {
         uint16_t op = w->body[i].op;
+        if (!op_is_event(op))
+            continue;
+        w->events[w->nevents++] = i;
         if (op_opens(op)) {
             w->kind[w->ncons] = op;
             w->cons[i] = w->stack[sp++] = w->ncons++;
@@ -158,7 +186,8 @@ static int liveness_pass(work *w, bool *grew)
     word *live = w->live;
     memset(live, 0, w->words * sizeof *live);
     w->sp = 0;
-    for (uint32_t i = w->n; i-- > 0;) {
+    for (uint32_t e = w->nevents; e-- > 0;) {
+        uint32_t i = w->events[e];
         const pvm_wasm_insn *in = &w->body[i];
         uint32_t c = w->cons[i];
         switch (in->op) {
@@ -252,9 +281,12 @@ static uint32_t *join_at(work *w, uint32_t depth)
     return w->join + (size_t)depth * w->nl;
 }
 
-/* Control goes from pos to the label `depth` labels out, carrying what
- * cur says: each local live there unites its web with the label's.
- * webs: cur, or an if's snapshot for its false edge. */
+/* Control goes from pos to the label `depth` labels out, carrying the
+ * webs of `webs` (cur, or an if's snapshot for its false edge): each local
+ * live there unites its web with the label's.  A web carried back to a
+ * loop's head stays live to pos; one carried forward is live where the
+ * label is, before a later reference or back edge that its span reaches
+ * anyway. */
 static void arrive(work *w, uint32_t depth, const uint32_t *webs, uint32_t pos)
 {
     if (depth >= w->sp - 1)
@@ -268,15 +300,16 @@ static void arrive(work *w, uint32_t depth, const uint32_t *webs, uint32_t pos)
     for (uint32_t k = 0; k < w->words; k++)
         for (word bits = lv[k]; bits; bits &= bits - 1) {
             uint32_t l = k * 64 + (uint32_t)__builtin_ctzll(bits);
-            touch(w, webs[l], pos);
+            if (loop)
+                touch(w, webs[l], pos);
             if (j[l] == NO_WEB)
                 j[l] = webs[l];
-            else
+            else if (j[l] != webs[l])
                 unite(w, j[l], webs[l]);
         }
 }
 
-static void open_construct(work *w, uint32_t c, uint32_t pos)
+static void open_construct(work *w, uint32_t c)
 {
     uint32_t at = w->sp++;
     w->frames[at] = (frame){.c = c};
@@ -285,11 +318,7 @@ static void open_construct(work *w, uint32_t c, uint32_t pos)
     for (uint32_t k = 0; k < w->words; k++)
         for (word bits = lv[k]; bits; bits &= bits - 1) {
             uint32_t l = k * 64 + (uint32_t)__builtin_ctzll(bits);
-            j[l] = NO_WEB;
-            if (w->kind[c] == PVM_WASM_OP_LOOP) { /* the head: what enters it */
-                j[l] = w->cur[l];
-                touch(w, w->cur[l], pos);
-            }
+            j[l] = w->kind[c] == PVM_WASM_OP_LOOP ? w->cur[l] : NO_WEB; /* what enters a head */
         }
     if (w->kind[c] == PVM_WASM_OP_IF)
         memcpy(w->snap + (size_t)at * w->nl, w->cur, w->nl * sizeof *w->cur);
@@ -332,8 +361,10 @@ static void reference(work *w, pvm_wasm_insn *in, uint32_t pos, uint64_t weight)
         w->lo[web] = w->hi[web] = pos;
         w->weight[web] = 0;
     }
-    touch(w, web, pos);
-    w->weight[find(w, web)] += weight;
+    uint32_t r = find(w, web);
+    if (pos > w->hi[r])
+        w->hi[r] = pos;
+    w->weight[r] += weight;
     in->idx = web;
 }
 
@@ -346,12 +377,12 @@ static int webs_pass(work *w)
     }
     w->nwebs = w->nl;
     w->sp = 0;
-    open_construct(w, 0, 0);
+    open_construct(w, 0);
     bool dead = false;
     uint32_t dead_depth = 0, loops = 0;
-    for (uint32_t i = 0; i < w->n; i++) {
+    for (uint32_t e = 0; e < w->nevents; e++) {
+        uint32_t i = w->events[e], pos = i + 1;
         pvm_wasm_insn *in = &w->body[i];
-        uint32_t pos = i + 1;
         if (dead) { /* as tr_dead_code */
             if (op_opens(in->op)) {
                 dead_depth++;
@@ -370,7 +401,7 @@ static int webs_pass(work *w)
         switch (in->op) {
         case PVM_WASM_OP_LOOP: loops++; /* fall through */
         case PVM_WASM_OP_BLOCK:
-        case PVM_WASM_OP_IF: open_construct(w, w->cons[i], pos); break;
+        case PVM_WASM_OP_IF: open_construct(w, w->cons[i]); break;
         case PVM_WASM_OP_ELSE: {
             frame *f = &w->frames[w->sp - 1];
             if (!dead)
@@ -461,9 +492,11 @@ static int collect(work *w, tr_webs *out)
         out->weight[x] = w->weight[r];
         out->live_in[x] = r < w->nl && live_at_entry(w, r);
     }
-    for (uint32_t i = 0; rc == 0 && i < w->n; i++)
-        if (op_is_local(w->body[i].op)) /* in unreachable code, maybe no web: never read */
-            w->body[i].idx = index[find(w, w->body[i].idx)];
+    for (uint32_t e = 0; rc == 0 && e < w->nevents; e++) {
+        pvm_wasm_insn *in = &w->body[w->events[e]];
+        if (op_is_local(in->op)) /* in unreachable code, maybe no web: never read */
+            in->idx = index[find(w, in->idx)];
+    }
     free(index);
     return rc;
 }
@@ -483,8 +516,8 @@ static int one_web_per_local(work *w, tr_webs *out)
     }
     uint32_t loops = 0;
     w->sp = 0;
-    for (uint32_t i = 0; i < w->n; i++) {
-        const pvm_wasm_insn *in = &w->body[i];
+    for (uint32_t e = 0; e < w->nevents; e++) {
+        const pvm_wasm_insn *in = &w->body[w->events[e]];
         if (op_opens(in->op)) {
             w->stack[w->sp++] = in->op;
             loops += in->op == PVM_WASM_OP_LOOP;
@@ -522,6 +555,7 @@ int tr_webs_find(tr_func *t, tr_webs *out)
     bool failed = false;
     *out = (tr_webs){0};
     w.cons = array(w.n, sizeof *w.cons, &failed);
+    w.events = array(w.n, sizeof *w.events, &failed);
     w.kind = array((size_t)w.n + 1, sizeof *w.kind, &failed);
     w.stack = array(depth, sizeof *w.stack, &failed);
     uint32_t writes = failed ? 0 : number_constructs(&w);
@@ -554,6 +588,7 @@ int tr_webs_find(tr_func *t, tr_webs *out)
     else if (!failed)
         failed = one_web_per_local(&w, out) != 0;
     free(w.cons);
+    free(w.events);
     free(w.kind);
     free(w.stack);
     free(w.targets);

@@ -1,22 +1,22 @@
 /*
  * test_translate.c - what the Wasm-to-bytecode translator emits: locals
  * read in place and written by the instruction that computes them, saved
- * around a call or by the prologue, saved and zeroed only where their
- * values live, leaf
- * functions without frames, frames only around the calls of a function
- * that makes few on a path, loops free of moves and constants (loaded
- * where a loop is entered when the function calls), a constant loaded once
- * per block, memory
- * accesses as one Wasm heap access each, branches on
- * i32.eqz inverted; imports as trampolines, one host import per module and
- * name, so that the translation saves as .pbc and re-assembles; names from
- * the name section, made unique; and every test module passing the
- * verifier.
+ * around a call or by the prologue, and saved and zeroed only where their
+ * values live (webs; a function too large for them keeps one per local);
+ * leaf functions without frames, frames only around the calls of a
+ * function that makes few on a path, loops free of moves and constants
+ * (loaded where a loop is entered when the function calls), a constant
+ * loaded once per block, memory accesses as one Wasm heap access each,
+ * branches on i32.eqz inverted; imports as trampolines, one host import
+ * per module and name, so that the translation saves as .pbc and
+ * re-assembles; names from the name section, made unique; and every test
+ * module passing the verifier.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -220,6 +220,43 @@ static void a_local_is_saved_and_zeroed_only_where_its_value_lives(void **state)
     assert_int_equal(wt_value(inst, "two_values", WT_ARGS(wt_i32(2))), 41); /* (2*3+2)*5+1 */
     assert_int_equal(wt_value(inst, "both_arms", WT_ARGS(wt_i32(1))), 5);
     assert_int_equal(wt_value(inst, "both_arms", WT_ARGS(wt_i32(0))), 7);
+    pvm_wasm_store_free(s);
+}
+
+/* A function whose liveness would need too much memory (4201 locals in
+ * 1000 nested blocks: more than MAX_CELLS entries of join tables) keeps
+ * one web per local, live through the whole body, and computes what it
+ * says: its parameter plus one, plus a local read before any write (0). */
+static void a_function_too_large_for_webs_keeps_one_per_local(void **state)
+{
+    (void)state;
+    enum { DEPTH = 1000 };
+    static char code[4 * DEPTH + 64];
+    size_t n = 0;
+    memcpy(code + n, "\x01\xe8\x20\x7f", 4); /* 4200 locals of i32 */
+    n += 4;
+    memcpy(code + n, "\x20\x00\x21\xe8\x20", 5); /* local.set 4200 (local.get 0) */
+    n += 5;
+    for (int k = 0; k < DEPTH; k++) {
+        memcpy(code + n, "\x02\x40", 2); /* block */
+        n += 2;
+    }
+    /* local.set 4200 (i32.add (local.get 4200) (i32.const 1)) */
+    memcpy(code + n, "\x20\xe8\x20\x41\x01\x6a\x21\xe8\x20", 9);
+    n += 9;
+    memset(code + n, 0x0b, DEPTH); /* end */
+    n += DEPTH;
+    memcpy(code + n, "\x20\xe8\x20\x20\x11\x6a\x0b", 7); /* + local 17; end */
+    n += 7;
+    static wb w;
+    wb_func_module(&w, WB_EXPORT, T("\x60\x01\x7f\x01\x7f"), code, n);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_status status;
+    pvm_error err;
+    pvm_wasm_instance *inst = pvm_wasm_instantiate(s, w.b, w.n, &status, &err);
+    if (!inst)
+        fail_msg("%s", err.msg);
+    assert_int_equal(wt_value(inst, "f", WT_ARGS(wt_i32(5))), 6);
     pvm_wasm_store_free(s);
 }
 
@@ -538,6 +575,7 @@ int main(void)
         cmocka_unit_test(locals_across_two_calls_are_callee_saved),
         cmocka_unit_test(frames_are_where_the_calls_are),
         cmocka_unit_test(a_local_is_saved_and_zeroed_only_where_its_value_lives),
+        cmocka_unit_test(a_function_too_large_for_webs_keeps_one_per_local),
         cmocka_unit_test(loop_body_has_no_moves_or_constants),
         cmocka_unit_test(a_loop_without_calls_keeps_its_constants_in_registers),
         cmocka_unit_test(a_constant_is_loaded_once_per_block),
