@@ -7,14 +7,14 @@
  * above to the stack at sp + 8 * (k - 16), where the callee also leaves
  * results of those positions.  Operand-stack values below the arguments
  * that live in caller-saved registers are pushed around the call, and so
- * are the locals homed in caller-saved registers whose live range holds it
+ * are the caller-saved registers homing locals whose live spans hold it
  * (translate_plan.c); the other locals live across calls in callee-saved
  * registers or the frame.
  */
 
 #include "translate_internal.h"
 
-/* Does the call being translated lie in s's live range? */
+/* Does the call being translated lie in s's stretch? */
 static bool around_here(const tr_func *t, const tr_saved_local *s)
 {
     return s->lo <= t->pos && t->pos <= s->hi;

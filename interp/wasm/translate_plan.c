@@ -227,7 +227,6 @@ static bool in_arm(const scan *sc)
     return false;
 }
 
-/* Weights of locals and constants, calls, zeroing, live ranges. */
 /* Where the first pass is. */
 typedef struct cursor {
     uint32_t pos;       /* the instruction's position (the first is 1) */

@@ -280,7 +280,7 @@ void tr_materialize(tr_func *t, uint32_t d)
 
 void tr_materialize_local(tr_func *t, uint32_t i, uint32_t below)
 {
-    /* Locals whose live ranges do not meet may share a home register: an
+    /* Locals (webs) may share a home register (translate_plan.c): an
      * entry reading any of them is read before that register changes. */
     for (uint32_t d = 0; d < below; d++)
         if (t->stack[d].kind == TV_LOCAL &&
