@@ -154,26 +154,19 @@ static int setup(tr_func *t)
 {
     const pvm_wasm_func *f = t->func;
     t->nlocals = t->type->nparams + f->nlocals;
-    size_t n = (size_t)t->nlocals + 1;
-    t->ltype = malloc(n);
-    t->home = malloc(n * sizeof *t->home);
-    t->live_in = malloc(n * sizeof *t->live_in);
+    t->ltype = malloc((size_t)t->nlocals + 1); /* home, live_in: per web, by the plan */
     t->stack_cap = f->max_stack + 1;
     t->stack = malloc(t->stack_cap * sizeof *t->stack);
     t->blocks_cap = f->max_depth + 1;
     t->blocks = calloc(t->blocks_cap, sizeof *t->blocks);
-    if (!t->ltype || !t->home || !t->live_in || !t->stack || !t->blocks)
+    if (!t->ltype || !t->stack || !t->blocks)
         return tr_fail(t, "out of memory");
     uint32_t i = 0;
-    for (; i < t->type->nparams; i++) {
+    for (; i < t->type->nparams; i++)
         t->ltype[i] = t->type->params[i];
-        t->live_in[i] = true;
-    }
     for (uint32_t run = 0; run < f->nruns; run++)
-        for (uint32_t k = 0; k < f->runs[run].count; k++, i++) {
+        for (uint32_t k = 0; k < f->runs[run].count; k++, i++)
             t->ltype[i] = f->runs[run].type;
-            t->live_in[i] = true;
-        }
     return 0;
 }
 

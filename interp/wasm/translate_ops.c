@@ -335,16 +335,17 @@ static void global_set(tr_func *t, uint32_t g)
 
 int tr_variable(tr_func *t, const pvm_wasm_insn *in)
 {
-    bool is_local = in->op == PVM_WASM_OP_LOCAL_GET || in->op == PVM_WASM_OP_LOCAL_SET ||
-                    in->op == PVM_WASM_OP_LOCAL_TEE;
-    if (is_local && in->idx >= t->nlocals) /* the plan renamed it to its web */
-        return tr_fail(t, "internal error: local reference at %u has no web", t->pos);
     switch (in->op) {
     case PVM_WASM_OP_LOCAL_GET:
-        tr_push(t, (tr_val){.kind = TV_LOCAL, .type = t->ltype[in->idx], .local = in->idx});
+    case PVM_WASM_OP_LOCAL_SET:
+    case PVM_WASM_OP_LOCAL_TEE:
+        if (in->idx >= t->nlocals) /* the plan renamed it to its web */
+            return tr_fail(t, "internal error: local reference at %u has no web", t->pos);
+        if (in->op == PVM_WASM_OP_LOCAL_GET)
+            tr_push(t, (tr_val){.kind = TV_LOCAL, .type = t->ltype[in->idx], .local = in->idx});
+        else
+            set_local(t, in->idx, in->op == PVM_WASM_OP_LOCAL_TEE);
         return 0;
-    case PVM_WASM_OP_LOCAL_SET: set_local(t, in->idx, false); return 0;
-    case PVM_WASM_OP_LOCAL_TEE: set_local(t, in->idx, true); return 0;
     case PVM_WASM_OP_GLOBAL_GET: global_get(t, in->idx); return 0;
     case PVM_WASM_OP_GLOBAL_SET: global_set(t, in->idx); return 0;
     default: return 1;

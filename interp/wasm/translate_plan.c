@@ -528,11 +528,9 @@ static unsigned choose(plan *pl, const tr_creg *cr, web_set ws, unsigned cls, co
 {
     tr_func *t = pl->t;
     const local_facts *lf = pl->lf;
-    uint64_t calls = 0;
+    uint64_t calls = cr && !t->leaf ? call_weight(lf, cr->lo, cr->hi) : 0;
     for (uint32_t k = 0; !t->leaf && k < ws.n; k++)
         calls += call_weight(lf, lf->lo[ws.webs[k]], lf->hi[ws.webs[k]]);
-    if (cr && !t->leaf)
-        calls = call_weight(lf, cr->lo, cr->hi);
     const reg_ranges *rr = pl->ranges[cls];
     uint32_t from = calls == 0 ? 0 : ncaller;
     if (cr && calls > 0 && t->light)
@@ -734,6 +732,40 @@ static int list_saved_around(tr_func *t, const local_facts *lf)
     return 0;
 }
 
+/* The webs that want a home, grouped by local (lf->group,
+ * lf->group_start), and a candidate per local that has any, weighing as
+ * its webs together.  The parameters' values below sbase stay where they
+ * arrive, and a parameter never read is never moved.  Returns the
+ * candidates. */
+static bool wants_home(const tr_func *t, const local_facts *lf, uint32_t i)
+{
+    return i >= t->sbase && (t->live_in[i] || lf->weight[i] != 0);
+}
+
+static uint32_t group_webs(tr_func *t, local_facts *lf, uint32_t nvars, candidate *cands)
+{
+    for (uint32_t i = 0; i < t->nlocals; i++) {
+        if (wants_home(t, lf, i))
+            lf->group_start[lf->local[i] + 2]++;
+        else
+            t->home[i] = i < t->sbase ? (tr_loc)i : TR_SCRATCH1;
+    }
+    for (uint32_t l = 0; l < nvars; l++)
+        lf->group_start[l + 2] += lf->group_start[l + 1];
+    for (uint32_t i = 0; i < t->nlocals; i++)
+        if (wants_home(t, lf, i))
+            lf->group[lf->group_start[lf->local[i] + 1]++] = i;
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < nvars; l++) {
+        uint64_t weight = 0;
+        for (uint32_t k = lf->group_start[l]; k < lf->group_start[l + 1]; k++)
+            weight += lf->weight[lf->group[k]];
+        if (lf->group_start[l + 1] > lf->group_start[l])
+            cands[n++] = (candidate){weight, l, false};
+    }
+    return n;
+}
+
 /* The webs in place of the locals: t's arrays hold one entry per web. */
 static int adopt_webs(tr_func *t, const tr_webs *webs)
 {
@@ -781,28 +813,9 @@ int tr_plan(tr_func *t)
         lf.lo = webs.lo;
         lf.hi = webs.hi;
         lf.local = webs.local;
-        uint32_t np = t->type->nparams, n = 0;
+        uint32_t np = t->type->nparams;
         t->sbase = (t->leaf || t->light) && np <= 8 ? np : 0;
-        for (uint32_t i = 0; i < t->nlocals; i++) {
-            if (i < t->sbase)
-                t->home[i] = (tr_loc)i; /* stays where it arrives */
-            else if (!t->live_in[i] && lf.weight[i] == 0)
-                t->home[i] = TR_SCRATCH1; /* a parameter never read: never moved */
-            else
-                lf.group_start[lf.local[i] + 2]++;
-        }
-        for (uint32_t l = 0; l < nvars; l++)
-            lf.group_start[l + 2] += lf.group_start[l + 1];
-        for (uint32_t i = t->sbase; i < t->nlocals; i++)
-            if (t->live_in[i] || lf.weight[i] != 0)
-                lf.group[lf.group_start[lf.local[i] + 1]++] = i;
-        for (uint32_t l = 0; l < nvars; l++) {
-            uint64_t weight = 0;
-            for (uint32_t k = lf.group_start[l]; k < lf.group_start[l + 1]; k++)
-                weight += lf.weight[lf.group[k]];
-            if (lf.group_start[l + 1] > lf.group_start[l])
-                cands[n++] = (candidate){weight, l, false};
-        }
+        uint32_t n = group_webs(t, &lf, nvars, cands);
         for (uint32_t i = 0; i < t->nconsts; i++)
             if (t->consts[i].lo == 0 && t->consts[i].weight >= MIN_CONST_WEIGHT)
                 cands[n++] = (candidate){t->consts[i].weight, i, true};
