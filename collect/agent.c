@@ -238,10 +238,12 @@ static void follow_moves(pulleyprof_agent *a)
 }
 
 /* The catalog thread writes functions in batches of 256, and fewer when
- * they have waited 50 ms: a program registers its functions as they first
- * run, often fewer than a batch, and close, on the program's critical
- * path, then has only those of its last 50 ms left to write. */
-enum { CATALOG_BATCH = 256, CATALOG_WAIT_NS = 50 * 1000 * 1000 };
+ * they have waited 1 ms: a program registers its functions as they first
+ * run, most in bursts as it starts, often fewer than a batch; what the
+ * thread has not written when the program ends, close writes, on the
+ * program's critical path.  (A wait of 50 ms left a program of 20 ms all
+ * of its catalog to write at close; 1 ms still gathers a burst.) */
+enum { CATALOG_BATCH = 256, CATALOG_WAIT_NS = 1000 * 1000 };
 
 /* Under a->lock: does the catalog thread have functions to write: those
  * registered before the first slot, or a full batch of later ones? */
@@ -262,7 +264,7 @@ static int change_functions(pulleyprof_agent *a, int func, const pulleyprof_func
             : f         ? pp__registry_replace(&a->reg, func, f, why, cap)
                         : pp__registry_unregister(&a->reg, func, why, cap);
     follow_moves(a);
-    /* A batch, or the first to wait: its 50 ms start (wait_for_functions). */
+    /* A batch, or the first to wait: its wait starts (wait_for_functions). */
     if (h >= 0 && f && a->catalog_started &&
         (batch_waiting(a) || a->reg.nfuncs - a->catalog_next == 1))
         pthread_cond_signal(&a->catalog_wake);

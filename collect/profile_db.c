@@ -398,19 +398,21 @@ failed:
 }
 
 /* WAL mode, the schema created or migrated, and the connection's settings.
- * A new file (version 0: empty, nothing in it to lose) is set up without
- * waiting for the disk (synchronous OFF: its journal and WAL header are
- * not synced, a few milliseconds of every first run); whatever comes
- * after is written as usual (synchronous NORMAL, as WAL mode wants). */
+ * A file that held runs before is written as WAL mode wants (synchronous
+ * NORMAL: synced at checkpoints, the last one at close).  A new file
+ * (version 0) holds nothing but this run, and is never synced: a killed
+ * process still loses nothing committed (the system has the pages), and
+ * a machine that crashes before the system writes them back loses this
+ * run, as a crash during it would; the syncs of its set-up and of the
+ * checkpoint at close would cost every first run several milliseconds. */
 static int set_up(profile_db *p, int64_t version, char *err, size_t errcap)
 {
-    if (version == 0 && pp__pdb_exec(p, "PRAGMA synchronous = OFF", err, errcap) != 0)
-        return -1;
-    return exec_retrying(p, "PRAGMA journal_mode = WAL", err, errcap) != 0 ||
+    const char *sync = version == 0 ? "PRAGMA synchronous = OFF" : "PRAGMA synchronous = NORMAL";
+    return pp__pdb_exec(p, sync, err, errcap) != 0 ||
+                   exec_retrying(p, "PRAGMA journal_mode = WAL", err, errcap) != 0 ||
                    pp__pdb_exec(p, "PRAGMA foreign_keys = ON; PRAGMA cell_size_check = ON", err,
                                 errcap) != 0 ||
-                   upgrade(p, err, errcap) != 0 ||
-                   pp__pdb_exec(p, "PRAGMA synchronous = NORMAL", err, errcap) != 0
+                   upgrade(p, err, errcap) != 0
                ? -1
                : 0;
 }

@@ -347,7 +347,7 @@ PULLEYPROF_API int pulleyprof_replace_function(pulleyprof_agent *a, int func,
  * before the slot: the first slot tells the library the program is about
  * to run, and it then writes the functions registered so far while the
  * program runs, and later ones too, in batches of 256 as they come or
- * fewer once they waited 50 ms (the rest at close). */
+ * fewer once they waited 1 ms (the rest at close). */
 PULLEYPROF_API int pulleyprof_register_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
 PULLEYPROF_API int pulleyprof_unregister_slot(pulleyprof_agent *a, _Atomic(uintptr_t) *slot);
 
