@@ -38,9 +38,13 @@ static int check_target(const pvm_function *f, const uint8_t *starts, uint32_t a
 }
 
 /* How an immediate naming a module item reads in messages ("call to
- * function 3"), and how many such items m has; NULL for other kinds. */
+ * function 3"), and how many such items m has (none without m); NULL for
+ * other kinds. */
 static const char *index_kind(const pvm_module *m, pvm_imm_kind k, uint32_t *count)
 {
+    static const pvm_module no_module;
+    if (!m)
+        m = &no_module;
     switch (k) {
     case PVM_IMM_FUNC: *count = m->nfuncs; return "to function";
     case PVM_IMM_HOST: *count = m->nimports; return "to import";
@@ -80,8 +84,43 @@ static int check_operands(const pvm_module *m, const pvm_function *f, uint32_t a
     return 0;
 }
 
-/* Pass 1: decode every instruction of f, check its operands, mark starts.
- * Returns 0, or -1 with err. */
+/* Do instructions of this format hold anything that only a decode and
+ * check_operands can check: an immediate naming a module item or a trap
+ * kind, or a jump table (whose entries make the length)? */
+static bool needs_decoding(const pvm_format_info *fmt)
+{
+    uint32_t none;
+    for (unsigned i = 0; i < fmt->nimms; i++)
+        if (fmt->imm[i] == PVM_IMM_TABLE || fmt->imm[i] == PVM_IMM_TRAP ||
+            index_kind(NULL, (pvm_imm_kind)fmt->imm[i], &none))
+            return true;
+    return false;
+}
+
+/* The length of the instruction at offset `at` of f when it is whole and
+ * valid without decoding it: a known opcode of a format that needs no
+ * decoding (above), whose register bytes are registers; 0 otherwise. */
+static uint32_t plain_length(const uint8_t *code, uint32_t size, uint32_t at, unsigned *op)
+{
+    if (code[at] == PVM_ESCAPE_BYTE && size - at < 3)
+        return 0;
+    *op = pvm_opcode_at(code + at);
+    const pvm_op_info *info = pvm_op_lookup(*op);
+    if (!info || info->length > size - at)
+        return 0;
+    const pvm_format_info *fmt = &pvm_formats[info->format];
+    if (needs_decoding(fmt))
+        return 0;
+    const uint8_t *regs = code + at + (*op >= PVM_OP_EXT_FIRST ? 3 : 1);
+    for (unsigned i = 0; i < fmt->nregs; i++)
+        if (regs[i] > 31)
+            return 0;
+    return info->length;
+}
+
+/* Pass 1: decode every instruction of f, check its operands, mark starts
+ * (an instruction that plain_length finds valid is stepped over instead:
+ * a decode would find nothing more).  Returns 0, or -1 with err. */
 static int decode_function(const pvm_module *m, const pvm_function *f, uint8_t *starts,
                            pvm_error *err)
 {
@@ -90,16 +129,23 @@ static int decode_function(const pvm_module *m, const pvm_function *f, uint8_t *
     if (f->size == 0)
         return pvm_errorf(err, "function %s, offset 0: empty function (no instructions)",
                           f->name);
-    for (uint32_t at = 0; at < f->size; at += insn.length) {
-        const char *problem = pvm_decode(code, f->size, at, &insn);
-        if (problem)
-            return pvm_errorf(err, "function %s, offset %u: %s", f->name, at, problem);
+    uint32_t length;
+    for (uint32_t at = 0; at < f->size; at += length) {
+        unsigned op;
+        length = plain_length(code, f->size, at, &op);
+        if (length == 0) {
+            const char *problem = pvm_decode(code, f->size, at, &insn);
+            if (problem)
+                return pvm_errorf(err, "function %s, offset %u: %s", f->name, at, problem);
+            if (check_operands(m, f, at, &insn, err))
+                return -1;
+            length = insn.length;
+            op = insn.op;
+        }
         mark(starts, f->offset + (size_t)at);
-        if (check_operands(m, f, at, &insn, err))
-            return -1;
-        if (at + insn.length == f->size && !(pvm_ops[insn.op].flags & PVM_FLAG_TERM))
+        if (at + length == f->size && !(pvm_ops[op].flags & PVM_FLAG_TERM))
             return pvm_errorf(err, "function %s, offset %u: last instruction %s falls through the end",
-                              f->name, at, pvm_ops[insn.op].name);
+                              f->name, at, pvm_ops[op].name);
     }
     return 0;
 }
