@@ -72,6 +72,7 @@ grep -q "trap: integer divide by zero" "$tmp/err" || fail "no trap message: $(ca
 [ "$(sql "SELECT outcome FROM runs WHERE id = 3")" = "trap: div_by_zero" ] || fail "trap run"
 [ "$(sql "SELECT count(*) FROM runs WHERE end_time IS NULL")" = 0 ] || fail "a run was not ended"
 [ "$(sql "PRAGMA integrity_check")" = ok ] || fail "integrity_check"
+[ -z "$(sql 'PRAGMA foreign_key_check')" ] || fail "foreign keys: $(sql 'PRAGMA foreign_key_check')"
 
 # Every example query runs and answers (call_graph.sql needs exact counts).
 run 0 -o "$db" --exact --invoke fib -- "$PROGRAMS/fib.pasm" 15

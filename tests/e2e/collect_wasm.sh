@@ -108,4 +108,8 @@ run 0 -o "$db" --invoke add -- "$tmp/wasi_hello.wasm" 41 2.25
 run 2 -o "$db" --invoke add -- "$tmp/wasi_hello.wasm" 41
 grep -q "function add takes 2 arguments, got 1" "$tmp/err" || fail "--invoke add 41: $(cat "$tmp/err")"
 
+# Every row refers to rows that exist (the collector does not have SQLite
+# enforce it: collect/profile_db.c).
+[ -z "$(sql 'PRAGMA foreign_key_check')" ] || fail "foreign keys: $(sql 'PRAGMA foreign_key_check')"
+
 echo "pulley-collect profiles WebAssembly"
