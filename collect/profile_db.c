@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -497,10 +498,21 @@ static bool side_exists(const char *path, const char *suffix)
            stat(side, &st) == 0;
 }
 
+/* Undo what pp__pdb_open set up before it failed; -1. */
+static int open_failed(profile_db *p)
+{
+    sqlite3_close(p->db);
+    p->db = NULL;
+    pthread_mutex_destroy(&p->lock);
+    free(p->path);
+    p->path = NULL;
+    return -1;
+}
+
 int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
 {
     int64_t version = 0;
-    p->path = path;
+    p->path = NULL;
     p->free_pages = 0;
     p->mark_freelist = false;
     if (errcap)
@@ -522,6 +534,10 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
                          path, dir, strerror(derr));
     if (pthread_mutex_init(&p->lock, NULL) != 0)
         return base_fail(err, errcap, "%s: cannot create a mutex", path);
+    if (!(p->path = strdup(path))) { /* the caller's may not outlive the run */
+        pthread_mutex_destroy(&p->lock);
+        return base_fail(err, errcap, "%s: out of memory", path);
+    }
     /* No mutex of SQLite's own: every thread holds p->lock around its
      * use of the connection (pp__pdb_lock), and before the threads start
      * and after they end only one uses it. */
@@ -532,10 +548,7 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
             pp__pdb_fail(p, "cannot open", err, errcap);
         else
             base_fail(err, errcap, "%s: cannot open: %s", path, sqlite3_errstr(rc));
-        sqlite3_close(p->db);
-        p->db = NULL;
-        pthread_mutex_destroy(&p->lock);
-        return -1;
+        return open_failed(p);
     }
     sqlite3_extended_result_codes(p->db, 1);
     /* SQLite opens a file it may not write read-only, and fails later on
@@ -545,20 +558,14 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
                   "%s: the database file is read-only (no permission to write it, or a "
                   "read-only file system); cannot append a run to it",
                   path);
-        sqlite3_close(p->db);
-        p->db = NULL;
-        pthread_mutex_destroy(&p->lock);
-        return -1;
+        return open_failed(p);
     }
     if (sqlite3_busy_timeout(p->db, BUSY_TIMEOUT_MS) != SQLITE_OK ||
         check_file(p, &version, err, errcap) != 0 || set_up(p, version, err, errcap) != 0 ||
         record_files(p, err, errcap) != 0) {
         if (!*err)
             pp__pdb_fail(p, "setting up", err, errcap);
-        sqlite3_close(p->db);
-        p->db = NULL;
-        pthread_mutex_destroy(&p->lock);
-        return -1;
+        return open_failed(p);
     }
     return 0;
 }
@@ -571,6 +578,7 @@ int pp__pdb_close(profile_db *p, char *err, size_t errcap)
     int rc = sqlite3_close(p->db);
     p->db = NULL;
     pthread_mutex_destroy(&p->lock);
+    int result = 0;
     if (moved) {
         /* SQLite does not checkpoint into a moved file and leaves its WAL
          * at the path, where the next connection would read it as the WAL
@@ -583,9 +591,11 @@ int pp__pdb_close(profile_db *p, char *err, size_t errcap)
                   "%s: the database file was deleted, renamed or replaced while the run was "
                   "being written (the path no longer names the file opened)",
                   p->path);
-        return PDB_FILE_LOST;
+        result = PDB_FILE_LOST;
+    } else if (rc != SQLITE_OK) {
+        result = base_fail(err, errcap, "%s: closing: %s", p->path, sqlite3_errstr(rc));
     }
-    if (rc != SQLITE_OK)
-        return base_fail(err, errcap, "%s: closing: %s", p->path, sqlite3_errstr(rc));
-    return 0;
+    free(p->path);
+    p->path = NULL;
+    return result;
 }

@@ -23,7 +23,7 @@
 
 typedef struct profile_db {
     sqlite3 *db;
-    const char *path;
+    char *path;           /* a copy of the path opened */
     pthread_mutex_t lock; /* see pp__pdb_lock */
     /* The files opened, recorded once set up, so that close can tell
      * whether the path still names them (file[0]: the database, [1] its

@@ -899,6 +899,31 @@ static int64_t query_path(const char *sql)
     return v;
 }
 
+/* The API copies its strings: the configuration's may go away once open
+ * returns (the path too, which close still needs). */
+static void the_configuration_may_go_away_after_open(void **state)
+{
+    (void)state;
+    char *path = strdup(db_path), *label = strdup("short-lived");
+    assert_non_null(path);
+    assert_non_null(label);
+    char err[512] = "";
+    pulleyprof_config cfg = {.db_path = path, .isa = &synth_isa, .label = label};
+    pulleyprof_agent *a = pulleyprof_open(&cfg, err, sizeof err);
+    if (!a)
+        fail_msg("%s", err);
+    memset(path, 'x', strlen(path));
+    memset(label, 'x', strlen(label));
+    free(path);
+    free(label);
+    pulleyprof_set_outcome(a, "return", 0);
+    pulleyprof_summary s;
+    if (pulleyprof_close(a, &s, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(query_path("SELECT count(*) FROM runs WHERE label = 'short-lived'"
+                                " AND outcome = 'return'"), 1);
+}
+
 /* Overwrite the first bytes of a one-page table's page with junk, behind
  * SQLite's back. */
 static void damage_table_page(const char *table)
@@ -964,6 +989,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_sample_of_a_run_is_spread_by_its_instructions_costs,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(two_agents_write_one_database_at_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_configuration_may_go_away_after_open, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(a_foreign_database_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_newer_schema_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_file_that_is_not_sqlite_is_refused, setup, teardown),
