@@ -425,7 +425,7 @@ static int64_t stored_instructions(const char *name)
 
 /* Functions registered before the first slot are written while the
  * program runs, those registered later too, in batches of 256 or fewer
- * once they waited 50 ms; what is left when it ends then; each once. */
+ * once they waited 1 ms; what is left when it ends then; each once. */
 static void functions_are_written_while_the_program_runs(void **state)
 {
     (void)state;
