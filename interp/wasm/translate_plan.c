@@ -732,16 +732,16 @@ static int list_saved_around(tr_func *t, const local_facts *lf)
     return 0;
 }
 
-/* The webs that want a home, grouped by local (lf->group,
- * lf->group_start), and a candidate per local that has any, weighing as
- * its webs together.  The parameters' values below sbase stay where they
- * arrive, and a parameter never read is never moved.  Returns the
- * candidates. */
+/* Does web i want a home?  The parameters' values below sbase stay where
+ * they arrive, and a parameter never read is never moved. */
 static bool wants_home(const tr_func *t, const local_facts *lf, uint32_t i)
 {
     return i >= t->sbase && (t->live_in[i] || lf->weight[i] != 0);
 }
 
+/* The webs that want a home, grouped by local (lf->group,
+ * lf->group_start), and a candidate per local that has any, weighing as
+ * its webs together; the others' homes set.  Returns the candidates. */
 static uint32_t group_webs(tr_func *t, local_facts *lf, uint32_t nvars, candidate *cands)
 {
     for (uint32_t i = 0; i < t->nlocals; i++) {
