@@ -238,6 +238,45 @@ static bool frame_local(const tr_func *t, uint32_t d)
     return v->kind == TV_LOCAL && TR_IS_FRAME(t->home[v->local]);
 }
 
+/* Did the last instruction leave the top entry, a register, with its upper
+ * 32 bits zero (a right shift of 32 or more, a zero-extension, an unsigned
+ * load of 32 bits or fewer)?  Then i32.wrap_i64 of it need do nothing:
+ * it already is the i32 that its low half holds, kept zero-extended. */
+static bool top_zero_extended(const tr_func *t)
+{
+    uint32_t d = t->height - 1;
+    tr_loc loc = tr_slot_loc(t, d);
+    if (t->stack[d].kind != TV_REG || TR_IS_FRAME(loc) || !t->last_def || t->code.failed ||
+        t->last.reg[0] != (unsigned)loc)
+        return false;
+    switch (t->last.op) {
+    case PVM_OP_xshr64_u_imm: return (t->last.imm & 63) >= 32;
+    case PVM_OP_xzext32:
+    case PVM_OP_xload8_u_g32:
+    case PVM_OP_xload16_u_g32:
+    case PVM_OP_xload32_u_g32: return true;
+    default: return false;
+    }
+}
+
+/* Does the Wasm instruction after i32.wrap_i64 (in) read only the low half
+ * of the wrapped value?  An i32 compare or an i32 arithmetic op but
+ * division and remainder (their VM ops read u32() or s32() of each
+ * operand, as the table says, and write a zero-extended result), next or
+ * after one i32.const or local.get (then the wrapped value is its first
+ * operand).  i32.eqz is not one: before a branch it becomes br_if_not,
+ * which reads the whole register. */
+static bool next_reads_low_half(const pvm_wasm_insn *in)
+{
+    const pvm_wasm_insn *next = &in[1]; /* a wrap is never last: end follows */
+    if (next->op == PVM_WASM_OP_I32_CONST || next->op == PVM_WASM_OP_LOCAL_GET)
+        next = &in[2];
+    unsigned op = next->op;
+    return (op >= PVM_WASM_OP_I32_EQ && op <= PVM_WASM_OP_I32_GE_U) ||
+           (op >= PVM_WASM_OP_I32_ADD && op <= PVM_WASM_OP_I32_ROTR &&
+            !(op >= PVM_WASM_OP_I32_DIV_S && op <= PVM_WASM_OP_I32_REM_U));
+}
+
 /* select: [a b cond] -> cond ? a : b. */
 static int select_op(tr_func *t, unsigned type)
 {
@@ -285,6 +324,13 @@ int tr_numeric(tr_func *t, const pvm_wasm_insn *in)
         return 0;
     case PVM_WASM_OP_I64_EXTEND_I32_U: /* i32 values are kept zero-extended */
         tr_top(t, 0)->type = PVM_WASM_I64;
+        return 0;
+    case PVM_WASM_OP_I32_WRAP_I64: /* nothing to do, or a zero-extension */
+        if (tr_top(t, 0)->kind == TV_CONST)
+            tr_top(t, 0)->bits = (uint32_t)tr_top(t, 0)->bits;
+        else if (!top_zero_extended(t) && !next_reads_low_half(in))
+            break;
+        tr_top(t, 0)->type = PVM_WASM_I32;
         return 0;
     case PVM_WASM_OP_SELECT: return select_op(t, tr_top(t, 1)->type);
     case PVM_WASM_OP_SELECT_T: return select_op(t, in->type);

@@ -7,7 +7,8 @@
  * function that makes few on a path, loops free of moves and constants
  * (loaded where a loop is entered when the function calls), a constant
  * loaded once per block, memory accesses as one Wasm heap access each,
- * branches on i32.eqz inverted; imports as trampolines, one host import
+ * branches on i32.eqz inverted, i32.wrap_i64 free where nothing reads the
+ * upper half; imports as trampolines, one host import
  * per module and name, so that the translation saves as .pbc and
  * re-assembles; names from the name section, made unique; and every test
  * module passing the verifier.
@@ -415,6 +416,36 @@ static void constants_without_an_immediate_form_use_a_register(void **state)
     pvm_wasm_store_free(s);
 }
 
+/* i32.wrap_i64 is an xzext32 only where the upper half could be read:
+ * none for the high half of a shift right by 32, none before i32 adds
+ * (which read the low halves), one before a return and one before
+ * i32.eqz. */
+static void wrap_zero_extends_only_where_the_upper_half_is_read(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    static const struct {
+        const char *func;
+        int zext;
+    } want[] = {{"wrap_high", 0}, {"wrap_add", 0}, {"wrap", 1}, {"wrap_eqz", 1}};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        size_t n = insns(m, want[k].func, in, 64);
+        assert_int_equal(count(in, n, PVM_OP_xzext32), want[k].zext);
+    }
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    uint64_t v = UINT64_C(0x8765432100000010), w = UINT64_C(0xffffffff00000003);
+    assert_int_equal(wt_value(inst, "wrap_high", WT_ARGS(wt_i64(v))), 0x87654321);
+    assert_int_equal(wt_value(inst, "wrap_add", WT_ARGS(wt_i64(v), wt_i64(w))), 15);
+    assert_int_equal(wt_value(inst, "wrap_add", WT_ARGS(wt_i64(1), wt_i64(2))), 0xffffffff);
+    assert_int_equal(wt_value(inst, "wrap", WT_ARGS(wt_i64(v))), 0x10);
+    assert_int_equal(wt_value(inst, "wrap_eqz", WT_ARGS(wt_i64(UINT64_C(1) << 32))), 1);
+    assert_int_equal(wt_value(inst, "wrap_eqz", WT_ARGS(wt_i64(v))), 0);
+    pvm_wasm_store_free(s);
+}
+
 static void branch_on_eqz_is_inverted(void **state)
 {
     (void)state;
@@ -581,6 +612,7 @@ int main(void)
         cmocka_unit_test(a_constant_is_loaded_once_per_block),
         cmocka_unit_test(integer_constants_are_immediates),
         cmocka_unit_test(constants_without_an_immediate_form_use_a_register),
+        cmocka_unit_test(wrap_zero_extends_only_where_the_upper_half_is_read),
         cmocka_unit_test(branch_on_eqz_is_inverted),
         cmocka_unit_test(memory_access_is_one_heap_load),
         cmocka_unit_test(every_test_module_translates_and_verifies),

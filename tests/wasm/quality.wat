@@ -109,4 +109,16 @@
       (i64.extend_i32_u
         (i32.add (i32.le_u (i32.wrap_i64 (local.get $x)) (i32.const -1))
                  (i32.ge_s (i32.wrap_i64 (local.get $x)) (i32.const 0x80000000))))))
+;; i32.wrap_i64 costs nothing where the value is zero-extended already (a
+  ;; shift right by 32) or read only by an i32 op (i32.add, straight or
+  ;; after a constant); returned, or tested by i32.eqz, it is zero-extended.
+  (func $wrap_high (export "wrap_high") (param $v i64) (result i32)
+    (i32.wrap_i64 (i64.shr_u (local.get $v) (i64.const 32))))
+  (func $wrap_add (export "wrap_add") (param $v i64) (param $w i64) (result i32)
+    (i32.add (i32.add (i32.wrap_i64 (local.get $v)) (i32.const -4))
+             (i32.wrap_i64 (local.get $w))))
+  (func $wrap (export "wrap") (param $v i64) (result i32)
+    (i32.wrap_i64 (local.get $v)))
+  (func $wrap_eqz (export "wrap_eqz") (param $v i64) (result i32)
+    (i32.eqz (i32.wrap_i64 (local.get $v))))
 )
