@@ -361,8 +361,9 @@ bool tr_dead_code(tr_func *t, const pvm_wasm_insn *in);
 
 int tr_numeric(tr_func *t, const pvm_wasm_insn *in); /* 1: not numeric */
 /* Can Wasm op wasm_op take the integer constant `bits` as its second
- * operand (first: as its first) in one VM op with an immediate?  If so,
- * *op and *imm say which and what (the plan asks too, to keep such a
+ * operand (first: as its first) in one VM op with an immediate (or one
+ * that needs none: x & 0xffffffff is xzext32)?  If so, *op and *imm say
+ * which and what (the plan asks too, to keep such a
  * constant out of registers). */
 bool tr_imm_form(unsigned wasm_op, uint64_t bits, bool first, uint16_t *op, int32_t *imm);
 int tr_variable(tr_func *t, const pvm_wasm_insn *in);

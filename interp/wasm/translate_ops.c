@@ -181,6 +181,12 @@ bool tr_imm_form(unsigned wasm_op, uint64_t bits, bool first, uint16_t *op, int3
         c--;
         break;
     }
+    /* x & 0xffffffff is x's low half, zero-extended: no constant at all. */
+    if (m->op == PVM_OP_xband64_imm && c == UINT32_MAX) {
+        *op = PVM_OP_xzext32;
+        *imm = 0;
+        return true;
+    }
     /* A 32-bit op reads the immediate's low 32 bits; a 64-bit op takes
      * it sign-extended, so it must be a sign-extended s32. */
     if (is64 && (uint64_t)(int64_t)(int32_t)c != c)

@@ -446,6 +446,23 @@ static void wrap_zero_extends_only_where_the_upper_half_is_read(void **state)
     pvm_wasm_store_free(s);
 }
 
+/* i64.and with 0xffffffff, on either side, is one xzext32. */
+static void and_with_the_low_half_mask_is_a_zero_extension(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[64];
+    size_t n = insns(m, "low_half", in, 64);
+    assert_int_equal(n, 2);
+    assert_int_equal(in[0].op, PVM_OP_xzext32);
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    assert_int_equal(wt_value(inst, "low_half", WT_ARGS(wt_i64(UINT64_C(0x8765432112345678)))),
+                     0x12345678);
+    pvm_wasm_store_free(s);
+}
+
 static void branch_on_eqz_is_inverted(void **state)
 {
     (void)state;
@@ -613,6 +630,7 @@ int main(void)
         cmocka_unit_test(integer_constants_are_immediates),
         cmocka_unit_test(constants_without_an_immediate_form_use_a_register),
         cmocka_unit_test(wrap_zero_extends_only_where_the_upper_half_is_read),
+        cmocka_unit_test(and_with_the_low_half_mask_is_a_zero_extension),
         cmocka_unit_test(branch_on_eqz_is_inverted),
         cmocka_unit_test(memory_access_is_one_heap_load),
         cmocka_unit_test(every_test_module_translates_and_verifies),

@@ -121,4 +121,7 @@
     (i32.wrap_i64 (local.get $v)))
   (func $wrap_eqz (export "wrap_eqz") (param $v i64) (result i32)
     (i32.eqz (i32.wrap_i64 (local.get $v))))
+  ;; x & 0xffffffff is a zero-extension, its constant never loaded.
+  (func $low_half (export "low_half") (param $v i64) (result i64)
+    (i64.and (i64.const 0xffffffff) (local.get $v)))
 )
