@@ -51,6 +51,14 @@ enum {
      * one call that always runs (weight 2) or two that may not (in an if's
      * arms, 1 each). */
     SAVED_AROUND_CALLS = 2,
+    /* A web that would live in a frame slot takes a caller-saved register
+     * saved around its calls if this many times the weight of its
+     * references is more than that of its calls (a call weighs 2 where it
+     * always runs, a reference 1: a push and a pop against a frame-slot
+     * access).  On Lua, QuickJS, SQLite, Wren, bzip2 and CoreMark, 2 gave
+     * fewer machine instructions than 1 (which the costs would say) on
+     * every one, and 8 more on four (bench/RESULTS.md, 2026-12-07). */
+    FRAME_OVER_SAVES = 2,
     /* A function is light (pays for calls only where they are made) if no
      * call is in a loop and every path makes at most one call, or, where
      * some path makes none (the calls are off a fast path), at most this
@@ -521,10 +529,12 @@ static bool fits_all(const plan *pl, const reg_ranges *rr, web_set ws)
  * first: caller-saved registers keep what no call lies across, and in a
  * function without loops a local across calls of weight at most
  * SAVED_AROUND_CALLS, saved around them, unless a callee-saved register
- * saved anyway is free; the others take callee-saved registers.
+ * saved anyway is free; the others take callee-saved registers, and when
+ * none is free (last_resort: the web would go to a frame slot), a
+ * caller-saved one saved around its calls if it is hot enough.
  * TR_NOREG if none is free. */
 static unsigned choose(plan *pl, const tr_creg *cr, web_set ws, unsigned cls, const uint8_t *pool,
-                       uint32_t npool, uint32_t ncaller)
+                       uint32_t npool, uint32_t ncaller, bool last_resort)
 {
     tr_func *t = pl->t;
     const local_facts *lf = pl->lf;
@@ -546,6 +556,16 @@ static unsigned choose(plan *pl, const tr_creg *cr, web_set ws, unsigned cls, co
         if (free_here)
             return pool[j];
     }
+    /* Left for a frame slot, a web whose references weigh enough against
+     * the calls it lives across (FRAME_OVER_SAVES) takes a caller-saved
+     * register, saved around them. */
+    uint64_t refs = 0;
+    for (uint32_t k = 0; k < ws.n; k++)
+        refs += lf->weight[ws.webs[k]];
+    if (last_resort && !cr && calls > 0 && FRAME_OVER_SAVES * refs > calls)
+        for (uint32_t j = 0; j < ncaller; j++)
+            if (fits_all(pl, &rr[pool[j]], ws))
+                return pool[j];
     return TR_NOREG;
 }
 
@@ -593,7 +613,7 @@ static uint32_t assign_once(plan *pl, candidate *cands, uint32_t n, bool frame)
             if (!cr && ws.n == 0)
                 continue;
             unsigned cls = cr ? cr->cls : tr_class(t->ltype[ws.webs[0]]);
-            unsigned r = choose(pl, cr, ws, cls, pool[cls], npool[cls], ncaller[cls]);
+            unsigned r = choose(pl, cr, ws, cls, pool[cls], npool[cls], ncaller[cls], round == 1);
             /* A hoisted constant is worth a push and a pop only if hot. */
             if (cr && r != TR_NOREG && r >= TR_SAVED_FIRST && cr->weight < MIN_SAVED_CONST_WEIGHT)
                 r = TR_NOREG;

@@ -2,7 +2,8 @@
  * test_translate.c - what the Wasm-to-bytecode translator emits: locals
  * read in place and written by the instruction that computes them, saved
  * around a call or by the prologue, and saved and zeroed only where their
- * values live (webs; a function too large for them keeps one per local);
+ * values live (webs; a function too large for them keeps one per local),
+ * hot ones left over by the callee-saved registers saved around calls;
  * leaf functions without frames, frames only around the calls of a
  * function that makes few on a path, loops free of moves and constants
  * (loaded where a loop is entered when the function calls), a constant
@@ -446,6 +447,33 @@ static void wrap_zero_extends_only_where_the_upper_half_is_read(void **state)
     pvm_wasm_store_free(s);
 }
 
+/* Eighteen locals read and written in a loop that makes a call: the
+ * callee-saved registers hold fourteen, and the others take caller-saved
+ * registers pushed around the call rather than frame slots; only n, read
+ * once an iteration, lives in the frame (stored once, loaded once an
+ * iteration). */
+static void hot_locals_left_over_are_saved_around_calls(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[256];
+    size_t n = insns(m, "hot_across_call", in, 256), call = n;
+    for (size_t i = 0; i < n; i++)
+        if (in[i].op == PVM_OP_call)
+            call = i;
+    assert_true(call < n);
+    int around = 0;
+    for (size_t i = call; i-- > 0 && in[i].op == PVM_OP_xpush && in[i].reg[0] < 15;)
+        around++;
+    assert_true(around >= 4);
+    assert_int_equal(count(in, n, PVM_OP_xload64) + count(in, n, PVM_OP_xstore64), 2);
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    assert_int_equal(wt_value(inst, "hot_across_call", WT_ARGS(wt_i32(10))), 18 * 45);
+    pvm_wasm_store_free(s);
+}
+
 /* i64.and with 0xffffffff, on either side, is one xzext32. */
 static void and_with_the_low_half_mask_is_a_zero_extension(void **state)
 {
@@ -631,6 +659,7 @@ int main(void)
         cmocka_unit_test(constants_without_an_immediate_form_use_a_register),
         cmocka_unit_test(wrap_zero_extends_only_where_the_upper_half_is_read),
         cmocka_unit_test(and_with_the_low_half_mask_is_a_zero_extension),
+        cmocka_unit_test(hot_locals_left_over_are_saved_around_calls),
         cmocka_unit_test(branch_on_eqz_is_inverted),
         cmocka_unit_test(memory_access_is_one_heap_load),
         cmocka_unit_test(every_test_module_translates_and_verifies),

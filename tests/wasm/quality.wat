@@ -121,6 +121,34 @@
     (i32.wrap_i64 (local.get $v)))
   (func $wrap_eqz (export "wrap_eqz") (param $v i64) (result i32)
     (i32.eqz (i32.wrap_i64 (local.get $v))))
+  ;; Eighteen locals live across a call in a loop: more than the callee-
+  ;; saved registers; those left over take caller-saved registers, pushed
+  ;; around the call, not frame slots.  Returns 18 * n * (n - 1) / 2.
+  (func $hot_across_call (export "hot_across_call") (param $n i32) (result i32)
+    (local $i i32) (local $v0 i32) (local $v1 i32) (local $v2 i32) (local $v3 i32) (local $v4 i32) (local $v5 i32) (local $v6 i32) (local $v7 i32) (local $v8 i32) (local $v9 i32) (local $v10 i32) (local $v11 i32) (local $v12 i32) (local $v13 i32) (local $v14 i32) (local $v15 i32) (local $v16 i32) (local $v17 i32)
+    (loop $next
+      (local.set $v0 (i32.add (local.get $v0) (local.get $i)))
+      (local.set $v1 (i32.add (local.get $v1) (local.get $i)))
+      (local.set $v2 (i32.add (local.get $v2) (local.get $i)))
+      (local.set $v3 (i32.add (local.get $v3) (local.get $i)))
+      (local.set $v4 (i32.add (local.get $v4) (local.get $i)))
+      (local.set $v5 (i32.add (local.get $v5) (local.get $i)))
+      (local.set $v6 (i32.add (local.get $v6) (local.get $i)))
+      (local.set $v7 (i32.add (local.get $v7) (local.get $i)))
+      (local.set $v8 (i32.add (local.get $v8) (local.get $i)))
+      (local.set $v9 (i32.add (local.get $v9) (local.get $i)))
+      (local.set $v10 (i32.add (local.get $v10) (local.get $i)))
+      (local.set $v11 (i32.add (local.get $v11) (local.get $i)))
+      (local.set $v12 (i32.add (local.get $v12) (local.get $i)))
+      (local.set $v13 (i32.add (local.get $v13) (local.get $i)))
+      (local.set $v14 (i32.add (local.get $v14) (local.get $i)))
+      (local.set $v15 (i32.add (local.get $v15) (local.get $i)))
+      (local.set $v16 (i32.add (local.get $v16) (local.get $i)))
+      (local.set $v17 (i32.add (local.get $v17) (local.get $i)))
+      call $add_locals_marker
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $next (i32.lt_u (local.get $i) (local.get $n))))
+    (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (local.get $v0) (local.get $v1)) (local.get $v2)) (local.get $v3)) (local.get $v4)) (local.get $v5)) (local.get $v6)) (local.get $v7)) (local.get $v8)) (local.get $v9)) (local.get $v10)) (local.get $v11)) (local.get $v12)) (local.get $v13)) (local.get $v14)) (local.get $v15)) (local.get $v16)) (local.get $v17)))
   ;; x & 0xffffffff is a zero-extension, its constant never loaded.
   (func $low_half (export "low_half") (param $v i64) (result i64)
     (i64.and (i64.const 0xffffffff) (local.get $v)))
