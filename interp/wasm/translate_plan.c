@@ -58,7 +58,8 @@ enum {
      * always runs, a reference 1: a push and a pop against a frame-slot
      * access).  On Lua, QuickJS, SQLite, Wren, bzip2 and CoreMark, 2 gave
      * fewer machine instructions than 1 (which the costs would say) on
-     * every one, and 8 more on four (bench/RESULTS.md, 2026-12-07). */
+     * every one, and 8 more on all but SQLite (bench/RESULTS.md,
+     * 2026-12-07). */
     FRAME_OVER_SAVES = 2,
     /* A function is light (pays for calls only where they are made) if no
      * call is in a loop and every path makes at most one call, or, where
