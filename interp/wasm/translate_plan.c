@@ -530,10 +530,10 @@ static bool fits_all(const plan *pl, const reg_ranges *rr, web_set ws)
 /* A register of class cls for ws (or for constant cr, ws empty), hottest
  * first: caller-saved registers keep what no call lies across, and a
  * local across calls of weight at most SAVED_AROUND_CALLS, saved around
- * them, unless a callee-saved register
- * saved anyway is free; the others take callee-saved registers, and when
- * none is free (last_resort: the web would go to a frame slot), a
- * caller-saved one saved around its calls if it is hot enough.
+ * them, unless a callee-saved register saved anyway is free; the others
+ * take callee-saved registers, and when none is free (last_resort: the
+ * web would go to a frame slot), a caller-saved one saved around its
+ * calls if it is hot enough (FRAME_OVER_SAVES).
  * TR_NOREG if none is free. */
 static unsigned choose(plan *pl, const tr_creg *cr, web_set ws, unsigned cls, const uint8_t *pool,
                        uint32_t npool, uint32_t ncaller, bool last_resort)
