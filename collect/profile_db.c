@@ -535,8 +535,8 @@ int pp__pdb_open(profile_db *p, const char *path, char *err, size_t errcap)
     if (pthread_mutex_init(&p->lock, NULL) != 0)
         return base_fail(err, errcap, "%s: cannot create a mutex", path);
     if (!(p->path = strdup(path))) { /* the caller's may not outlive the run */
-        pthread_mutex_destroy(&p->lock);
-        return base_fail(err, errcap, "%s: out of memory", path);
+        base_fail(err, errcap, "%s: out of memory", path);
+        return open_failed(p);
     }
     /* No mutex of SQLite's own: every thread holds p->lock around its
      * use of the connection (pp__pdb_lock), and before the threads start
