@@ -547,7 +547,7 @@ static unsigned choose(plan *pl, const tr_creg *cr, web_set ws, unsigned cls, co
     uint32_t from = calls == 0 ? 0 : ncaller;
     if (cr && calls > 0 && t->light)
         return TR_NOREG; /* loaded where used: saving it would cost a frame */
-    if (!cr && calls > 0 && (t->light || (calls <= SAVED_AROUND_CALLS))) {
+    if (!cr && calls > 0 && (t->light || calls <= SAVED_AROUND_CALLS)) {
         for (uint32_t j = ncaller; j < npool; j++)
             if ((t->saved[cls] >> pool[j] & 1) && fits_all(pl, &rr[pool[j]], ws))
                 return pool[j];
@@ -561,13 +561,14 @@ static unsigned choose(plan *pl, const tr_creg *cr, web_set ws, unsigned cls, co
     /* Left for a frame slot, a web whose references weigh enough against
      * the calls it lives across (FRAME_OVER_SAVES) takes a caller-saved
      * register, saved around them. */
+    if (!last_resort || cr || calls == 0)
+        return TR_NOREG;
     uint64_t refs = 0;
     for (uint32_t k = 0; k < ws.n; k++)
         refs += lf->weight[ws.webs[k]];
-    if (last_resort && !cr && calls > 0 && FRAME_OVER_SAVES * refs > calls)
-        for (uint32_t j = 0; j < ncaller; j++)
-            if (fits_all(pl, &rr[pool[j]], ws))
-                return pool[j];
+    for (uint32_t j = 0; FRAME_OVER_SAVES * refs > calls && j < ncaller; j++)
+        if (fits_all(pl, &rr[pool[j]], ws))
+            return pool[j];
     return TR_NOREG;
 }
 
