@@ -190,8 +190,10 @@ static int begin_block(tr_func *t, const pvm_wasm_insn *in)
      * home that a loop's constant takes from here), and the parameters sit
      * in their slots on every path. */
     tr_materialize_local(t, TR_NONE, top);
-    if (in->op == PVM_WASM_OP_LOOP) /* before anything that may read them */
+    if (in->op == PVM_WASM_OP_LOOP) { /* before anything that may read them */
         tr_load_hoisted_consts(t, t->pos);
+        tr_load_loop_slots(t, t->pos);
+    }
     for (uint32_t d = top - wb->nparams; d < top; d++)
         tr_materialize(t, d);
     tr_block b = {.wb = wb, .height = top - wb->nparams, .fixups = TR_NONE,

@@ -202,6 +202,7 @@ int tr_function(tr_module *mod, uint32_t index, pvm_buf *out)
     }
     pvm_buf_free(&t.code);
     free(t.consts);
+    free(t.loop_slots);
     free(t.ltype);
     free(t.home);
     free(t.live_in);

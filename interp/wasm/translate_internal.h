@@ -72,6 +72,15 @@ typedef struct tr_saved_local {
     uint8_t cls, reg;
 } tr_saved_local;
 
+/* A frame slot that a loop without calls reads, held in register reg of
+ * class cls from the loop's entry (position lo, where it is loaded)
+ * through its end (position hi); a write in the loop writes both. */
+typedef struct tr_loop_slot {
+    uint64_t weight; /* the loop's reads of it, weighted by 8 per inner loop */
+    uint32_t slot, lo, hi;
+    uint8_t cls, reg;
+} tr_loop_slot;
+
 /* An operand-stack entry. */
 typedef enum tr_kind {
     TV_REG,   /* in its slot's location */
@@ -166,6 +175,8 @@ typedef struct tr_func {
     uint32_t naround;
     tr_creg *consts;      /* constants of the body, some hoisted */
     uint32_t nconsts;
+    tr_loop_slot *loop_slots; /* those with a register (reg != TR_NOREG) */
+    uint32_t nloop_slots;
     uint32_t pos;         /* position of the instruction being translated (from 1) */
     uint32_t ninsns;      /* instructions of the body, decoded in mod->body */
 
@@ -243,6 +254,23 @@ static inline void tr_const_pool_unpin(tr_func *t)
 {
     t->cpinned[0] = t->cpinned[1] = 0;
 }
+/* Load the frame slots held in registers through the loop at position
+ * from. */
+void tr_load_loop_slots(tr_func *t, uint32_t from);
+/* The register holding frame slot `slot` through the current loop, or
+ * TR_NOREG. */
+unsigned tr_loop_slot_reg(const tr_func *t, uint32_t slot);
+/* Where local (web) i's value is read at the current position: its home,
+ * or the register holding its frame slot through the current loop. */
+static inline tr_loc tr_local_loc(const tr_func *t, uint32_t i)
+{
+    tr_loc home = t->home[i];
+    unsigned r;
+    if (!TR_IS_FRAME(home) || t->nloop_slots == 0 ||
+        (r = tr_loop_slot_reg(t, TR_FRAME_INDEX(home))) == TR_NOREG)
+        return home;
+    return (tr_loc)r;
+}
 /* Materialise a constant into register r of class cls. */
 void tr_const(tr_func *t, unsigned cls, unsigned r, uint64_t bits);
 /* Load / store a frame slot from / to register r of class cls. */
@@ -297,6 +325,25 @@ int tr_function(tr_module *mod, uint32_t index, pvm_buf *out);
 void tr_return(tr_func *t);
 
 /* ---- translate_paths.c: the calls on the paths through a body ------------ */
+
+/* Does Wasm op `op` call (a function, or a bulk memory or table operation,
+ * which the VM runs as a call)? */
+static inline bool tr_is_call(unsigned op)
+{
+    switch (op) {
+    case PVM_WASM_OP_CALL:
+    case PVM_WASM_OP_CALL_INDIRECT:
+    case PVM_WASM_OP_MEMORY_INIT:
+    case PVM_WASM_OP_DATA_DROP:
+    case PVM_WASM_OP_MEMORY_COPY:
+    case PVM_WASM_OP_MEMORY_FILL:
+    case PVM_WASM_OP_TABLE_INIT:
+    case PVM_WASM_OP_ELEM_DROP:
+    case PVM_WASM_OP_TABLE_COPY:
+    case PVM_WASM_OP_TABLE_FILL: return true;
+    default: return false;
+    }
+}
 
 enum { TR_PATH_BLOCK, TR_PATH_LOOP, TR_PATH_IF, TR_PATH_ELSE };
 
@@ -389,5 +436,14 @@ void tr_restore_live(tr_func *t, uint32_t base);
 
 /* The host import index of `name`, added if new; -1 after an error. */
 int tr_host_import(tr_module *mod, const char *name);
+
+/* ---- translate_loop_slots.c: frame slots held through loops ------------- */
+
+/* The frame slots that loops read (t's homes planned), one entry per loop
+ * and slot, reg TR_NOREG: *out (malloc'ed, NULL when none) and *n.  The
+ * loops: nspans of them, loop k at positions [spans[2k], spans[2k + 1]],
+ * none inside another.  0, or -1 when out of memory. */
+int tr_find_loop_slots(const tr_func *t, const uint32_t *spans, uint32_t nspans,
+                       tr_loop_slot **out, uint32_t *n);
 
 #endif

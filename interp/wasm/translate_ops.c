@@ -359,8 +359,12 @@ static void set_local(tr_func *t, uint32_t i, bool keep)
     tr_val v = t->stack[d];
     if (!(v.kind == TV_LOCAL && v.local == i)) {
         tr_materialize_local(t, i, d);
-        tr_move mv = tr_move_of(t, d, t->home[i]);
+        /* A frame slot held in a register through this loop: both. */
+        tr_loc at = tr_local_loc(t, i);
+        tr_move mv = tr_move_of(t, d, at);
         tr_parallel_move(t, &mv, 1);
+        if (at != t->home[i])
+            tr_frame_store(t, tr_class(t->ltype[i]), TR_FRAME_INDEX(t->home[i]), (unsigned)at);
     }
     t->height = d;
     if (keep)

@@ -80,23 +80,6 @@ static bool is_immediate(tr_creg *const last[2], unsigned op)
     return c && tr_imm_form(op, c->bits, false, &vm_op, &imm);
 }
 
-static bool is_call(unsigned op)
-{
-    switch (op) {
-    case PVM_WASM_OP_CALL:
-    case PVM_WASM_OP_CALL_INDIRECT:
-    case PVM_WASM_OP_MEMORY_INIT:
-    case PVM_WASM_OP_DATA_DROP:
-    case PVM_WASM_OP_MEMORY_COPY:
-    case PVM_WASM_OP_MEMORY_FILL:
-    case PVM_WASM_OP_TABLE_INIT:
-    case PVM_WASM_OP_ELEM_DROP:
-    case PVM_WASM_OP_TABLE_COPY:
-    case PVM_WASM_OP_TABLE_FILL: return true;
-    default: return false;
-    }
-}
-
 _Static_assert(CONST_SLOTS >= 2 * MAX_CONSTS && MAX_CONSTS < UINT16_MAX,
               "the constants' hash table has room for every entry, as uint16_t");
 
@@ -105,6 +88,10 @@ typedef struct call_site {
     uint32_t pos, loops;
     bool in_arm; /* in an if's arm inside the innermost loop around it */
 } call_site;
+
+typedef struct loop_info {
+    uint32_t start, end;
+} loop_info;
 
 /* What the plan knows of the webs (translate_webs.c), per web, and of the
  * calls. */
@@ -118,7 +105,8 @@ typedef struct local_facts {
     call_site *calls;         /* in increasing positions */
     uint64_t *call_sum;       /* running sums of their weights (call_weight) */
     uint32_t ncalls, end;     /* end: positions in the body */
-    uint32_t nloops;          /* loops in the body */
+    loop_info *loops;         /* the body's, in order of their starts */
+    uint32_t nloops;
 } local_facts;
 
 /* A region of straight nesting: a block's, loop's or function's body, an
@@ -128,10 +116,6 @@ typedef struct region {
     uint32_t loop;   /* the innermost loop holding it (its own, for a loop) */
     bool arm;        /* an if's arm */
 } region;
-
-typedef struct loop_info {
-    uint32_t start, end;
-} loop_info;
 
 #define NO_LOOP UINT32_MAX
 
@@ -293,7 +277,7 @@ static void scan_insn(tr_func *t, local_facts *lf, scan *sc, cursor *cur, const 
             for (unsigned k = 0; k < 2; k++) /* never in a register */
                 if (cur->last_const[k])
                     cur->last_const[k]->weight -= w;
-        if (!is_call(in->op))
+        if (!tr_is_call(in->op))
             break;
         t->leaf = false;
         lf->calls = grow(lf->calls, &sc->cap_calls, lf->ncalls, sizeof *lf->calls, &sc->failed);
@@ -334,14 +318,16 @@ static int first_pass(tr_func *t, local_facts *lf)
         }
         cur.pos++;
         scan_insn(t, lf, &sc, &cur, in);
-        tr_paths_step(&paths, in, is_call(in->op));
+        tr_paths_step(&paths, in, tr_is_call(in->op));
     }
     t->ninsns = cur.pos;
     lf->end = cur.pos + 1;
     if (!sc.failed) {
         sc.regions[0].end = lf->end;
         const_ranges(t, lf, &sc);
+        lf->loops = sc.loops;
         lf->nloops = sc.nloops;
+        sc.loops = NULL;
         t->light = !t->leaf && (paths.out.most <= 1 ||
                                 (paths.out.most <= LIGHT_MOST_CALLS && paths.out.fewest == 0));
         for (uint32_t k = 0; k < lf->ncalls; k++)
@@ -401,6 +387,14 @@ typedef struct candidate {
     uint32_t index;
     bool is_const;
 } candidate;
+
+static int most_read_first(const void *a, const void *b)
+{
+    const tr_loop_slot *x = a, *y = b;
+    if (x->weight != y->weight)
+        return x->weight > y->weight ? -1 : 1;
+    return x->lo != y->lo ? (x->lo < y->lo ? -1 : 1) : (x->slot > y->slot) - (x->slot < y->slot);
+}
 
 static int hottest_first(const void *a, const void *b)
 {
@@ -684,6 +678,56 @@ static void assign_loop_consts(plan *pl, candidate *cands, bool frame)
     }
 }
 
+/* Registers for the frame slots that loops without calls read
+ * (tr_find_loop_slots), most read first: a caller-saved one above the
+ * operand stack or a callee-saved one saved anyway, free through the
+ * loop.  The loops: those without calls that no other such loop holds,
+ * the outermost place where a register can stay put. */
+static void assign_loop_slots(plan *pl, bool frame)
+{
+    tr_func *t = pl->t;
+    const local_facts *lf = pl->lf;
+    if (t->nframe == 0 || lf->nloops == 0)
+        return;
+    uint32_t *spans = malloc((size_t)lf->nloops * 2 * sizeof *spans), nspans = 0;
+    if (!spans) {
+        pl->failed = true;
+        return;
+    }
+    for (uint32_t k = 0, covered = 0; k < lf->nloops; k++) {
+        const loop_info *l = &lf->loops[k];
+        if (l->start > covered && call_weight(lf, l->start, l->end) == 0) {
+            spans[2 * nspans] = l->start;
+            spans[2 * nspans++ + 1] = covered = l->end;
+        }
+    }
+    int rc = tr_find_loop_slots(t, spans, nspans, &t->loop_slots, &t->nloop_slots);
+    free(spans);
+    if (rc != 0) {
+        pl->failed = true;
+        return;
+    }
+    qsort(t->loop_slots, t->nloop_slots, sizeof *t->loop_slots, most_read_first);
+    uint8_t pool[2][32];
+    uint32_t ncaller[2], npool[2] = {home_pool(t, frame, pool[TR_X], &ncaller[TR_X]),
+                                     home_pool(t, false, pool[TR_F], &ncaller[TR_F])};
+    uint32_t held = 0;
+    for (uint32_t k = 0; k < t->nloop_slots; k++) {
+        tr_loop_slot s = t->loop_slots[k];
+        for (uint32_t j = 0; j < npool[s.cls] && s.reg == TR_NOREG; j++) {
+            unsigned r = pool[s.cls][j];
+            if ((j >= ncaller[s.cls] && !(t->saved[s.cls] >> r & 1)) ||
+                !fits(&pl->ranges[s.cls][r], s.lo, s.hi, 0))
+                continue;
+            take(pl, &pl->ranges[s.cls][r], s.lo, s.hi, 0);
+            s.reg = (uint8_t)r;
+        }
+        if (s.reg != TR_NOREG)
+            t->loop_slots[held++] = s;
+    }
+    t->nloop_slots = held;
+}
+
 /* cands: n constants and locals, room for every web after them. */
 static int assign(tr_func *t, const local_facts *lf, candidate *cands, uint32_t n)
 {
@@ -695,6 +739,7 @@ static int assign(tr_func *t, const local_facts *lf, candidate *cands, uint32_t 
         frame = true;
         assign_once(&pl, cands, n, true);
     }
+    assign_loop_slots(&pl, frame);
     assign_loop_consts(&pl, cands, frame);
     for (unsigned cls = 0; cls < 2; cls++)
         for (unsigned r = 0; r < 32; r++)
@@ -856,6 +901,7 @@ int tr_plan(tr_func *t)
     free(lf.group_start);
     free(lf.calls);
     free(lf.call_sum);
+    free(lf.loops);
     free(cands);
     return rc;
 }

@@ -190,6 +190,33 @@ void tr_load_hoisted_consts(tr_func *t, uint32_t from)
     t->last_def = false;
 }
 
+void tr_load_loop_slots(tr_func *t, uint32_t from)
+{
+    for (uint32_t k = 0; k < t->nloop_slots; k++) {
+        const tr_loop_slot *s = &t->loop_slots[k];
+        if (s->lo == from)
+            tr_frame_load(t, s->cls, s->reg, s->slot);
+    }
+    t->last_def = false;
+}
+
+/* Does loop slot s hold its register at the current position (after the
+ * load where its loop is entered)? */
+static bool loop_slot_held(const tr_func *t, const tr_loop_slot *s)
+{
+    return s->lo < t->pos && t->pos <= s->hi;
+}
+
+unsigned tr_loop_slot_reg(const tr_func *t, uint32_t slot)
+{
+    for (uint32_t k = 0; k < t->nloop_slots; k++) {
+        const tr_loop_slot *s = &t->loop_slots[k];
+        if (s->slot == slot && loop_slot_held(t, s))
+            return s->reg;
+    }
+    return TR_NOREG;
+}
+
 /* A pool register holding `bits`: one that already does, else one loaded
  * with it (a register holding nothing known first, else the next in turn);
  * TR_NOREG when every pool register is pinned or none is free. */
@@ -202,6 +229,9 @@ static unsigned pooled_const(tr_func *t, unsigned cls, uint64_t bits)
         if (c->cls == cls && tr_const_held(t, c))
             pool &= ~(UINT32_C(1) << c->reg);
     }
+    for (uint32_t k = 0; k < t->nloop_slots; k++)
+        if (t->loop_slots[k].cls == cls && loop_slot_held(t, &t->loop_slots[k]))
+            pool &= ~(UINT32_C(1) << t->loop_slots[k].reg);
     uint32_t known = pool & t->cknown[cls];
     for (unsigned r = 0; known >> r; r++)
         if ((known >> r & 1) && t->ckbits[cls][r] == bits) {
@@ -230,11 +260,13 @@ unsigned tr_operand(tr_func *t, uint32_t d, unsigned scratch)
     unsigned cls = tr_class(v->type), r;
     tr_loc loc = tr_slot_loc(t, d);
     switch (v->kind) {
-    case TV_LOCAL:
-        if (!TR_IS_FRAME(t->home[v->local]))
-            return (unsigned)t->home[v->local];
-        tr_frame_load(t, cls, scratch, TR_FRAME_INDEX(t->home[v->local]));
+    case TV_LOCAL: {
+        tr_loc at = tr_local_loc(t, v->local);
+        if (!TR_IS_FRAME(at))
+            return (unsigned)at;
+        tr_frame_load(t, cls, scratch, TR_FRAME_INDEX(at));
         return scratch;
+    }
     case TV_CONST:
         if ((r = tr_hoisted_const(t, cls, v->bits)) != TR_NOREG)
             return r;
@@ -297,7 +329,7 @@ tr_move tr_move_of(tr_func *t, uint32_t d, tr_loc dst)
     if (v.kind == TV_REG)
         mv.src_loc = tr_slot_loc(t, d);
     else if (v.kind == TV_LOCAL)
-        mv.src_loc = t->home[v.local];
+        mv.src_loc = tr_local_loc(t, v.local);
     return mv;
 }
 

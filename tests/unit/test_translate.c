@@ -474,6 +474,53 @@ static void hot_locals_left_over_are_saved_around_calls(void **state)
     pvm_wasm_store_free(s);
 }
 
+static bool is_frame_load(const pvm_insn *in)
+{
+    return in->op == PVM_OP_xload64 && in->reg[1] == 29;
+}
+
+/* A loop without calls loads the frame slots it reads once, where it is
+ * entered, and holds them in registers; a write goes to both. */
+static void a_loop_without_calls_holds_its_frame_slots_in_registers(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[512];
+    size_t n = insns(m, "loop_reads_frame", in, 512);
+    /* The last backward branch closes the loop $sum; its target opens it. */
+    size_t back = n, head = n;
+    int64_t at = 0, head_at = 0;
+    for (size_t i = 0; i < n; at += in[i++].length)
+        if (in[i].op == PVM_OP_br_if && in[i].imm < 0) {
+            back = i;
+            head_at = at + in[i].imm;
+        }
+    assert_true(back < n);
+    at = 0;
+    for (size_t i = 0; i < n && head == n; at += in[i++].length)
+        if (at == head_at)
+            head = i;
+    assert_true(head < back);
+    int loaded_at_entry = 0;
+    for (size_t i = head; i-- > 0 && is_frame_load(&in[i]);)
+        loaded_at_entry++;
+    assert_true(loaded_at_entry >= 2); /* the plan left several in the frame */
+    int loads_inside = 0, stores_inside = 0;
+    for (size_t i = head; i < back; i++) {
+        loads_inside += is_frame_load(&in[i]);
+        stores_inside += in[i].op == PVM_OP_xstore64 && in[i].reg[0] == 29;
+    }
+    assert_int_equal(loads_inside, 0);
+    assert_true(stores_inside <= 1); /* $v0, if it lives in the frame */
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    for (int32_t k = 1; k <= 40; k += 13)
+        assert_int_equal(wt_value(inst, "loop_reads_frame", WT_ARGS(wt_i32(k))),
+                         k * (16 * k + 120) + k * (k - 1) / 2 + k + 15);
+    pvm_wasm_store_free(s);
+}
+
 /* i64.and with 0xffffffff, on either side, is one xzext32. */
 static void and_with_the_low_half_mask_is_a_zero_extension(void **state)
 {
@@ -660,6 +707,7 @@ int main(void)
         cmocka_unit_test(wrap_zero_extends_only_where_the_upper_half_is_read),
         cmocka_unit_test(and_with_the_low_half_mask_is_a_zero_extension),
         cmocka_unit_test(hot_locals_left_over_are_saved_around_calls),
+        cmocka_unit_test(a_loop_without_calls_holds_its_frame_slots_in_registers),
         cmocka_unit_test(branch_on_eqz_is_inverted),
         cmocka_unit_test(memory_access_is_one_heap_load),
         cmocka_unit_test(every_test_module_translates_and_verifies),

@@ -152,4 +152,42 @@
   ;; x & 0xffffffff is a zero-extension, its constant never loaded.
   (func $low_half (export "low_half") (param $v i64) (result i64)
     (i64.and (i64.const 0xffffffff) (local.get $v)))
+  ;; Sixteen locals live across a call in a loop nest: those left without
+  ;; a callee-saved register live in frame slots.  The loop after it makes
+  ;; no call: each slot it reads is loaded once, where it is entered, into
+  ;; a register held through it, and its write of $v0 writes both.
+  ;; Returns n (16 n + 120) + n (n - 1) / 2 + n + 15.
+  (func $loop_reads_frame (export "loop_reads_frame") (param $n i32) (result i32)
+    (local $i i32) (local $j i32) (local $s i32) (local $v0 i32) (local $v1 i32) (local $v2 i32) (local $v3 i32) (local $v4 i32) (local $v5 i32) (local $v6 i32) (local $v7 i32) (local $v8 i32) (local $v9 i32) (local $v10 i32) (local $v11 i32) (local $v12 i32) (local $v13 i32) (local $v14 i32) (local $v15 i32)
+    (local.set $v0 (i32.add (local.get $n) (i32.const 0)))
+    (local.set $v1 (i32.add (local.get $n) (i32.const 1)))
+    (local.set $v2 (i32.add (local.get $n) (i32.const 2)))
+    (local.set $v3 (i32.add (local.get $n) (i32.const 3)))
+    (local.set $v4 (i32.add (local.get $n) (i32.const 4)))
+    (local.set $v5 (i32.add (local.get $n) (i32.const 5)))
+    (local.set $v6 (i32.add (local.get $n) (i32.const 6)))
+    (local.set $v7 (i32.add (local.get $n) (i32.const 7)))
+    (local.set $v8 (i32.add (local.get $n) (i32.const 8)))
+    (local.set $v9 (i32.add (local.get $n) (i32.const 9)))
+    (local.set $v10 (i32.add (local.get $n) (i32.const 10)))
+    (local.set $v11 (i32.add (local.get $n) (i32.const 11)))
+    (local.set $v12 (i32.add (local.get $n) (i32.const 12)))
+    (local.set $v13 (i32.add (local.get $n) (i32.const 13)))
+    (local.set $v14 (i32.add (local.get $n) (i32.const 14)))
+    (local.set $v15 (i32.add (local.get $n) (i32.const 15)))
+    (loop $outer
+      (local.set $j (i32.const 0))
+      (loop $inner
+        call $add_locals_marker
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br_if $inner (i32.lt_u (local.get $j) (i32.const 2))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $outer (i32.lt_u (local.get $i) (i32.const 2))))
+    (local.set $i (i32.const 0))
+    (loop $sum
+      (local.set $s (i32.add (local.get $s) (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (i32.add (local.get $v0) (local.get $v1)) (local.get $v2)) (local.get $v3)) (local.get $v4)) (local.get $v5)) (local.get $v6)) (local.get $v7)) (local.get $v8)) (local.get $v9)) (local.get $v10)) (local.get $v11)) (local.get $v12)) (local.get $v13)) (local.get $v14)) (local.get $v15))))
+      (local.set $v0 (i32.add (local.get $v0) (i32.const 1)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $sum (i32.lt_u (local.get $i) (local.get $n))))
+    (i32.add (local.get $s) (local.get $v15)))
 )
