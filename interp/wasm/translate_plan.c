@@ -473,7 +473,10 @@ static uint32_t frame_slot(plan *pl, uint32_t lo, uint32_t hi, uint32_t owner)
 /* Registers of class cls for homes, in the order they are tried: the
  * caller-saved ones above the operand stack and the parameters' registers
  * (so that moving parameters home is never a cycle), then the callee-saved
- * ones.  *ncaller: how many of them are caller-saved. */
+ * ones.  A leaf, whose parameters stay where they arrive, may also home
+ * webs in the parameters' registers where the parameters are not live
+ * (assign_once takes their spans first).  *ncaller: how many of them are
+ * caller-saved. */
 static uint32_t home_pool(const tr_func *t, bool frame, uint8_t *regs, uint32_t *ncaller)
 {
     uint32_t n = 0;
@@ -481,6 +484,8 @@ static uint32_t home_pool(const tr_func *t, bool frame, uint8_t *regs, uint32_t 
     if (first < t->type->nparams)
         first = t->type->nparams;
     for (uint64_t r = first; r < TR_NSLOTREGS; r++)
+        regs[n++] = (uint8_t)r;
+    for (uint32_t r = 0; t->leaf && r < t->sbase; r++)
         regs[n++] = (uint8_t)r;
     *ncaller = n;
     for (unsigned r = TR_SAVED_FIRST; r <= TR_SAVED_LAST; r++)
@@ -592,6 +597,8 @@ static uint32_t assign_once(plan *pl, candidate *cands, uint32_t n, bool frame)
         free(pl->slots[k].span);
     pl->nslots = 0;
     t->saved[TR_X] = t->saved[TR_F] = 0;
+    for (uint32_t i = 0; t->leaf && i < t->sbase; i++) /* the parameters, where they arrive */
+        take(pl, &pl->ranges[tr_class(t->ltype[i])][i], lf->lo[i], lf->hi[i], lf->local[i] + 1);
     candidate *left = cands + n; /* the webs of locals that did not fit */
     uint32_t nleft = 0;
     for (uint32_t round = 0; round < 2; round++) {

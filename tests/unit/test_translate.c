@@ -521,6 +521,27 @@ static void a_loop_without_calls_holds_its_frame_slots_in_registers(void **state
     pvm_wasm_store_free(s);
 }
 
+/* A leaf's parameters' registers home other locals once the parameters
+ * are dead: nothing is saved. */
+static void a_leaf_homes_locals_where_its_parameters_were(void **state)
+{
+    (void)state;
+    pvm_module *m = translate("quality");
+    pvm_insn in[128];
+    size_t n = insns(m, "leaf_reuses_params", in, 128);
+    assert_int_equal(count(in, n, PVM_OP_xpush), 0);
+    assert_int_equal(count(in, n, PVM_OP_push_frame), 0);
+    pvm_module_free(m);
+    pvm_wasm_store *s = pvm_wasm_store_new(0);
+    pvm_wasm_instance *inst = wt_instance(s, "quality");
+    /* a = 3, b = 7, c = 11, d = 15, e = 21: 21 + 3 + 7 + 11 + 15 */
+    assert_int_equal(wt_value(inst, "leaf_reuses_params",
+                              WT_ARGS(wt_i32(1), wt_i32(2), wt_i32(3), wt_i32(4), wt_i32(5),
+                                      wt_i32(6), wt_i32(7), wt_i32(8))),
+                     57);
+    pvm_wasm_store_free(s);
+}
+
 /* i64.and with 0xffffffff, on either side, is one xzext32. */
 static void and_with_the_low_half_mask_is_a_zero_extension(void **state)
 {
@@ -708,6 +729,7 @@ int main(void)
         cmocka_unit_test(and_with_the_low_half_mask_is_a_zero_extension),
         cmocka_unit_test(hot_locals_left_over_are_saved_around_calls),
         cmocka_unit_test(a_loop_without_calls_holds_its_frame_slots_in_registers),
+        cmocka_unit_test(a_leaf_homes_locals_where_its_parameters_were),
         cmocka_unit_test(branch_on_eqz_is_inverted),
         cmocka_unit_test(memory_access_is_one_heap_load),
         cmocka_unit_test(every_test_module_translates_and_verifies),

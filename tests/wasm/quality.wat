@@ -190,4 +190,17 @@
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br_if $sum (i32.lt_u (local.get $i) (local.get $n))))
     (i32.add (local.get $s) (local.get $v15)))
+  ;; A leaf keeps its parameters where they arrive; once they are dead,
+  ;; their registers home other locals.  Five locals live together above
+  ;; an operand stack five deep leave two registers free above it: the
+  ;; other three take parameters' registers, not callee-saved ones.
+  (func $leaf_reuses_params (export "leaf_reuses_params") (param $p0 i32) (param $p1 i32) (param $p2 i32) (param $p3 i32) (param $p4 i32) (param $p5 i32) (param $p6 i32) (param $p7 i32) (result i32)
+    (local $a i32) (local $b i32) (local $c i32) (local $d i32) (local $e i32)
+    (local.set $a (i32.add (local.get $p0) (local.get $p1)))
+    (local.set $b (i32.add (local.get $p2) (local.get $p3)))
+    (local.set $c (i32.add (local.get $p4) (local.get $p5)))
+    (local.set $d (i32.add (local.get $p6) (local.get $p7)))
+    (local.set $e (i32.mul (local.get $a) (local.get $b)))
+    (i32.add (local.get $e)
+      (i32.add (local.get $a) (i32.add (local.get $b) (i32.add (local.get $c) (local.get $d))))))
 )
