@@ -40,6 +40,8 @@ static int slots_of_loop(const tr_func *t, uint32_t start, uint32_t end, bool *o
         case PVM_WASM_OP_LOCAL_TEE: break;
         default: continue;
         }
+        if (in->idx >= t->nlocals) /* never: the plan renamed it to its web */
+            continue;
         tr_loc home = t->home[in->idx];
         if (!TR_IS_FRAME(home))
             continue;

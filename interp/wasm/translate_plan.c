@@ -393,7 +393,9 @@ static int most_read_first(const void *a, const void *b)
     const tr_loop_slot *x = a, *y = b;
     if (x->weight != y->weight)
         return x->weight > y->weight ? -1 : 1;
-    return x->lo != y->lo ? (x->lo < y->lo ? -1 : 1) : (x->slot > y->slot) - (x->slot < y->slot);
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
 static int hottest_first(const void *a, const void *b)
@@ -710,10 +712,10 @@ static void assign_loop_slots(plan *pl, bool frame)
     }
     int rc = tr_find_loop_slots(t, spans, nspans, &t->loop_slots, &t->nloop_slots);
     free(spans);
-    if (rc != 0) {
+    if (rc != 0)
         pl->failed = true;
+    if (rc != 0 || t->nloop_slots == 0)
         return;
-    }
     qsort(t->loop_slots, t->nloop_slots, sizeof *t->loop_slots, most_read_first);
     uint8_t pool[2][32];
     uint32_t ncaller[2], npool[2] = {home_pool(t, frame, pool[TR_X], &ncaller[TR_X]),
