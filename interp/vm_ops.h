@@ -791,7 +791,7 @@ OPCODE(xpush)
 END_OPCODE
 
 OPCODE(xpop)
-    if (UNLIKELY(SP > vm->stack_size - 8))
+    if (UNLIKELY(SP >= vm->stack_fast_end)) /* SP > stack_size - 8: one compare */
         TRAP(STACK_UNDERFLOW);
     X(A) = pvm_rd64(vm->stack + SP);
     SP += 8;
@@ -807,7 +807,7 @@ OPCODE(fpush)
 END_OPCODE
 
 OPCODE(fpop)
-    if (UNLIKELY(SP > vm->stack_size - 8))
+    if (UNLIKELY(SP >= vm->stack_fast_end)) /* SP > stack_size - 8 */
         TRAP(STACK_UNDERFLOW);
     FBITS(A) = pvm_rd64(vm->stack + SP);
     SP += 8;
