@@ -200,6 +200,8 @@ struct pvm_vm {
     uint64_t stack_fast_end; /* stack_size - 7: an access of at most 8 bytes
                                 that starts below it is inside the stack */
     pvm_memory *memory;    /* the heap (possibly shared with other VMs) */
+    uint8_t *heap_bytes;   /* memory->bytes as the tail build's ops last loaded
+                              it (vm_dispatch.h, AFTER_SHIFT) */
 
     const pvm_module *module;
     pvm_host_binding *hosts;  /* one per module import */

@@ -47,6 +47,8 @@
  *                    + n-1 (a Wasm address and offset), or trap HEAP_OOB
  *   CALL_HOST(fn, ctx)  call a host function, then reload the heap
  *   CHECK_TRUNC(v, lo, hi)  Wasm's trapping float->int range check
+ *   AFTER_SHIFT()    after a shift or rotation by a count that is not a
+ *                    constant (no effect but on x86-64's tail build: below)
  *   NEXT()           go on with the next instruction (in a macro op's
  *                    part: with its next part)
  *   JUMP(p)          go on at code address p (a taken transfer: counted
@@ -196,7 +198,8 @@ enum {
             TRAP_WITH(PVM_TRAP_HEAP_OOB);                                      \
     } while (0)
 #define RELOAD_HEAP()                                                          \
-    (heap = vm->memory->bytes, heap_fast_end = HEAP_FAST_END(vm->memory->size))
+    (heap = vm->heap_bytes = vm->memory->bytes,                                \
+     heap_fast_end = HEAP_FAST_END(vm->memory->size))
 #ifdef PULLEY_TRACE
 #define SP vm->sp
 #define SP_SAVE_() ((void)0)
@@ -297,6 +300,13 @@ enum {
         uint8_t *heap __attribute__((unused)),                                 \
         uint64_t heap_fast_end __attribute__((unused)) HOOK_PARAMS
 #define HANDLER_ARGS vm, pc, sp_, heap, heap_fast_end HOOK_ARGS
+#if defined(__x86_64__)
+/* An x86-64 shift or rotation by a count that is not a constant takes it
+ * in cl, and rcx carries heap (the fourth argument): a handler that shifts
+ * reloads heap from vm after the shift (one load) rather than have the
+ * compiler move it to another register and back (two moves). */
+#define AFTER_SHIFT() (heap = vm->heap_bytes)
+#endif
 #define TAIL_CALL(handler)                                                     \
     __attribute__((musttail)) return (handler)(HANDLER_ARGS)
 
@@ -320,6 +330,9 @@ enum {
 
 #else
 #error "define one of PULLEY_DISPATCH_SWITCH, _GOTO or _TAIL"
+#endif
+#ifndef AFTER_SHIFT
+#define AFTER_SHIFT() ((void)0)
 #endif
 
 #endif

@@ -250,7 +250,7 @@ static pvm_trap_kind invalid_opcode_(HANDLER_PARAMS)
 static pvm_trap_kind run(pvm_vm *vm, const uint8_t *pc)
 {
     uint64_t sp_ = vm->sp;
-    uint8_t *heap = vm->memory->bytes;
+    uint8_t *heap = vm->heap_bytes = vm->memory->bytes;
     uint64_t heap_fast_end = HEAP_FAST_END(vm->memory->size);
     HOOK_LOCALS
 

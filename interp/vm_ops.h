@@ -268,51 +268,61 @@ END_OPCODE
 
 OPCODE(xshl32)
     X(A) = (uint32_t)((uint32_t)X(B) << (X(C) & 31));
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xshl64)
     X(A) = X(B) << (X(C) & 63);
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xshr32_s)
     X(A) = (uint32_t)((int32_t)X(B) >> (X(C) & 31));
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xshr32_u)
     X(A) = (uint32_t)X(B) >> (X(C) & 31);
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xshr64_s)
     X(A) = (uint64_t)((int64_t)X(B) >> (X(C) & 63));
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xshr64_u)
     X(A) = X(B) >> (X(C) & 63);
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xrotl32)
     X(A) = num_rotl32((uint32_t)X(B), (unsigned)X(C));
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xrotl64)
     X(A) = num_rotl64(X(B), (unsigned)X(C));
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xrotr32)
     X(A) = num_rotl32((uint32_t)X(B), 0u - (unsigned)X(C));
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xrotr64)
     X(A) = num_rotl64(X(B), 0u - (unsigned)X(C));
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
@@ -1002,41 +1012,49 @@ END_OPCODE
 
 OPCODE(xshl32_imm)
     X(A) = (uint32_t)((uint32_t)X(B) << (IMM_S32 & 31));
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xshl64_imm)
     X(A) = X(B) << (IMM_S32 & 63);
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xshr32_s_imm)
     X(A) = (uint32_t)((int32_t)X(B) >> (IMM_S32 & 31));
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xshr32_u_imm)
     X(A) = (uint32_t)X(B) >> (IMM_S32 & 31);
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xshr64_s_imm)
     X(A) = (uint64_t)((int64_t)X(B) >> (IMM_S32 & 63));
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xshr64_u_imm)
     X(A) = X(B) >> (IMM_S32 & 63);
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xrotl32_imm)
     X(A) = num_rotl32((uint32_t)X(B), (unsigned)IMM_S32);
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
 OPCODE(xrotl64_imm)
     X(A) = num_rotl64(X(B), (unsigned)IMM_S32);
+    AFTER_SHIFT();
     NEXT();
 END_OPCODE
 
