@@ -96,7 +96,7 @@ int pvm_lazy_attach(pvm_module *m, const bool *pending, pvm_lazy_translate_fn tr
     *z = (pvm_lazy){.m = m, .translate = translate, .ctx = ctx, .free_ctx = free_ctx,
                     .stubs_end = m->code_size,
                     .reserved = whole_pages((size_t)PVM_MAX_CODE + PVM_CODE_PADDING),
-                    .starts_cap = m->code_size / 8 + 1};
+                    .starts_cap = pvm_insn_starts_bytes(m->code_size)};
     z->pending = malloc(((size_t)m->nfuncs + 1) * sizeof *z->pending);
     z->first_offset = malloc(((size_t)m->nfuncs + 1) * sizeof *z->first_offset);
     if (fuse && pvm_fuse_has_macros())
@@ -210,10 +210,10 @@ uint32_t pvm_lazy_func_at(const pvm_module *m, size_t off)
 /* Room in insn_starts for code up to offset end. */
 static int grow_starts(pvm_lazy *z, size_t end)
 {
-    size_t need = end / 8 + 1;
+    size_t need = pvm_insn_starts_bytes(end);
     if (need <= z->starts_cap)
         return 0;
-    size_t cap = need + need / 2;
+    size_t cap = pvm_insn_starts_bytes(end + end / 2);
     uint8_t *s = realloc(z->m->insn_starts, cap);
     if (!s)
         return -1;

@@ -134,13 +134,22 @@ typedef struct pvm_module {
     uint64_t heap_min;  /* bytes */
     uint64_t heap_max;  /* bytes */
     /* Set by the verifier: one bit per code byte, set where an instruction
-     * starts.  The interpreter runs only verified modules. */
+     * starts (bit k of byte k / 8), in whole 64-bit words
+     * (pvm_insn_starts_bytes).  The interpreter runs only verified
+     * modules. */
     uint8_t *insn_starts;
     bool verified;
     /* Functions still to translate, and the code's reservation (lazy.h);
      * NULL: every function's code is here. */
     pvm_lazy *lazy;
 } pvm_module;
+
+/* Bytes of an insn_starts map covering code offsets 0..code_size: whole
+ * 64-bit words, so that ret's check reads the word holding a bit. */
+static inline size_t pvm_insn_starts_bytes(size_t code_size)
+{
+    return (code_size / 64 + 1) * 8;
+}
 
 pvm_module *pvm_module_new(void);
 void pvm_module_free(pvm_module *m);

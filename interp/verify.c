@@ -226,7 +226,7 @@ int pvm_verify_module(pvm_module *m, pvm_error *err)
     m->verified = false;
     if (check_module_tables(m, err))
         return -1;
-    uint8_t *starts = calloc(m->code_size / 8 + 1, 1);
+    uint8_t *starts = calloc(pvm_insn_starts_bytes(m->code_size), 1);
     if (!starts)
         return pvm_errorf(err, "out of memory");
     for (uint32_t i = 0; i < m->nfuncs; i++) {

@@ -124,10 +124,20 @@ static inline uint64_t num_sat_u64(double v)
 
 /* ---- code addresses and traps ----------------------------------------- */
 
-/* Does an instruction of m start at code offset off? */
+/* Does an instruction of m start at code offset off?  On a little-endian
+ * host bit k of byte k / 8 is bit k % 64 of word k / 64: one load and one
+ * bit test. */
 static inline bool pvm_is_insn_start(const pvm_module *m, uint64_t off)
 {
-    return off < m->code_size && (m->insn_starts[off >> 3] >> (off & 7)) & 1;
+    if (off >= m->code_size)
+        return false;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t word;
+    memcpy(&word, m->insn_starts + (off >> 6) * 8, sizeof word);
+    return (word >> (off & 63)) & 1;
+#else
+    return (m->insn_starts[off >> 3] >> (off & 7)) & 1;
+#endif
 }
 
 /* Record a trap raised by the instruction at pc; returns its kind.  The
