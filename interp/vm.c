@@ -211,6 +211,7 @@ pvm_vm *pvm_vm_new(const pvm_module *m, const pvm_vm_config *cfg, pvm_error *err
     vm->module = m;
     vm->stack_size = vm->heap_base = stack;
     vm->stack_fast_end = stack - 7;
+    vm->frame_limit = stack - 16;
     vm->sp = vm->fp = stack;
     vm->hosts = calloc(m->nimports ? m->nimports : 1, sizeof *vm->hosts);
     int r = vm->hosts ? 0 : pvm_errorf(err, "out of memory");

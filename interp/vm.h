@@ -199,6 +199,7 @@ struct pvm_vm {
     uint64_t heap_base;    /* == stack_size: data-space address of heap byte 0 */
     uint64_t stack_fast_end; /* stack_size - 7: an access of at most 8 bytes
                                 that starts below it is inside the stack */
+    uint64_t frame_limit;    /* stack_size - 16: the highest fp a frame fits */
     pvm_memory *memory;    /* the heap (possibly shared with other VMs) */
     uint8_t *heap_bytes;   /* memory->bytes as the tail build's ops last loaded
                               it (vm_dispatch.h, AFTER_SHIFT) */

@@ -758,7 +758,7 @@ OPCODE(push_frame)
 END_OPCODE
 
 OPCODE(pop_frame)
-    if (UNLIKELY(vm->fp > vm->stack_size - 16))
+    if (UNLIKELY(vm->fp > vm->frame_limit))
         TRAP(STACK_UNDERFLOW);
     SP = vm->fp;
     vm->fp = pvm_rd64(vm->stack + SP);
