@@ -265,6 +265,7 @@ enum {
         const uint8_t *const to_ = (target);                                   \
         HOOK_TRANSFER(pc, to_);                                                \
         pc = to_;                                                              \
+        PC_SETTLED_();                                                         \
         DISPATCH();                                                            \
     } while (0)
 
@@ -300,6 +301,10 @@ enum {
         uint8_t *heap __attribute__((unused)),                                 \
         uint64_t heap_fast_end __attribute__((unused)) HOOK_PARAMS
 #define HANDLER_ARGS vm, pc, sp_, heap, heap_fast_end HOOK_ARGS
+/* A transfer's target is computed into pc's own register before the next
+ * opcode is read from it: clang otherwise computes the address twice (once
+ * for the load, once into another register) and moves it into place. */
+#define PC_SETTLED_() __asm__("" : "+r"(pc))
 #if defined(__x86_64__)
 /* An x86-64 shift or rotation by a count that is not a constant takes it
  * in cl, and rcx carries heap (the fourth argument): a handler that shifts
@@ -330,6 +335,9 @@ enum {
 
 #else
 #error "define one of PULLEY_DISPATCH_SWITCH, _GOTO or _TAIL"
+#endif
+#ifndef PC_SETTLED_
+#define PC_SETTLED_() ((void)0)
 #endif
 #ifndef AFTER_SHIFT
 #define AFTER_SHIFT() ((void)0)
