@@ -648,6 +648,25 @@ static uint32_t assign_once(plan *pl, candidate *cands, uint32_t n, bool frame)
     return t->nframe = pl->nslots;
 }
 
+/* A register of class cls for a value held through a loop at positions
+ * [lo, hi] (pool: home_pool's): a caller-saved one if the loop makes no
+ * call, else a callee-saved one saved anyway, free over the loop; taken
+ * there.  TR_NOREG if none is. */
+static unsigned take_loop_register(plan *pl, const uint8_t *pool, uint32_t npool,
+                                   uint32_t ncaller, unsigned cls, bool calls, uint32_t lo,
+                                   uint32_t hi)
+{
+    const tr_func *t = pl->t;
+    for (uint32_t j = calls ? ncaller : 0; j < npool; j++) {
+        unsigned r = pool[j];
+        if ((j >= ncaller && !(t->saved[cls] >> r & 1)) || !fits(&pl->ranges[cls][r], lo, hi, 0))
+            continue;
+        take(pl, &pl->ranges[cls][r], lo, hi, 0);
+        return r;
+    }
+    return TR_NOREG;
+}
+
 /* Constants left without a register for the whole body may still have
  * one through an outermost loop that uses them (loaded where the loop is
  * entered): a caller-saved register if the loop makes no call, or a
@@ -675,15 +694,9 @@ static void assign_loop_consts(plan *pl, candidate *cands, bool frame)
     for (uint32_t k = 0; k < n; k++) {
         tr_creg *cr = &t->consts[cands[k].index];
         unsigned cls = cr->cls;
-        uint32_t from = t->leaf || call_weight(pl->lf, cr->lo, cr->hi) == 0 ? 0 : ncaller[cls];
-        for (uint32_t j = from; j < npool[cls] && cr->reg == TR_NOREG; j++) {
-            unsigned r = pool[cls][j];
-            if ((j >= ncaller[cls] && !(t->saved[cls] >> r & 1)) ||
-                !fits(&pl->ranges[cls][r], cr->lo, cr->hi, 0))
-                continue;
-            take(pl, &pl->ranges[cls][r], cr->lo, cr->hi, 0);
-            cr->reg = (uint8_t)r;
-        }
+        bool calls = !t->leaf && call_weight(pl->lf, cr->lo, cr->hi) > 0;
+        cr->reg = (uint8_t)take_loop_register(pl, pool[cls], npool[cls], ncaller[cls], cls, calls,
+                                              cr->lo, cr->hi);
     }
 }
 
@@ -723,14 +736,8 @@ static void assign_loop_slots(plan *pl, bool frame)
     uint32_t held = 0;
     for (uint32_t k = 0; k < t->nloop_slots; k++) {
         tr_loop_slot s = t->loop_slots[k];
-        for (uint32_t j = 0; j < npool[s.cls] && s.reg == TR_NOREG; j++) {
-            unsigned r = pool[s.cls][j];
-            if ((j >= ncaller[s.cls] && !(t->saved[s.cls] >> r & 1)) ||
-                !fits(&pl->ranges[s.cls][r], s.lo, s.hi, 0))
-                continue;
-            take(pl, &pl->ranges[s.cls][r], s.lo, s.hi, 0);
-            s.reg = (uint8_t)r;
-        }
+        s.reg = (uint8_t)take_loop_register(pl, pool[s.cls], npool[s.cls], ncaller[s.cls], s.cls,
+                                            false, s.lo, s.hi);
         if (s.reg != TR_NOREG)
             t->loop_slots[held++] = s;
     }
